@@ -1,0 +1,59 @@
+/** A book as stored. Fields beyond `title` and `author` are internal and never sent. */
+export interface Book {
+  readonly id: number;
+  readonly title: string;
+  readonly author: string;
+  readonly updatedAt: Date;
+  /** Internal stock-keeping data: must never appear in a response. */
+  readonly internalSku: string;
+}
+
+export interface BookStore {
+  list(filter: { readonly author?: string }): Promise<readonly Book[]>;
+  get(id: number): Promise<Book | undefined>;
+}
+
+const SEED: ReadonlyArray<readonly [string, string]> = [
+  ['Ursula K. Le Guin', 'A Wizard of Earthsea'],
+  ['Ursula K. Le Guin', 'The Left Hand of Darkness'],
+  ['Ursula K. Le Guin', 'The Dispossessed'],
+  ['Ursula K. Le Guin', 'The Lathe of Heaven'],
+  ['Octavia E. Butler', 'Kindred'],
+  ['Octavia E. Butler', 'Parable of the Sower'],
+  ['Octavia E. Butler', 'Dawn'],
+  ['Octavia E. Butler', 'Wild Seed'],
+  ['Italo Calvino', 'Invisible Cities'],
+  ['Italo Calvino', 'If on a winter\u2019s night a traveler'],
+  ['Italo Calvino', 'The Baron in the Trees'],
+  ['Italo Calvino', 'Cosmicomics'],
+  ['Stanis\u0142aw Lem', 'Solaris'],
+  ['Stanis\u0142aw Lem', 'The Cyberiad'],
+];
+
+/** The embedded default: a fixed catalogue in memory. */
+export class MemoryBookStore implements BookStore {
+  private readonly books: ReadonlyMap<number, Book>;
+  private readonly all: readonly Book[];
+
+  constructor() {
+    const updatedAt = new Date('2026-01-15T09:30:00Z');
+    this.all = SEED.map(([author, title], index) => ({
+      id: index + 1,
+      title,
+      author,
+      updatedAt,
+      internalSku: `SKU-${9000 + index}`,
+    }));
+    this.books = new Map(this.all.map((book) => [book.id, book]));
+  }
+
+  async list(filter: { readonly author?: string }): Promise<readonly Book[]> {
+    if (filter.author === undefined) return this.all;
+    const wanted = filter.author.toLowerCase();
+    return this.all.filter((book) => book.author.toLowerCase() === wanted);
+  }
+
+  async get(id: number): Promise<Book | undefined> {
+    return this.books.get(id);
+  }
+}

@@ -1,0 +1,25 @@
+/** The reference app's settings, read once from the environment. */
+export interface Config {
+  readonly port: number;
+  readonly authSecret: string;
+  /** True when AUTH_SECRET was not set and the documented development secret is in use. */
+  readonly usingDevSecret: boolean;
+  readonly redisUrl: string;
+  readonly databaseUrl: string;
+}
+
+/** Development-only HS256 secret, used when AUTH_SECRET is unset (a warning is logged). */
+export const DEV_AUTH_SECRET = 'rest-conventions-development-secret-change-me';
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new TypeError(`PORT must be 0..65535, got ${env.PORT}`);
+  return {
+    port,
+    authSecret: env.AUTH_SECRET ?? DEV_AUTH_SECRET,
+    usingDevSecret: env.AUTH_SECRET === undefined,
+    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+  };
+}

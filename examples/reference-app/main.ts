@@ -1,0 +1,25 @@
+import http from 'node:http';
+import { jsonLineLogger } from 'rest-conventions';
+import { toNodeHandler } from 'rest-conventions/adapters/node';
+import { createReferenceApp } from './composition-root.js';
+import { configFromEnv } from './config.js';
+
+const config = configFromEnv();
+const logger = jsonLineLogger;
+if (config.usingDevSecret) {
+  logger.warn(
+    'AUTH_SECRET is not set: using the documented development secret. Never do this in production.',
+    {},
+  );
+}
+
+const server = http.createServer(toNodeHandler(createReferenceApp(config, logger)));
+server.listen(config.port, () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  process.stdout.write(`rest-conventions reference app listening on http://localhost:${port}\n`);
+});
+
+const stop = () => server.close(() => process.exit(0));
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

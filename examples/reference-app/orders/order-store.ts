@@ -1,0 +1,66 @@
+/** An order as stored. */
+export interface Order {
+  readonly id: number;
+  readonly ownerId: string;
+  readonly bookId: number;
+  readonly quantity: number;
+  /** Increments on every change; the ETag is derived from it. */
+  readonly version: number;
+  readonly updatedAt: Date;
+}
+
+/** What a lookup can find: the order, a tombstone left by a delete, or nothing. */
+export type OrderLookup =
+  | { readonly kind: 'live'; readonly order: Order }
+  | { readonly kind: 'deleted'; readonly ownerId: string }
+  | { readonly kind: 'absent' };
+
+export interface OrderStore {
+  create(input: {
+    readonly ownerId: string;
+    readonly bookId: number;
+    readonly quantity: number;
+  }): Promise<Order>;
+  find(id: number): Promise<OrderLookup>;
+  /** Delete and leave a tombstone, so a repeated DELETE by the owner still answers 204. */
+  delete(id: number): Promise<void>;
+  /** Orders of one owner, ordered by id. */
+  listByOwner(ownerId: string): Promise<readonly Order[]>;
+}
+
+/** The embedded default store. */
+export class MemoryOrderStore implements OrderStore {
+  private readonly orders = new Map<number, Order>();
+  private readonly tombstones = new Map<number, string>();
+  private nextId = 1;
+
+  constructor(private readonly now: () => Date = () => new Date()) {}
+
+  async create(input: {
+    readonly ownerId: string;
+    readonly bookId: number;
+    readonly quantity: number;
+  }): Promise<Order> {
+    const order: Order = { id: this.nextId++, ...input, version: 1, updatedAt: this.now() };
+    this.orders.set(order.id, order);
+    return order;
+  }
+
+  async find(id: number): Promise<OrderLookup> {
+    const order = this.orders.get(id);
+    if (order !== undefined) return { kind: 'live', order };
+    const ownerId = this.tombstones.get(id);
+    return ownerId === undefined ? { kind: 'absent' } : { kind: 'deleted', ownerId };
+  }
+
+  async delete(id: number): Promise<void> {
+    const order = this.orders.get(id);
+    if (order === undefined) return;
+    this.orders.delete(id);
+    this.tombstones.set(id, order.ownerId);
+  }
+
+  async listByOwner(ownerId: string): Promise<readonly Order[]> {
+    return [...this.orders.values()].filter((order) => order.ownerId === ownerId);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * WHATWG fetch adapter: `(Request) => Promise<Response>`, for Hono, Deno, Bun, workers and undici.
+ * Fetch requests carry no peer address; pass it as `info.remoteAddress` where the runtime knows it.
+ */
+import type { App } from '../core/app.js';
+import type { ApiResponse, HeaderBag, RequestView } from '../core/types.js';
+
+class FetchHeaders implements HeaderBag {
+  constructor(private readonly headers: Headers) {}
+  get(name: string): string | undefined {
+    return this.headers.get(name) ?? undefined;
+  }
+}
+
+const EMPTY_BODY: AsyncIterable<Uint8Array> = { async *[Symbol.asyncIterator]() {} };
+
+/** A neutral request view over a fetch `Request`. */
+export function fromFetchRequest(request: Request, remoteAddress?: string): RequestView {
+  const url = request.url;
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  const rest = pathStart === -1 ? '/' : url.slice(pathStart);
+  const hash = rest.indexOf('#');
+  const target = hash === -1 ? rest : rest.slice(0, hash);
+  const query = target.indexOf('?');
+  return {
+    method: request.method,
+    path: query === -1 ? target : target.slice(0, query),
+    search: query === -1 ? '' : target.slice(query + 1),
+    headers: new FetchHeaders(request.headers),
+    remoteAddress,
+    body: () => (request.body as AsyncIterable<Uint8Array> | null) ?? EMPTY_BODY,
+  };
+}
+
+const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
+
+/** A fetch `Response` from a neutral response. */
+export function toFetchResponse(response: ApiResponse): Response {
+  const { raw, status } = response;
+  let body: BodyInit | null = null;
+  if (!NULL_BODY_STATUS.has(status)) {
+    if (raw === undefined) body = response.json === undefined ? null : JSON.stringify(response.json);
+    else if (typeof raw === 'string' || raw instanceof Uint8Array) body = raw as BodyInit;
+    else body = streamOf(raw);
+  }
+  return new Response(body, { status, headers: response.headers });
+}
+
+function streamOf(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const iterator = source[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await iterator.next();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+}
+
+/** Connection facts a runtime may know about a fetch request. */
+export interface FetchRequestInfo {
+  readonly remoteAddress?: string;
+}
+
+/**
+ * A fetch handler.
+ * @example export default { fetch: toFetchHandler(app) }
+ */
+export function toFetchHandler(app: App): (request: Request, info?: FetchRequestInfo) => Promise<Response> {
+  return async function fetchHandler(request, info) {
+    return toFetchResponse(await app.handle(fromFetchRequest(request, info?.remoteAddress)));
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * node:http adapter: `http.createServer(toNodeHandler(app))`.
+ * Only types are imported from node:http; the core never sees IncomingMessage.
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { App } from '../core/app.js';
+import type { ApiResponse, HeaderBag, RequestView } from '../core/types.js';
+import { writeFallback500 } from './fallback.js';
+
+class NodeHeaders implements HeaderBag {
+  constructor(private readonly headers: IncomingHttpHeaders) {}
+  get(name: string): string | undefined {
+    const value = this.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+}
+
+/** A neutral request view over a node:http request. */
+export function fromNodeRequest(req: IncomingMessage): RequestView {
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  return {
+    method: req.method ?? 'GET',
+    path: query === -1 ? url : url.slice(0, query),
+    search: query === -1 ? '' : url.slice(query + 1),
+    headers: new NodeHeaders(req.headers),
+    remoteAddress: req.socket.remoteAddress,
+    body: () => req,
+  };
+}
+
+/** Write a neutral response to a node:http response, streaming with backpressure when needed. */
+export async function writeNodeResponse(
+  res: ServerResponse,
+  response: ApiResponse,
+  req?: IncomingMessage,
+): Promise<void> {
+  const { headers } = response;
+  // A refused body (413) is not read: close the connection rather than drain it.
+  if (response.status === 413 && req !== undefined && !req.complete) headers.connection = 'close';
+  const { raw } = response;
+  if (raw === undefined) {
+    const body = response.json === undefined ? undefined : JSON.stringify(response.json);
+    if (body !== undefined) headers['content-length'] ??= String(Buffer.byteLength(body));
+    res.writeHead(response.status, headers);
+    res.end(body);
+    return;
+  }
+  if (typeof raw === 'string' || raw instanceof Uint8Array) {
+    headers['content-length'] ??= String(typeof raw === 'string' ? Buffer.byteLength(raw) : raw.byteLength);
+    res.writeHead(response.status, headers);
+    res.end(raw);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  for await (const chunk of raw) {
+    if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+  }
+  res.end();
+}
+
+/**
+ * A `(req, res)` handler for `http.createServer`, Express-free.
+ * @example http.createServer(toNodeHandler(app)).listen(3000)
+ */
+export function toNodeHandler(app: App): (req: IncomingMessage, res: ServerResponse) => void {
+  return function nodeHandler(req, res) {
+    app
+      .handle(fromNodeRequest(req))
+      .then((response) => writeNodeResponse(res, response, req))
+      .catch(() => writeFallback500(res));
+  };
+}

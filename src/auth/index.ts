@@ -1,0 +1,11 @@
+export { type AuthenticateOptions, authenticate, requireAuth, requireScopes } from './middleware.js';
+export {
+  hs256Verifier,
+  InvalidTokenError,
+  type JwtVerifierOptions,
+  jwtVerifier,
+  principalFromClaims,
+  signHs256Token,
+  type TokenClaims,
+  type TokenVerifier,
+} from './verifier.js';

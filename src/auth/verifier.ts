@@ -1,0 +1,122 @@
+import { type JWTPayload, type JWTVerifyGetKey, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Principal } from '../core/types.js';
+
+/**
+ * Checks a bearer token and says who it is for. Implement it to plug in any scheme (RS256 with a
+ * JWKS, opaque tokens with introspection, ...). Reject an invalid token by throwing
+ * {@link InvalidTokenError}; anything else thrown is treated as a server failure.
+ */
+export interface TokenVerifier {
+  verify(token: string): Promise<Principal>;
+}
+
+/** A token that is malformed, badly signed, expired or missing a required claim. */
+export class InvalidTokenError extends Error {
+  override readonly name = 'InvalidTokenError';
+}
+
+export interface JwtVerifierOptions {
+  /** A shared secret (HS*), a public key, or a key resolver such as jose's `createRemoteJWKSet`. */
+  readonly key: Uint8Array | CryptoKey | JWTVerifyGetKey;
+  /** Accepted `alg` values. Required: `none` and unlisted algorithms are always refused. */
+  readonly algorithms: readonly string[];
+  readonly issuer?: string;
+  readonly audience?: string;
+  /** Seconds of clock skew tolerated for `exp`/`nbf` (default 0). */
+  readonly clockToleranceSeconds?: number;
+}
+
+/** The principal a verified JWT payload describes: `sub`, space-separated `scope` (RFC 8693 section 4.2). */
+export function principalFromClaims(payload: JWTPayload): Principal {
+  if (typeof payload.sub !== 'string' || payload.sub === '')
+    throw new InvalidTokenError('The token has no subject.');
+  const scope = typeof payload.scope === 'string' ? payload.scope : '';
+  return {
+    sub: payload.sub,
+    scopes: new Set(scope.split(' ').filter((s) => s !== '')),
+    claims: payload,
+  };
+}
+
+/**
+ * A JWT verifier built on jose: signature, `alg` allow-list, required `exp` and `sub`, optional
+ * `iss`/`aud` (RFC 7519 section 7.2, RFC 8725 section 3.1).
+ *
+ * @example jwtVerifier({ key: createRemoteJWKSet(new URL(jwksUrl)), algorithms: ['RS256'] })
+ */
+export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
+  const algorithms = [...options.algorithms];
+  if (algorithms.length === 0 || algorithms.some((a) => a.toLowerCase() === 'none')) {
+    throw new TypeError('jwtVerifier: list the accepted algorithms; "none" is never accepted');
+  }
+  const verifyOptions = {
+    algorithms,
+    requiredClaims: ['exp', 'sub'],
+    clockTolerance: options.clockToleranceSeconds ?? 0,
+    ...(options.issuer ? { issuer: options.issuer } : {}),
+    ...(options.audience ? { audience: options.audience } : {}),
+  };
+  const { key } = options;
+  return {
+    async verify(token) {
+      try {
+        const { payload } =
+          typeof key === 'function'
+            ? await jwtVerify(token, key, verifyOptions)
+            : await jwtVerify(token, key, verifyOptions);
+        return principalFromClaims(payload);
+      } catch (error) {
+        if (error instanceof InvalidTokenError) throw error;
+        if (error instanceof joseErrors.JOSEError) throw new InvalidTokenError(error.code, { cause: error });
+        throw error;
+      }
+    },
+  };
+}
+
+const MIN_SECRET_BYTES = 32;
+
+function secretBytes(secret: string | Uint8Array): Uint8Array {
+  const bytes = typeof secret === 'string' ? new TextEncoder().encode(secret) : secret;
+  if (bytes.byteLength < MIN_SECRET_BYTES) {
+    throw new TypeError(`HS256 secrets must be at least ${MIN_SECRET_BYTES} bytes (RFC 7518 section 3.2)`);
+  }
+  return bytes;
+}
+
+/**
+ * HS256 with a shared secret of at least 32 bytes (RFC 7518 section 3.2).
+ * @example hs256Verifier({ secret: process.env.AUTH_SECRET })
+ */
+export function hs256Verifier(options: {
+  readonly secret: string | Uint8Array;
+  readonly issuer?: string;
+  readonly audience?: string;
+}): TokenVerifier {
+  return jwtVerifier({
+    key: secretBytes(options.secret),
+    algorithms: ['HS256'],
+    ...(options.issuer ? { issuer: options.issuer } : {}),
+    ...(options.audience ? { audience: options.audience } : {}),
+  });
+}
+
+/** What {@link signHs256Token} puts in a token. */
+export interface TokenClaims {
+  readonly sub: string;
+  /** Space-separated scopes. */
+  readonly scope?: string;
+  /** Lifetime in seconds (default one hour). */
+  readonly expiresInSeconds?: number;
+}
+
+/** Mint an HS256 token, for development tools and tests. */
+export async function signHs256Token(secret: string | Uint8Array, claims: TokenClaims): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT(claims.scope === undefined ? {} : { scope: claims.scope })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.sub)
+    .setIssuedAt(now)
+    .setExpirationTime(now + (claims.expiresInSeconds ?? 3600))
+    .sign(secretBytes(secret));
+}

@@ -1,0 +1,144 @@
+import { ApiError, isApiError } from '../errors/api-error.js';
+import { renderError } from '../errors/render.js';
+import { compose } from './compose.js';
+import { RequestContext } from './context.js';
+import { httpDate } from './http-date.js';
+import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from './media-types.js';
+import { bodyBytes } from './response.js';
+import type { NamingRules } from './route-pattern.js';
+import { type RouteDefinition, Router } from './router.js';
+import {
+  type ApiResponse,
+  type Context,
+  contextKey,
+  type Logger,
+  type Middleware,
+  type RequestView,
+} from './types.js';
+
+/** The response media type chosen for this request (set once a route matched). */
+export const RESPONSE_MEDIA_TYPE = contextKey<string>('response media type');
+
+export interface AppOptions {
+  /** Application middleware, outermost first; runs for every request, matched or not. */
+  readonly use?: readonly Middleware[];
+  /** Where server-side failures are logged (default: one JSON line on stderr). */
+  readonly logger?: Logger;
+  /** Naming rules checked when routes are registered (see `route-pattern`). */
+  readonly naming?: NamingRules;
+  /** Request id: header to read and echo (default `x-request-id`) and id generator. */
+  readonly requestId?: { readonly header?: string; readonly generate?: () => string };
+}
+
+/** An application: routes plus middleware, answering neutral requests with neutral responses. */
+export interface App {
+  /** Register a route. Its `{params}` are typed in the handler. */
+  route<P extends string>(definition: RouteDefinition<P>): App;
+  /** Answer one request. Never rejects: every failure becomes an error response. */
+  handle(request: RequestView): Promise<ApiResponse>;
+}
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,200}$/;
+
+/** Default logger: one JSON line per event on stderr. */
+export const jsonLineLogger: Logger = {
+  error: (message, fields) => process.stderr.write(`${safeJson({ level: 'error', message, ...fields })}\n`),
+  warn: (message, fields) => process.stderr.write(`${safeJson({ level: 'warn', message, ...fields })}\n`),
+};
+
+function safeJson(value: Record<string, unknown>): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v instanceof Error ? { name: v.name, message: v.message, stack: v.stack, cause: v.cause } : v,
+  );
+}
+
+/**
+ * Create an application.
+ *
+ * @example
+ * const app = createApp({ use: [securityHeaders()] });
+ * app.route({ method: 'GET', path: '/books/{id}', handler: (ctx) => json(200, { data: ... }) });
+ * http.createServer(toNodeHandler(app)).listen(3000);
+ */
+export function createApp(options: AppOptions = {}): App {
+  const router = new Router(options.naming);
+  const logger = options.logger ?? jsonLineLogger;
+  const idHeader = (options.requestId?.header ?? 'x-request-id').toLowerCase();
+  const generateId = options.requestId?.generate ?? (() => crypto.randomUUID());
+  const pipelines = new WeakMap<object, (ctx: Context) => Promise<ApiResponse>>();
+
+  const dispatch = (ctx: Context): Promise<ApiResponse> => {
+    const { method, path } = ctx.request;
+    const match = router.match(method, path);
+    switch (match.kind) {
+      case 'not-found':
+        throw new ApiError(404, { detail: 'No resource exists at this path.' });
+      case 'method-not-allowed':
+        throw new ApiError(405, {
+          detail: `${method} is not allowed here; allowed: ${match.allow}.`,
+          headers: { allow: match.allow },
+        });
+      case 'options':
+        return Promise.resolve({ status: 204, headers: { allow: match.allow } });
+    }
+    const mediaType = negotiateResponseType(ctx.request.headers.get('accept'));
+    if (mediaType === undefined) {
+      throw new ApiError(406, {
+        code: 'not-acceptable',
+        detail: `None of the media types this resource offers is acceptable: ${RESPONSE_MEDIA_TYPES.join(', ')}.`,
+        source: { header: 'Accept' },
+      });
+    }
+    ctx.set(RESPONSE_MEDIA_TYPE, mediaType);
+    ctx.params = match.params;
+    ctx.routePattern = match.route.pattern;
+    return pipelines.get(match.route)!(ctx);
+  };
+
+  const onError = (error: unknown, ctx: Context) => renderError(error, ctx);
+  const pipeline = compose(options.use ?? [], dispatch, onError);
+
+  const app: App = {
+    route(definition) {
+      const entry = router.add(definition);
+      const { handler } = entry;
+      const withType = async (ctx: Context) => withContentType(await handler(ctx), ctx);
+      pipelines.set(entry, compose(entry.use, withType, onError));
+      return app;
+    },
+    async handle(request) {
+      const sent = request.headers.get(idHeader);
+      const requestId = sent !== undefined && SANE_REQUEST_ID.test(sent) ? sent : generateId();
+      const ctx = new RequestContext(request, requestId, logger);
+      let response: ApiResponse;
+      try {
+        response = await pipeline(ctx);
+      } catch (error) {
+        // Only reachable through a misbehaving middleware (e.g. next() twice); still answer.
+        response = renderError(isApiError(error) ? error : new ApiError(500, { cause: error }), ctx);
+      }
+      return finalize(response, ctx, idHeader);
+    },
+  };
+  return app;
+}
+
+function withContentType(response: ApiResponse, ctx: Context): ApiResponse {
+  if (response.json !== undefined && response.headers['content-type'] === undefined) {
+    response.headers['content-type'] = ctx.get(RESPONSE_MEDIA_TYPE) ?? RESPONSE_MEDIA_TYPES[0]!;
+  }
+  return response;
+}
+
+function finalize(response: ApiResponse, ctx: Context, idHeader: string): ApiResponse {
+  const { headers } = response;
+  headers[idHeader] = ctx.requestId;
+  headers.date ??= httpDate();
+  if (ctx.request.method === 'HEAD') {
+    const bytes = bodyBytes(response);
+    if (bytes !== undefined) headers['content-length'] = String(bytes.byteLength);
+    response.raw = undefined;
+    response.json = undefined;
+  }
+  return response;
+}

@@ -1,0 +1,24 @@
+export { type App, type AppOptions, createApp, jsonLineLogger, RESPONSE_MEDIA_TYPE } from './app.js';
+export { DEFAULT_BODY_LIMIT, readBody } from './body.js';
+export { compose, type ErrorRenderer } from './compose.js';
+export { RequestContext } from './context.js';
+export { httpDate } from './http-date.js';
+export {
+  essence,
+  JSON_API,
+  JSON_MEDIA,
+  negotiateErrorType,
+  negotiateResponseType,
+  PROBLEM_JSON,
+  RESPONSE_MEDIA_TYPES,
+} from './media-types.js';
+export { appendListHeader, bodyBytes, collectBody, created, json, noContent } from './response.js';
+export {
+  type NamingRules,
+  OPERATION_WORDS,
+  type ParamsOf,
+  parsePattern,
+  trimTrailingSlash,
+} from './route-pattern.js';
+export { type RouteDefinition, type RouteEntry, type RouteMatch, Router } from './router.js';
+export * from './types.js';

@@ -1,0 +1,60 @@
+import Negotiator from 'negotiator';
+
+/** JSON:API media type (https://jsonapi.org/format/1.0/#content-negotiation). */
+export const JSON_API = 'application/vnd.api+json';
+/** Plain JSON (RFC 8259). */
+export const JSON_MEDIA = 'application/json';
+/** RFC 9457 problem details. */
+export const PROBLEM_JSON = 'application/problem+json';
+
+/** What a successful response may be sent as, in server preference order. */
+export const RESPONSE_MEDIA_TYPES: readonly string[] = Object.freeze([JSON_API, JSON_MEDIA]);
+const ERROR_OFFERS = [JSON_API, JSON_MEDIA, PROBLEM_JSON];
+
+// The `version` parameter selects an API version (see versioning), not a different format, so it is
+// ignored when choosing the format. Accept values repeat a lot, so decisions are memoized.
+const VERSION_PARAM = /;\s*version\s*=\s*(?:"(?:[^"\\]|\\.)*"|[^;,]*)/gi;
+const CACHE_LIMIT = 512;
+const successCache = new Map<string, string | null>();
+const errorCache = new Map<string, string>();
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): V {
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
+function preferred(accept: string, offers: string[]): string | undefined {
+  const stripped = accept.replace(VERSION_PARAM, '');
+  return new Negotiator({ headers: { accept: stripped } }).mediaType(offers);
+}
+
+/**
+ * The response media type the client prefers among {@link RESPONSE_MEDIA_TYPES} (RFC 9110 section
+ * 12.5.1), or `undefined` when none is acceptable (a 406). No `Accept` means JSON:API.
+ */
+export function negotiateResponseType(accept: string | undefined): string | undefined {
+  if (accept === undefined || accept === '') return JSON_API;
+  const cached = successCache.get(accept);
+  if (cached !== undefined) return cached ?? undefined;
+  const chosen = preferred(accept, RESPONSE_MEDIA_TYPES.slice()) ?? null;
+  return remember(successCache, accept, chosen) ?? undefined;
+}
+
+/**
+ * The media type for an error response: problem+json when the client prefers it, else JSON:API or
+ * JSON. When nothing is acceptable the error is still sent, as JSON:API (RFC 9110 section 15.5.7
+ * allows an unacceptable representation rather than none).
+ */
+export function negotiateErrorType(accept: string | undefined): string {
+  if (accept === undefined || accept === '') return JSON_API;
+  const cached = errorCache.get(accept);
+  if (cached !== undefined) return cached;
+  return remember(errorCache, accept, preferred(accept, ERROR_OFFERS) ?? JSON_API);
+}
+
+/** The media type of a `Content-Type` value, lower-cased, without parameters. */
+export function essence(contentType: string): string {
+  const semicolon = contentType.indexOf(';');
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}

@@ -1,0 +1,76 @@
+import type { ApiResponse } from './types.js';
+
+/**
+ * A response carrying a JSON document. Its `Content-Type` is chosen by content negotiation unless
+ * the headers set one.
+ * @example json(200, { data: [] })
+ */
+export function json(status: number, document: unknown, headers: Record<string, string> = {}): ApiResponse {
+  return { status, headers, json: document };
+}
+
+/** `201 Created` with `Location` (RFC 9110 section 15.3.2). */
+export function created(
+  location: string,
+  document: unknown,
+  headers: Record<string, string> = {},
+): ApiResponse {
+  return { status: 201, headers: { ...headers, location }, json: document };
+}
+
+/** `204 No Content`. */
+export function noContent(headers: Record<string, string> = {}): ApiResponse {
+  return { status: 204, headers };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The body as bytes, serializing a JSON document once and remembering the result in `raw`.
+ * Streams are not buffered here: callers that need bytes of a stream use {@link collectBody}.
+ */
+export function bodyBytes(response: ApiResponse): Uint8Array | undefined {
+  const { raw } = response;
+  if (raw instanceof Uint8Array) return raw;
+  if (typeof raw === 'string') {
+    const bytes = encoder.encode(raw);
+    response.raw = bytes;
+    return bytes;
+  }
+  if (raw !== undefined) return undefined;
+  if (response.json === undefined) return undefined;
+  const bytes = Buffer.from(JSON.stringify(response.json));
+  response.raw = bytes;
+  return bytes;
+}
+
+/** The whole body as bytes, draining a stream body if there is one (and keeping the bytes). */
+export async function collectBody(response: ApiResponse): Promise<Uint8Array | undefined> {
+  const { raw } = response;
+  if (raw === undefined || raw instanceof Uint8Array || typeof raw === 'string') return bodyBytes(response);
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of raw) chunks.push(chunk);
+  const bytes = Buffer.concat(chunks);
+  response.raw = bytes;
+  return bytes;
+}
+
+/**
+ * Add tokens to a list-valued header (`Vary`, `Allow`, ...) without duplicating or overwriting the
+ * tokens already there. Comparison is case-insensitive.
+ */
+export function appendListHeader(
+  headers: Record<string, string>,
+  name: string,
+  tokens: readonly string[],
+): void {
+  const current = headers[name];
+  if (current === undefined || current === '') {
+    headers[name] = tokens.join(', ');
+    return;
+  }
+  if (current.trim() === '*') return;
+  const present = new Set(current.split(',').map((t) => t.trim().toLowerCase()));
+  const added = tokens.filter((t) => !present.has(t.toLowerCase()));
+  if (added.length > 0) headers[name] = `${current}, ${added.join(', ')}`;
+}

@@ -1,0 +1,121 @@
+/**
+ * Route patterns such as `/users/{id}/orders/{order_id}` and the naming conventions they must follow
+ * (seed section 1 and 4): resources are nouns, collections are plural, multi-word segments are
+ * hyphenated, and operations are expressed by the method, never the path.
+ */
+
+/** The parameter names of a pattern, as a type: `ParamsOf<'/users/{id}'>` is `{ id: string }`. */
+export type ParamsOf<P extends string> = string extends P
+  ? Record<string, string>
+  : P extends `${string}{${infer Name}}${infer Rest}`
+    ? { readonly [K in Name | keyof ParamsOf<Rest>]: string }
+    : {};
+
+export type PatternSegment =
+  | { readonly kind: 'static'; readonly value: string }
+  | { readonly kind: 'param'; readonly name: string };
+
+/** Options for the naming rules checked when a route is registered. */
+export interface NamingRules {
+  /** Check the rules at all (default `true`). */
+  readonly enforce?: boolean;
+  /** Static segments accepted as they are (e.g. a singular collection name your API inherited). */
+  readonly allowSegments?: readonly string[];
+}
+
+/**
+ * Words that name an operation. A path containing one as a whole segment (or as a word of a
+ * hyphenated segment) is refused: the HTTP method is the operation.
+ */
+export const OPERATION_WORDS: ReadonlySet<string> = new Set([
+  'add',
+  'cancel',
+  'create',
+  'delete',
+  'destroy',
+  'do',
+  'edit',
+  'execute',
+  'fetch',
+  'find',
+  'get',
+  'insert',
+  'list',
+  'make',
+  'modify',
+  'new',
+  'post',
+  'put',
+  'read',
+  'remove',
+  'run',
+  'save',
+  'set',
+  'update',
+  'upsert',
+]);
+
+const SEGMENT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+const VERSION_SEGMENT = /^v\d+$/;
+
+/** Parse a pattern into segments, checking its syntax and (unless disabled) the naming rules. */
+export function parsePattern(pattern: string, rules: NamingRules = {}): PatternSegment[] {
+  if (!pattern.startsWith('/')) throw new TypeError(`Route pattern must start with "/": ${pattern}`);
+  if (/[?#]/.test(pattern)) {
+    throw new TypeError(
+      `Route pattern must not contain a query or fragment (operations belong in the method): ${pattern}`,
+    );
+  }
+  const parts = trimTrailingSlash(pattern).split('/').slice(1);
+  if (parts.length === 1 && parts[0] === '') return [];
+  const segments: PatternSegment[] = [];
+  const names = new Set<string>();
+  for (const part of parts) {
+    const param = PARAM.exec(part);
+    if (param) {
+      const name = param[1]!;
+      if (names.has(name)) throw new TypeError(`Route pattern repeats parameter {${name}}: ${pattern}`);
+      names.add(name);
+      segments.push({ kind: 'param', name });
+    } else if (part.includes('{') || part.includes('}') || part === '') {
+      throw new TypeError(`Route pattern has a malformed segment "${part}": ${pattern}`);
+    } else {
+      segments.push({ kind: 'static', value: part });
+    }
+  }
+  if (rules.enforce !== false) checkNaming(pattern, segments, new Set(rules.allowSegments ?? []));
+  return segments;
+}
+
+function checkNaming(pattern: string, segments: PatternSegment[], allowed: ReadonlySet<string>): void {
+  segments.forEach((segment, index) => {
+    if (segment.kind !== 'static' || allowed.has(segment.value)) return;
+    const { value } = segment;
+    if (!SEGMENT.test(value)) {
+      throw new TypeError(
+        `Route segment "${value}" must be lower-case words separated by hyphens (e.g. "account-type"): ${pattern}`,
+      );
+    }
+    const verb = value.split('-').find((word) => OPERATION_WORDS.has(word));
+    if (verb !== undefined) {
+      throw new TypeError(
+        `Route segment "${value}" names an operation ("${verb}"); use a noun and let the HTTP method be the operation: ${pattern}`,
+      );
+    }
+    const next = segments[index + 1];
+    if (next?.kind === 'param' && !VERSION_SEGMENT.test(value) && !value.endsWith('s')) {
+      throw new TypeError(
+        `Collection segment "${value}" must be a plural noun (e.g. "${value}s"): ${pattern}`,
+      );
+    }
+  });
+}
+
+/**
+ * The canonical form of a path: no trailing slash (except the root). `/books/` and `/books` name the
+ * same resource; both are served, neither redirects, so a POST body is never lost.
+ */
+export function trimTrailingSlash(path: string): string {
+  return path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.slice(0, -1) : path;
+}

@@ -1,0 +1,17 @@
+export {
+  collectIncluded,
+  type DocumentOptions,
+  dataDocument,
+  relatedLink,
+  resourceObject,
+  selfLink,
+  toMany,
+  toOne,
+} from './build.js';
+export {
+  type AttributeRule,
+  defineResourceType,
+  type ResourceType,
+  type ResourceTypeOptions,
+} from './resource-type.js';
+export type * from './types.js';

@@ -1,0 +1,99 @@
+import createHttpError from 'http-errors';
+
+/** Where in the request an error was found (JSON:API error `source`). */
+export type ErrorSource =
+  | { readonly pointer: string }
+  | { readonly parameter: string }
+  | { readonly header: string };
+
+/** One problem in a request; an {@link ApiError} carries one or more. */
+export interface ErrorDetail {
+  /** A stable, machine-readable code such as `invalid-field` or `not-found`. */
+  readonly code: string;
+  /** Human-readable explanation of this occurrence. */
+  readonly detail: string;
+  readonly source?: ErrorSource;
+  /** A short summary; defaults to the status phrase. */
+  readonly title?: string;
+}
+
+export interface ApiErrorOptions {
+  /** Machine-readable code; defaults to a slug of the status phrase (`not-found`). */
+  readonly code?: string;
+  readonly title?: string;
+  readonly detail?: string;
+  readonly source?: ErrorSource;
+  /** Several problems at once (e.g. one per invalid field). Replaces code/detail/source. */
+  readonly errors?: readonly ErrorDetail[];
+  /** Extra response headers (`Allow`, `WWW-Authenticate`, `Retry-After`, ...). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The underlying failure; logged, never sent. */
+  readonly cause?: unknown;
+}
+
+const BRAND = Symbol.for('rest-conventions.ApiError');
+
+/**
+ * The one error type every primitive throws. It becomes an error document (JSON:API `errors`) or an
+ * RFC 9457 problem document, chosen by the client's `Accept`.
+ *
+ * Only 4xx details are shown to clients; a 5xx always goes out with a generic detail, so internal
+ * messages never leak.
+ *
+ * @example
+ * throw new ApiError(404, { detail: 'No book with id 7.' });
+ * @see https://www.rfc-editor.org/rfc/rfc9457
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly errors: readonly ErrorDetail[];
+  readonly headers: Readonly<Record<string, string>>;
+  readonly [BRAND] = true;
+
+  constructor(status: number, options: ApiErrorOptions = {}) {
+    if (!Number.isInteger(status) || status < 400 || status > 599) {
+      throw new TypeError(`ApiError status must be an integer 400..599, got ${String(status)}`);
+    }
+    const title = options.title ?? statusPhrase(status);
+    const errors = options.errors?.length
+      ? options.errors
+      : [
+          {
+            code: options.code ?? statusCode(status),
+            title,
+            detail: options.detail ?? title,
+            ...(options.source ? { source: options.source } : {}),
+          },
+        ];
+    super(errors[0]!.detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ApiError';
+    this.status = status;
+    this.errors = errors;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** True for an {@link ApiError}, also across duplicated copies of this module (ESM and CJS builds). */
+export function isApiError(value: unknown): value is ApiError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+const phrases = new Map<number, string>();
+
+/** The reason phrase of an HTTP status (`404` → `Not Found`), from http-errors' status table. */
+export function statusPhrase(status: number): string {
+  let phrase = phrases.get(status);
+  if (phrase === undefined) {
+    phrase = createHttpError(status).message;
+    phrases.set(status, phrase);
+  }
+  return phrase;
+}
+
+/** The default machine code of a status: its phrase as a slug (`Unsupported Media Type` → `unsupported-media-type`). */
+export function statusCode(status: number): string {
+  return statusPhrase(status)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}

@@ -1,0 +1,69 @@
+import type { ApiError, ErrorDetail } from './api-error.js';
+import { statusPhrase } from './api-error.js';
+
+/** A JSON:API error object (https://jsonapi.org/format/1.0/#error-objects). */
+export interface ErrorObject {
+  readonly status: string;
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly source?: ErrorDetail['source'];
+}
+
+/** A JSON:API document carrying `errors` (and never `data`). */
+export interface ErrorDocument {
+  readonly errors: readonly ErrorObject[];
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+/** An RFC 9457 problem details document. */
+export interface ProblemDocument {
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly detail: string;
+  readonly instance?: string;
+  readonly code: string;
+  /** Extension member: every problem, in JSON:API error-object form, when there are several. */
+  readonly errors?: readonly ErrorObject[];
+}
+
+/** The error objects of an {@link ApiError}, with `status` as a string as JSON:API requires. */
+export function errorObjects(error: ApiError): ErrorObject[] {
+  const status = String(error.status);
+  const fallbackTitle = statusPhrase(error.status);
+  return error.errors.map((e) => ({
+    status,
+    code: e.code,
+    title: e.title ?? fallbackTitle,
+    detail: e.detail,
+    ...(e.source ? { source: e.source } : {}),
+  }));
+}
+
+/**
+ * The JSON:API error document for an error.
+ * @example errorDocument(new ApiError(404)) // { errors: [{ status: '404', code: 'not-found', ... }] }
+ */
+export function errorDocument(error: ApiError): ErrorDocument {
+  return { errors: errorObjects(error) };
+}
+
+/**
+ * The RFC 9457 problem document for an error. With `type: "about:blank"` the title is the status
+ * phrase (RFC 9457 section 4.2.1); several problems are listed in the `errors` extension member.
+ * @see https://www.rfc-editor.org/rfc/rfc9457#section-3
+ */
+export function problemDocument(error: ApiError, instance?: string): ProblemDocument {
+  const objects = errorObjects(error);
+  const first = objects[0]!;
+  return {
+    type: 'about:blank',
+    title: statusPhrase(error.status),
+    status: error.status,
+    detail: objects.length === 1 ? first.detail : `${objects.length} problems; see errors.`,
+    code: objects.length === 1 ? first.code : 'multiple-errors',
+    ...(instance ? { instance } : {}),
+    ...(objects.length > 1 ? { errors: objects } : {}),
+  };
+}

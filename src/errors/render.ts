@@ -1,0 +1,29 @@
+import { negotiateErrorType, PROBLEM_JSON } from '../core/media-types.js';
+import type { ApiResponse, Context } from '../core/types.js';
+import { errorDocument, problemDocument } from './error-document.js';
+import { toApiError } from './to-api-error.js';
+
+/**
+ * The response for anything thrown: an error document, or an RFC 9457 problem document when the
+ * client prefers `application/problem+json`. Server errors are logged with the request id and their
+ * cause; the client sees only the status phrase. Error responses are never stored by caches
+ * (`Cache-Control: no-store`).
+ */
+export function renderError(thrown: unknown, ctx: Context): ApiResponse {
+  const error = toApiError(thrown);
+  if (error.status >= 500) {
+    ctx.logger.error('request failed', {
+      requestId: ctx.requestId,
+      method: ctx.request.method,
+      route: ctx.routePattern,
+      status: error.status,
+      error: error.cause ?? error,
+    });
+  }
+  const type = negotiateErrorType(ctx.request.headers.get('accept'));
+  return {
+    status: error.status,
+    headers: { ...error.headers, 'content-type': type, 'cache-control': 'no-store' },
+    json: type === PROBLEM_JSON ? problemDocument(error) : errorDocument(error),
+  };
+}

@@ -1,0 +1,21 @@
+import type { Middleware } from '../core/types.js';
+import { resolveSecurityHeaders, type SecurityHeadersOptions, SOFTWARE_HEADERS } from './headers.js';
+
+/**
+ * Adds the security headers to every response that passes through it — errors, 304s and redirects
+ * included, since the pipeline turns errors into responses before they reach an outer layer. Put it
+ * first in `createApp({ use })`. A header a handler set explicitly is kept.
+ *
+ * @example createApp({ use: [securityHeaders({ 'strict-transport-security': false })] })
+ * @see https://owasp.org/www-project-secure-headers/
+ */
+export function securityHeaders(options: SecurityHeadersOptions = {}): Middleware {
+  const entries = resolveSecurityHeaders(options);
+  return async function securityHeadersMiddleware(_ctx, next) {
+    const response = await next();
+    const { headers } = response;
+    for (const [name, value] of entries) headers[name] ??= value;
+    for (const name of SOFTWARE_HEADERS) delete headers[name];
+    return response;
+  };
+}

@@ -1,0 +1,74 @@
+import type * as t from 'io-ts';
+import type { ErrorDetail } from '../errors/api-error.js';
+import { MISSING_FIELD, UNKNOWN_FIELD } from './codecs.js';
+
+const FRIENDLY: Readonly<Record<string, string>> = {
+  string: 'a string',
+  number: 'a number',
+  boolean: 'a boolean',
+  Int: 'an integer',
+  UnknownRecord: 'an object',
+  UnknownArray: 'an array',
+  null: 'null',
+};
+
+/** RFC 6901 escaping of one reference token. */
+export function escapePointerToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return value.length > 40 ? 'a string' : `the string ${JSON.stringify(value)}`;
+    case 'number':
+      return `the number ${value}`;
+    case 'object':
+      return 'an object';
+    default:
+      return typeof value;
+  }
+}
+
+/**
+ * One error per bad field, each with its JSON pointer (RFC 6901) under `prefix` (`/data/attributes`
+ * for a JSON:API document, `` for bare attributes). Errors at the same pointer are reported once.
+ */
+export function toFieldErrors(errors: t.Errors, prefix: string): ErrorDetail[] {
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  for (const error of errors) {
+    const keys = error.context.map((entry) => entry.key).filter((key) => key !== '');
+    const pointer = prefix + keys.map((k) => `/${escapePointerToken(k)}`).join('');
+    if (seen.has(pointer)) continue;
+    seen.add(pointer);
+    const field = keys.length > 0 ? `"${keys.join('.')}"` : 'The body';
+    const expected = error.context[error.context.length - 1]?.type.name ?? 'a valid value';
+    const friendly = FRIENDLY[expected] ?? expected;
+    if (error.message === UNKNOWN_FIELD) {
+      details.push({
+        code: 'unknown-field',
+        title: 'Unknown field',
+        detail: `${field} is not a known field.`,
+        source: { pointer },
+      });
+    } else if (error.message === MISSING_FIELD) {
+      details.push({
+        code: 'missing-field',
+        title: 'Missing field',
+        detail: `${field} is required.`,
+        source: { pointer },
+      });
+    } else {
+      details.push({
+        code: 'invalid-field',
+        title: 'Invalid field',
+        detail: `${field} must be ${friendly}, got ${describe(error.value)}.`,
+        source: { pointer },
+      });
+    }
+  }
+  return details;
+}

@@ -1,0 +1,12 @@
+export {
+  integer,
+  MISSING_FIELD,
+  oneOf,
+  positiveInteger,
+  strictObject,
+  text,
+  UNKNOWN_FIELD,
+} from './codecs.js';
+export { bodyPointer, type DecodeBodyOptions, decodeJsonBody } from './decode-body.js';
+export { decodeQuery } from './decode-query.js';
+export { escapePointerToken, toFieldErrors } from './field-errors.js';

@@ -1,0 +1,18 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = fileURLToPath(new URL('./src/', import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^rest-conventions$/, replacement: `${src}index.ts` },
+      { find: /^rest-conventions\/(.*)$/, replacement: `${src}$1/index.ts` },
+    ],
+  },
+  test: {
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});
