@@ -2,32 +2,41 @@ import { type App, createApp, type Logger } from 'rest-conventions';
 import { authenticate, hs256Verifier, type TokenVerifier } from 'rest-conventions/auth';
 import { securityHeaders } from 'rest-conventions/security';
 import { createInjector } from 'typed-inject';
-import { MemoryBookStore } from './books/book-store.js';
+import { type BookStore, MemoryBookStore } from './books/book-store.js';
 import { BooksRoutes } from './books/books-routes.js';
 import type { Config } from './config.js';
-import { MemoryOrderStore } from './orders/order-store.js';
+import { MemoryOrderStore, type OrderStore } from './orders/order-store.js';
 import { OrdersRoutes } from './orders/orders-routes.js';
-import { MemoryUserStore } from './users/user-store.js';
+import { MemoryUserStore, type UserStore } from './users/user-store.js';
+import { UsersRoutes } from './users/users-routes.js';
 
 function verifierFrom(config: Config): TokenVerifier {
   return hs256Verifier({ secret: config.authSecret });
 }
 verifierFrom.inject = ['config'] as const;
 
+/** Stores to use instead of the embedded in-memory ones. */
+export interface StoreOverrides {
+  readonly bookStore?: BookStore;
+  readonly orderStore?: OrderStore;
+  readonly userStore?: UserStore;
+}
+
 /**
  * The one place where the reference app is wired: configuration, stores, the token verifier and
  * the route modules. Everything it uses comes from the package's public exports.
  */
-export function createReferenceApp(config: Config, logger: Logger): App {
+export function createReferenceApp(config: Config, logger: Logger, stores: StoreOverrides = {}): App {
   const injector = createInjector()
     .provideValue('config', config)
     .provideValue('logger', logger)
     .provideFactory('verifier', verifierFrom)
-    .provideClass('bookStore', MemoryBookStore)
-    .provideFactory('orderStore', () => new MemoryOrderStore())
-    .provideClass('userStore', MemoryUserStore)
+    .provideValue('bookStore', stores.bookStore ?? new MemoryBookStore())
+    .provideValue('orderStore', stores.orderStore ?? new MemoryOrderStore())
+    .provideValue('userStore', stores.userStore ?? new MemoryUserStore())
     .provideClass('booksRoutes', BooksRoutes)
-    .provideClass('ordersRoutes', OrdersRoutes);
+    .provideClass('ordersRoutes', OrdersRoutes)
+    .provideClass('usersRoutes', UsersRoutes);
 
   const app = createApp({
     logger,
@@ -35,5 +44,6 @@ export function createReferenceApp(config: Config, logger: Logger): App {
   });
   injector.resolve('booksRoutes').register(app);
   injector.resolve('ordersRoutes').register(app);
+  injector.resolve('usersRoutes').register(app);
   return app;
 }

@@ -37,13 +37,22 @@ const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 /** A fetch `Response` from a neutral response. */
 export function toFetchResponse(response: ApiResponse): Response {
   const { raw, status } = response;
+  const { headers } = response;
   let body: BodyInit | null = null;
   if (!NULL_BODY_STATUS.has(status)) {
-    if (raw === undefined) body = response.json === undefined ? null : JSON.stringify(response.json);
-    else if (typeof raw === 'string' || raw instanceof Uint8Array) body = raw as BodyInit;
-    else body = streamOf(raw);
+    const whole =
+      raw === undefined ? (response.json === undefined ? undefined : JSON.stringify(response.json)) : raw;
+    if (typeof whole === 'string') {
+      headers['content-length'] ??= String(Buffer.byteLength(whole));
+      body = whole;
+    } else if (whole instanceof Uint8Array) {
+      headers['content-length'] ??= String(whole.byteLength);
+      body = whole as BodyInit;
+    } else if (whole !== undefined) {
+      body = streamOf(whole);
+    }
   }
-  return new Response(body, { status, headers: response.headers });
+  return new Response(body, { status, headers });
 }
 
 function streamOf(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {

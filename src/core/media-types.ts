@@ -9,7 +9,6 @@ export const PROBLEM_JSON = 'application/problem+json';
 
 /** What a successful response may be sent as, in server preference order. */
 export const RESPONSE_MEDIA_TYPES: readonly string[] = Object.freeze([JSON_API, JSON_MEDIA]);
-const ERROR_OFFERS = [JSON_API, JSON_MEDIA, PROBLEM_JSON];
 
 // The `version` parameter selects an API version (see versioning), not a different format, so it is
 // ignored when choosing the format. Accept values repeat a lot, so decisions are memoized.
@@ -42,17 +41,22 @@ export function negotiateResponseType(accept: string | undefined): string | unde
 }
 
 /**
- * The media type for an error response: problem+json when the client prefers it, else JSON:API or
- * JSON. When nothing is acceptable the error is still sent, as JSON:API (RFC 9110 section 15.5.7
- * allows an unacceptable representation rather than none).
+ * The media type for an error response: problem+json when the client names it (with q > 0) anywhere
+ * in `Accept` (RFC 9457 section 3: clients ask for problem details explicitly), else JSON:API or JSON
+ * as for success. When nothing is acceptable the error is still sent, as JSON:API (RFC 9110 section
+ * 15.5.7 allows an unacceptable representation rather than none).
  */
 export function negotiateErrorType(accept: string | undefined): string {
   if (accept === undefined || accept === '') return JSON_API;
   const cached = errorCache.get(accept);
   if (cached !== undefined) return cached;
-  return remember(errorCache, accept, preferred(accept, ERROR_OFFERS) ?? JSON_API);
+  const stripped = accept.replace(VERSION_PARAM, '');
+  const named = new Negotiator({ headers: { accept: stripped } }).mediaTypes();
+  const chosen = named.some((type) => type.toLowerCase() === PROBLEM_JSON)
+    ? PROBLEM_JSON
+    : (preferred(accept, RESPONSE_MEDIA_TYPES.slice()) ?? JSON_API);
+  return remember(errorCache, accept, chosen);
 }
-
 /** The media type of a `Content-Type` value, lower-cased, without parameters. */
 export function essence(contentType: string): string {
   const semicolon = contentType.indexOf(';');

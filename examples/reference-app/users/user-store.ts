@@ -13,21 +13,23 @@ export interface UserStore {
   get(id: string): Promise<User | undefined>;
 }
 
-/** The embedded default: users 1 and 2. */
+/** The embedded users: 1 and 2. */
+export const DEFAULT_USERS: readonly User[] = [
+  { id: '1', name: 'Ada Lovelace', email: 'ada@example.com', accountType: 'premium' as const },
+  { id: '2', name: 'Alan Turing', email: 'alan@example.com', accountType: 'standard' as const },
+].map((user) => ({
+  ...user,
+  updatedAt: new Date('2026-02-01T12:00:00Z'),
+  passwordHash: `$argon2id$v=19$seed-${user.id}`,
+}));
+
+/** The embedded default store, holding {@link DEFAULT_USERS} unless given other users. */
 export class MemoryUserStore implements UserStore {
-  private readonly users = new Map<string, User>(
-    [
-      { id: '1', name: 'Ada Lovelace', email: 'ada@example.com', accountType: 'premium' as const },
-      { id: '2', name: 'Alan Turing', email: 'alan@example.com', accountType: 'standard' as const },
-    ].map((user) => [
-      user.id,
-      {
-        ...user,
-        updatedAt: new Date('2026-02-01T12:00:00Z'),
-        passwordHash: `$argon2id$v=19$seed-${user.id}`,
-      },
-    ]),
-  );
+  private readonly users: ReadonlyMap<string, User>;
+
+  constructor(users: Iterable<User> = DEFAULT_USERS) {
+    this.users = new Map([...users].map((user) => [user.id, user]));
+  }
 
   async get(id: string): Promise<User | undefined> {
     return this.users.get(id);

@@ -1,0 +1,29 @@
+/**
+ * The baseline: a bare node:http server answering the given paths with fixed bytes and headers (the
+ * reference app's own answers, captured by the bench runner). Nothing is parsed, routed or checked.
+ */
+import http from 'node:http';
+
+interface Canned {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+const responses = new Map<string, Canned>(
+  Object.entries(JSON.parse(process.env.BENCH_CANNED ?? '{}') as Record<string, Canned>),
+);
+
+const server = http.createServer((req, res) => {
+  const canned = responses.get(req.url ?? '');
+  if (canned === undefined) {
+    res.writeHead(404).end();
+    return;
+  }
+  res.writeHead(canned.status, canned.headers);
+  res.end(canned.body);
+});
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  const address = server.address();
+  process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : ''}\n`);
+});

@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Ajv2020 from 'ajv/dist/2020.js';
+
+/**
+ * Validators for what the project emits, from the official schemas in the shared folder beside the
+ * checkout: JSON:API 1.0 for documents, RFC 9457 for problem details. Formats are left unchecked
+ * (links are relative references, fine in JSON:API 1.1).
+ */
+const here = dirname(fileURLToPath(import.meta.url));
+const schemaDir = process.env.SCHEMA_DIR ?? join(here, '..', '..', '..', 'shared', 'schemas');
+
+const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+const jsonApi = ajv.compile(JSON.parse(readFileSync(join(schemaDir, 'jsonapi-1.0.schema.json'), 'utf8')));
+const problem = ajv.compile(JSON.parse(readFileSync(join(schemaDir, 'problem-details.schema.json'), 'utf8')));
+
+/** Throws with ajv's explanation unless `body` is a valid JSON:API 1.0 document. */
+export function assertJsonApi(body: unknown): void {
+  if (!jsonApi(body))
+    throw new Error(`not a JSON:API document: ${ajv.errorsText(jsonApi.errors)}\n${JSON.stringify(body)}`);
+}
+
+/** Throws unless `body` is a valid RFC 9457 problem document. */
+export function assertProblem(body: unknown): void {
+  if (!problem(body))
+    throw new Error(`not a problem document: ${ajv.errorsText(problem.errors)}\n${JSON.stringify(body)}`);
+}
