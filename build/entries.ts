@@ -9,6 +9,7 @@ export const SUBPATHS = [
   'validation',
   'security',
   'auth',
+  'ownership',
   'adapters/node',
   'adapters/fetch',
 ] as const;

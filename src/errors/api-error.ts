@@ -37,8 +37,9 @@ const BRAND = Symbol.for('rest-conventions.ApiError');
  * The one error type every primitive throws. It becomes an error document (JSON:API `errors`) or an
  * RFC 9457 problem document, chosen by the client's `Accept`.
  *
- * Only 4xx details are shown to clients; a 5xx always goes out with a generic detail, so internal
- * messages never leak.
+ * What it states (`code`, `title`, `detail`, `source`, `headers`) is sent as written, 5xx included, so
+ * write it for the client; its `cause` is only logged. Anything thrown that is not an ApiError (see
+ * `toApiError`) becomes a 500 with the generic status phrase, so internal messages never leak.
  *
  * @example
  * throw new ApiError(404, { detail: 'No book with id 7.' });
