@@ -7,6 +7,8 @@ import { BooksRoutes } from './books/books-routes.js';
 import type { Config } from './config.js';
 import { MemoryOrderStore, type OrderStore } from './orders/order-store.js';
 import { OrdersRoutes } from './orders/orders-routes.js';
+import { MemoryStandardStore, type StandardStore } from './standards/standard-store.js';
+import { StandardsRoutes } from './standards/standards-routes.js';
 import { MemoryUserStore, type UserStore } from './users/user-store.js';
 import { UsersRoutes } from './users/users-routes.js';
 
@@ -20,6 +22,7 @@ export interface StoreOverrides {
   readonly bookStore?: BookStore;
   readonly orderStore?: OrderStore;
   readonly userStore?: UserStore;
+  readonly standardStore?: StandardStore;
 }
 
 /**
@@ -34,9 +37,11 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
     .provideValue('bookStore', stores.bookStore ?? new MemoryBookStore())
     .provideValue('orderStore', stores.orderStore ?? new MemoryOrderStore())
     .provideValue('userStore', stores.userStore ?? new MemoryUserStore())
+    .provideValue('standardStore', stores.standardStore ?? new MemoryStandardStore())
     .provideClass('booksRoutes', BooksRoutes)
     .provideClass('ordersRoutes', OrdersRoutes)
-    .provideClass('usersRoutes', UsersRoutes);
+    .provideClass('usersRoutes', UsersRoutes)
+    .provideClass('standardsRoutes', StandardsRoutes);
 
   const app = createApp({
     logger,
@@ -45,5 +50,6 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
   injector.resolve('booksRoutes').register(app);
   injector.resolve('ordersRoutes').register(app);
   injector.resolve('usersRoutes').register(app);
+  injector.resolve('standardsRoutes').register(app);
   return app;
 }

@@ -8,6 +8,7 @@ export {
   toMany,
   toOne,
 } from './build.js';
+export { decodeCursor, encodeCursor, pageLink } from './pagination.js';
 export {
   type AttributeRule,
   defineResourceType,

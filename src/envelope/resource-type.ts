@@ -50,6 +50,14 @@ export function defineResourceType<R, K extends keyof R & string>(
   const attributes = Object.freeze([...options.attributes]);
   const rules: Partial<Record<K, AttributeRule<R>>> = options.visibleTo ?? {};
   const { type, id, links, relationships } = options;
+  for (const name of attributes) {
+    // JSON:API 1.0 "Fields": a resource cannot have an attribute named `type` or `id`.
+    if (name === 'type' || name === 'id') {
+      throw new TypeError(
+        `defineResourceType(${type}): "${name}" cannot be an attribute (JSON:API 1.0 Fields)`,
+      );
+    }
+  }
   for (const name of Object.keys(rules)) {
     if (!attributes.includes(name as K)) {
       throw new TypeError(

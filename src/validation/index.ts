@@ -10,3 +10,4 @@ export {
 export { bodyPointer, type DecodeBodyOptions, decodeJsonBody } from './decode-body.js';
 export { decodeQuery } from './decode-query.js';
 export { escapePointerToken, toFieldErrors } from './field-errors.js';
+export { queryInteger, queryList, querySort } from './query-codecs.js';

@@ -1,0 +1,42 @@
+import type { Context } from '../core/types.js';
+import { selfLink } from './build.js';
+
+/**
+ * A link to the current resource with some query parameters replaced (or removed with `undefined`),
+ * every other parameter kept: the basis of `links.next` / `links.prev` (JSON:API 1.0 "Pagination").
+ *
+ * @example pageLink(ctx, { 'page[after]': cursor, 'page[before]': undefined })
+ */
+export function pageLink(ctx: Context, replace: Readonly<Record<string, string | undefined>>): string {
+  const self = selfLink(ctx);
+  const query = self.indexOf('?');
+  const path = query === -1 ? self : self.slice(0, query);
+  const params = new URLSearchParams(ctx.request.search);
+  for (const [name, value] of Object.entries(replace)) {
+    if (value === undefined) params.delete(name);
+    else params.set(name, value);
+  }
+  const search = params.toString();
+  return search === '' ? path : `${path}?${search}`;
+}
+
+/**
+ * An opaque cursor for keyset pagination: the sort key values of an item, base64url-encoded JSON.
+ * Opaque to clients; decoded with {@link decodeCursor}.
+ */
+export function encodeCursor(position: readonly (string | number | null)[]): string {
+  return Buffer.from(JSON.stringify(position)).toString('base64url');
+}
+
+/** The position inside a cursor, or `undefined` when it is not one this server made. */
+export function decodeCursor(cursor: string): Array<string | number | null> | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Array.isArray(value)) return undefined;
+    return value.every((v) => v === null || typeof v === 'string' || typeof v === 'number')
+      ? (value as Array<string | number | null>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,75 @@
+import * as t from 'io-ts';
+
+const DIGITS = /^-?\d{1,16}$/;
+
+/**
+ * A query parameter holding an integer (`page[size]=20`), optionally within bounds. Query values are
+ * strings, so this decodes the text; `1.5`, `1e3`, ` 2` and `""` are refused.
+ */
+export function queryInteger(
+  bounds: { readonly min?: number; readonly max?: number } = {},
+): t.Type<number, string, unknown> {
+  const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = bounds;
+  const name =
+    bounds.min !== undefined && bounds.max !== undefined ? `an integer from ${min} to ${max}` : 'an integer';
+  return new t.Type<number, string, unknown>(
+    name,
+    (u): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u >= min && u <= max,
+    (u, c) => {
+      if (typeof u !== 'string' || !DIGITS.test(u)) return t.failure(u, c);
+      const n = Number(u);
+      return Number.isSafeInteger(n) && n >= min && n <= max ? t.success(n) : t.failure(u, c);
+    },
+    String,
+  );
+}
+
+/**
+ * A comma-separated list of allowed tokens (`filter[status]=draft,published`,
+ * `fields[standards]=name,code`). Empty members and unknown tokens are refused; duplicates collapse.
+ */
+export function queryList<const V extends readonly [string, ...string[]]>(
+  values: V,
+): t.Type<ReadonlyArray<V[number]>, string, unknown> {
+  const allowed = new Set<string>(values);
+  return new t.Type<ReadonlyArray<V[number]>, string, unknown>(
+    `a comma-separated list of ${values.join(', ')}`,
+    (u): u is ReadonlyArray<V[number]> => Array.isArray(u) && u.every((v) => allowed.has(v)),
+    (u, c) => {
+      if (typeof u !== 'string') return t.failure(u, c);
+      const items = u.split(',');
+      if (items.some((item) => !allowed.has(item))) return t.failure(u, c);
+      return t.success([...new Set(items)] as V[number][]);
+    },
+    (list) => list.join(','),
+  );
+}
+
+/**
+ * A JSON:API `sort` parameter over the given fields: comma-separated, `-` for descending
+ * (JSON:API 1.0 "Sorting"). Decodes to `[{ field, descending }]`.
+ */
+export function querySort<const F extends readonly [string, ...string[]]>(
+  fields: F,
+): t.Type<ReadonlyArray<{ readonly field: F[number]; readonly descending: boolean }>, string, unknown> {
+  const allowed = new Set<string>(fields);
+  type Key = { readonly field: F[number]; readonly descending: boolean };
+  return new t.Type<ReadonlyArray<Key>, string, unknown>(
+    `a comma-separated list of ${fields.join(', ')}, each optionally prefixed with "-"`,
+    (u): u is ReadonlyArray<Key> => Array.isArray(u),
+    (u, c) => {
+      if (typeof u !== 'string') return t.failure(u, c);
+      const keys: Key[] = [];
+      const seen = new Set<string>();
+      for (const item of u.split(',')) {
+        const descending = item.startsWith('-');
+        const field = descending ? item.slice(1) : item;
+        if (!allowed.has(field) || seen.has(field)) return t.failure(u, c);
+        seen.add(field);
+        keys.push({ field: field as F[number], descending });
+      }
+      return t.success(keys);
+    },
+    (keys) => keys.map((k) => (k.descending ? `-${k.field}` : k.field)).join(','),
+  );
+}
