@@ -10,6 +10,11 @@ export const SUBPATHS = [
   'security',
   'auth',
   'ownership',
+  'caching',
+  'idempotency',
+  'versioning',
+  'deprecation',
+  'ratelimit',
   'adapters/node',
   'adapters/fetch',
 ] as const;

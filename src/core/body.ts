@@ -1,5 +1,8 @@
 import { ApiError } from '../errors/api-error.js';
-import type { Context } from './types.js';
+import { type Context, contextKey } from './types.js';
+
+/** The bytes of a body already read, so every reader of one request sees the same bytes. */
+const BODY_BYTES = contextKey<Uint8Array>('request body bytes');
 
 /** Default request body limit: 100 KiB. */
 export const DEFAULT_BODY_LIMIT = 100 * 1024;
@@ -8,8 +11,17 @@ export const DEFAULT_BODY_LIMIT = 100 * 1024;
  * Read the request body into memory, refusing more than `limit` bytes with 413 as soon as the limit
  * is crossed: a declared `Content-Length` over the limit is refused before reading anything, and a
  * chunked body stops being read at the first chunk past the limit.
+ *
+ * The stream can be consumed only once, so the bytes are kept on the context: a middleware that
+ * needs the body (an idempotency fingerprint, a signature check) and the handler after it both call
+ * `readBody` and get the same bytes.
  */
 export async function readBody(ctx: Context, limit: number = DEFAULT_BODY_LIMIT): Promise<Uint8Array> {
+  const cached = ctx.get(BODY_BYTES);
+  if (cached !== undefined) {
+    if (cached.byteLength > limit) throw tooLarge(limit);
+    return cached;
+  }
   const declared = ctx.request.headers.get('content-length');
   if (declared !== undefined) {
     if (!/^\d+$/.test(declared)) {
@@ -28,7 +40,9 @@ export async function readBody(ctx: Context, limit: number = DEFAULT_BODY_LIMIT)
     if (size > limit) throw tooLarge(limit);
     chunks.push(chunk);
   }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+  ctx.set(BODY_BYTES, bytes);
+  return bytes;
 }
 
 function tooLarge(limit: number): ApiError {

@@ -10,9 +10,10 @@ export const PROBLEM_JSON = 'application/problem+json';
 /** What a successful response may be sent as, in server preference order. */
 export const RESPONSE_MEDIA_TYPES: readonly string[] = Object.freeze([JSON_API, JSON_MEDIA]);
 
-// The `version` parameter selects an API version (see versioning), not a different format, so it is
-// ignored when choosing the format. Accept values repeat a lot, so decisions are memoized.
-const VERSION_PARAM = /;\s*version\s*=\s*(?:"(?:[^"\\]|\\.)*"|[^;,]*)/gi;
+// Media-type parameters (`version`, `charset`, ...) select an API version or restate the encoding;
+// they do not name another format, so only the weight `q` is kept when choosing the format. Accept
+// values repeat a lot, so decisions are memoized.
+const NON_WEIGHT_PARAM = /;\s*(?!q\s*=)[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*=\s*(?:"(?:[^"\\]|\\.)*"|[^;,]*)/gi;
 const CACHE_LIMIT = 512;
 const successCache = new Map<string, string | null>();
 const errorCache = new Map<string, string>();
@@ -24,7 +25,7 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): V {
 }
 
 function preferred(accept: string, offers: string[]): string | undefined {
-  const stripped = accept.replace(VERSION_PARAM, '');
+  const stripped = accept.replace(NON_WEIGHT_PARAM, '');
   return new Negotiator({ headers: { accept: stripped } }).mediaType(offers);
 }
 
@@ -50,7 +51,7 @@ export function negotiateErrorType(accept: string | undefined): string {
   if (accept === undefined || accept === '') return JSON_API;
   const cached = errorCache.get(accept);
   if (cached !== undefined) return cached;
-  const stripped = accept.replace(VERSION_PARAM, '');
+  const stripped = accept.replace(NON_WEIGHT_PARAM, '');
   const named = new Negotiator({ headers: { accept: stripped } }).mediaTypes();
   const chosen = named.some((type) => type.toLowerCase() === PROBLEM_JSON)
     ? PROBLEM_JSON

@@ -10,10 +10,12 @@ export interface ErrorObject {
   readonly source?: ErrorDetail['source'];
 }
 
-/** A JSON:API document carrying `errors` (and never `data`). */
+/** A JSON:API document carrying `errors` (and never `data` or `included`). */
 export interface ErrorDocument {
   readonly errors: readonly ErrorObject[];
   readonly meta?: Readonly<Record<string, unknown>>;
+  readonly data?: never;
+  readonly included?: never;
 }
 
 /** An RFC 9457 problem details document. */

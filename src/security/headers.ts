@@ -46,7 +46,8 @@ export function resolveSecurityHeaders(
     entries.push([name, chosen]);
   }
   for (const name of Object.keys(options)) {
-    if (!(name in DEFAULT_SECURITY_HEADERS)) throw new TypeError(`securityHeaders: unknown header "${name}"`);
+    if (!Object.hasOwn(DEFAULT_SECURITY_HEADERS, name))
+      throw new TypeError(`securityHeaders: unknown header "${name}"`);
   }
   return Object.freeze(entries);
 }

@@ -74,7 +74,7 @@ function unwrapDocument(document: unknown, type: string): unknown {
         code: 'unknown-field',
         title: 'Unknown field',
         detail: `"${member}" is not allowed in a request document.`,
-        source: { pointer: `/${member}` },
+        source: { pointer: `/${escapePointerToken(member)}` },
       });
     }
   }
@@ -94,7 +94,7 @@ function unwrapDocument(document: unknown, type: string): unknown {
         code: 'unknown-field',
         title: 'Unknown field',
         detail: `"${member}" is not a resource object member.`,
-        source: { pointer: `/data/${member}` },
+        source: { pointer: `/data/${escapePointerToken(member)}` },
       });
     }
   }

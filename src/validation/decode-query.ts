@@ -17,7 +17,8 @@ export function decodeQuery<Q extends QueryCodecs>(ctx: Context, codecs: Q): Dec
   const problems: ErrorDetail[] = [];
   const result: Record<string, unknown> = {};
   for (const name of Object.keys(ctx.query)) {
-    const codec = codecs[name];
+    // Own names only: `?toString=1` must be an unknown parameter, not Object.prototype.toString.
+    const codec = Object.hasOwn(codecs, name) ? codecs[name] : undefined;
     if (codec === undefined) {
       problems.push({
         code: 'unknown-parameter',

@@ -32,6 +32,25 @@ function describe(value: unknown): string {
   }
 }
 
+const BRANCHING = new Set(['UnionType', 'IntersectionType']);
+
+/**
+ * The field path of a failure and the type expected there. The root entry and the entries io-ts adds
+ * for each member of a union or intersection (keyed "0", "1", ...) name no field, so they are skipped:
+ * a failed `t.union([t.null, text()])` at `note` is one problem at `/note`, expecting the union.
+ */
+function pathOf(context: t.Context): { keys: string[]; expected: string } {
+  const keys: string[] = [];
+  let expected = context[0]?.type.name ?? 'a valid value';
+  for (let i = 1; i < context.length; i++) {
+    const parent = context[i - 1]!.type as { readonly _tag?: unknown };
+    if (typeof parent._tag === 'string' && BRANCHING.has(parent._tag)) continue;
+    keys.push(context[i]!.key);
+    expected = context[i]!.type.name;
+  }
+  return { keys, expected };
+}
+
 /**
  * One error per bad field, each with its JSON pointer (RFC 6901) under `prefix` (`/data/attributes`
  * for a JSON:API document, `` for bare attributes). Errors at the same pointer are reported once.
@@ -40,12 +59,11 @@ export function toFieldErrors(errors: t.Errors, prefix: string): ErrorDetail[] {
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
   for (const error of errors) {
-    const keys = error.context.map((entry) => entry.key).filter((key) => key !== '');
+    const { keys, expected } = pathOf(error.context);
     const pointer = prefix + keys.map((k) => `/${escapePointerToken(k)}`).join('');
     if (seen.has(pointer)) continue;
     seen.add(pointer);
     const field = keys.length > 0 ? `"${keys.join('.')}"` : 'The body';
-    const expected = error.context[error.context.length - 1]?.type.name ?? 'a valid value';
     const friendly = FRIENDLY[expected] ?? expected;
     if (error.message === UNKNOWN_FIELD) {
       details.push({

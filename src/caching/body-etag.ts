@@ -1,0 +1,43 @@
+import etag from 'etag';
+
+export interface BodyEtagOptions {
+  /** A weak tag (`W/"..."`): semantically equivalent, not byte-identical (RFC 9110 section 8.8.1). */
+  readonly weak?: boolean;
+  /**
+   * The response's `Content-Encoding`. Different encodings of one body are different bytes, so they
+   * never share a strong tag (RFC 9110 section 8.8.3.3): the coding is appended to the tag.
+   */
+  readonly contentEncoding?: string;
+}
+
+const CODING = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * An ETag from the bytes of a representation, via jshttp `etag` (length and SHA-1): strong unless
+ * `weak` is asked for. Bytes sent with a content coding get the coding in the tag
+ * (`"1c-abc...-gzip"`), so a gzip body and an identity body never compare equal.
+ *
+ * @example bodyEtag(Buffer.from('{"data":[]}')) // '"b-..."'
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-8.8.3
+ */
+export function bodyEtag(bytes: Uint8Array, options: BodyEtagOptions = {}): string {
+  const buffer = Buffer.isBuffer(bytes)
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tag = etag(buffer, { weak: options.weak === true });
+  const coding = codingSuffix(options.contentEncoding);
+  return coding === '' ? tag : `${tag.slice(0, -1)}-${coding}"`;
+}
+
+/** `gzip, br` → `gzip+br`; `identity` and absent → `''`. */
+function codingSuffix(contentEncoding: string | undefined): string {
+  if (contentEncoding === undefined) return '';
+  const codings = contentEncoding
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  for (const coding of codings) {
+    if (!CODING.test(coding)) throw new TypeError(`Not a content coding: ${JSON.stringify(contentEncoding)}`);
+  }
+  return codings.join('+');
+}

@@ -1,0 +1,221 @@
+import { appendListHeader, bodyBytes } from '../core/response.js';
+import {
+  type ApiResponse,
+  type Context,
+  contextKey,
+  type HeaderBag,
+  type Middleware,
+} from '../core/types.js';
+import { bodyEtag } from './body-etag.js';
+import { type CachePolicy, type CachePolicyOptions, cachePolicy } from './cache-policy.js';
+import { validateEtag } from './entity-tag.js';
+import { preconditionFailed, preconditionRequired } from './errors.js';
+import { formatHttpDate, parseHttpDate } from './http-date.js';
+import { notModified } from './not-modified.js';
+import { decidePreconditions, type PreconditionHeaders } from './preconditions.js';
+
+/** What a route knows cheaply about the current representation, without building it. */
+export interface Validators {
+  /** A complete entity tag, e.g. `versionEtag(row.version)`. */
+  readonly etag?: string;
+  /** When the representation last changed. */
+  readonly lastModified?: Date | number;
+}
+
+export interface ConditionalOptions<C extends Context = Context> {
+  /**
+   * The current validators of the target resource, read cheaply (a version column, an `updated_at`),
+   * or `undefined` when it does not exist. Given: preconditions are evaluated before the handler, so a
+   * 412 never runs a write and a 304 never builds a body. Absent: a GET/HEAD 200 gets an ETag hashed
+   * from its serialized body and preconditions are evaluated after the handler (GET/HEAD only).
+   */
+  readonly validators?: (ctx: C) => Promise<Validators | undefined> | Validators | undefined;
+  /** The route's Cache-Control policy (see `cachePolicy`), set on responses that have none. */
+  readonly policy?: CachePolicyOptions;
+  /**
+   * Request fields the representation depends on, merged into `Vary`. Default `['Accept']` (the
+   * media type is negotiated). `Authorization` is added for authenticated requests.
+   */
+  readonly vary?: readonly string[];
+  /** PUT/PATCH/DELETE without `If-Match` get 428 (RFC 6585). Needs `validators`. Default false. */
+  readonly requireIfMatch?: boolean;
+  /** Hash-derived ETags are weak (`W/"..."`). Default false (strong). */
+  readonly weak?: boolean;
+  /** The clock (ms since the epoch). Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/**
+ * The validators the preconditions of this request were checked against. A handler performing a
+ * conditional write compares-and-sets against them (`UPDATE ... WHERE version = $checked`), so two
+ * writers that both passed `If-Match` cannot both succeed; the loser throws `preconditionFailed()`.
+ */
+export const CHECKED_VALIDATORS = contextKey<Validators>('validators the preconditions were checked against');
+
+const WRITES = new Set(['PUT', 'PATCH', 'DELETE']);
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Conditional requests and caching headers for one route (RFC 9110 sections 8.8, 13 and 15.4.5;
+ * RFC 9111 section 5.2; RFC 6585 section 3).
+ *
+ * Sets `ETag` and `Last-Modified` on GET/HEAD 200 responses, answers 304 (with the RFC 9110 section
+ * 15.4.5 headers and no body) or 412 per RFC 9110 section 13.2.2, requires `If-Match` on writes when
+ * asked (428), applies the cache policy (never `public` to an authenticated request unless the policy
+ * says `publicWhenAuthenticated`) and merges `Vary`. A write handler sets the `ETag` of what it wrote.
+ *
+ * @example
+ * app.route({
+ *   method: 'GET', path: '/books/{id}',
+ *   use: [conditional({ validators: async (ctx) => books.validators(ctx.params.id),
+ *                       policy: { scope: 'public', maxAge: 60 } })],
+ *   handler: ...,
+ * });
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-13.2.2
+ */
+export function conditional<C extends Context = Context>(options: ConditionalOptions<C> = {}): Middleware<C> {
+  const { validators, requireIfMatch = false, weak = false } = options;
+  const now = options.now ?? Date.now;
+  if (validators !== undefined && typeof validators !== 'function') {
+    throw new TypeError('conditional: validators must be a function');
+  }
+  if (requireIfMatch && validators === undefined) {
+    throw new TypeError('conditional: requireIfMatch needs validators, to check If-Match before the write');
+  }
+  const policy = options.policy === undefined ? undefined : cachePolicy(options.policy);
+  const vary = options.vary ?? ['Accept'];
+  for (const name of vary) {
+    if (typeof name !== 'string' || !TOKEN.test(name)) {
+      throw new TypeError(`conditional: bad Vary field name ${String(name)}`);
+    }
+  }
+
+  const decorate = (response: ApiResponse, ctx: C): ApiResponse =>
+    applyCacheHeaders(response, ctx, policy, vary);
+
+  if (validators !== undefined) {
+    return async function conditionalBeforeHandler(ctx, next) {
+      const { method } = ctx.request;
+      const headers = preconditionHeaders(ctx.request.headers);
+      if (requireIfMatch && WRITES.has(method) && !hasIfMatch(headers, method)) throw preconditionRequired();
+      const found = await validators(ctx);
+      const time = now();
+      const state = found === undefined ? undefined : normalize(found, time);
+      const decision = decidePreconditions({
+        method,
+        headers,
+        current: { exists: state !== undefined, ...state },
+        now: time,
+      });
+      if (decision.outcome === 'precondition-failed') throw preconditionFailed(decision.decidedBy);
+      if (decision.outcome === 'not-modified') {
+        return decorate(notModified({ headers: validatorHeaders(state) }), ctx);
+      }
+      if (state !== undefined) ctx.set(CHECKED_VALIDATORS, state);
+      const response = await next();
+      checkEtagHeader(response);
+      if (state !== undefined && isSafe(method) && response.status === 200) {
+        const { etag, 'last-modified': lastModified } = validatorHeaders(state);
+        if (etag !== undefined) response.headers.etag ??= etag;
+        if (lastModified !== undefined) response.headers['last-modified'] ??= lastModified;
+      }
+      return decorate(response, ctx);
+    };
+  }
+
+  return async function conditionalAfterHandler(ctx, next) {
+    let response = await next();
+    checkEtagHeader(response);
+    const { method } = ctx.request;
+    if (!isSafe(method) || response.status !== 200) return decorate(response, ctx);
+    const time = now();
+    const { headers } = response;
+    if (headers.etag === undefined) {
+      const bytes = bodyBytes(response);
+      if (bytes !== undefined) {
+        headers.etag = bodyEtag(bytes, { weak, contentEncoding: headers['content-encoding'] });
+      }
+    }
+    const decision = decidePreconditions({
+      method,
+      headers: preconditionHeaders(ctx.request.headers),
+      current: { exists: true, etag: headers.etag, lastModified: lastModifiedOf(headers, time) },
+      now: time,
+    });
+    if (decision.outcome === 'precondition-failed') throw preconditionFailed(decision.decidedBy);
+    if (decision.outcome === 'not-modified') response = notModified(response);
+    return decorate(response, ctx);
+  };
+}
+
+function isSafe(method: string): boolean {
+  return method === 'GET' || method === 'HEAD';
+}
+
+function preconditionHeaders(headers: HeaderBag): PreconditionHeaders {
+  return {
+    ifMatch: headers.get('if-match'),
+    ifNoneMatch: headers.get('if-none-match'),
+    ifModifiedSince: headers.get('if-modified-since'),
+    ifUnmodifiedSince: headers.get('if-unmodified-since'),
+  };
+}
+
+/** If-Match is present, or a PUT says "create only if absent" (`If-None-Match: *`, RFC 9110 13.1.2). */
+function hasIfMatch(headers: PreconditionHeaders, method: string): boolean {
+  if (headers.ifMatch !== undefined && headers.ifMatch.trim() !== '') return true;
+  return method === 'PUT' && headers.ifNoneMatch?.trim() === '*';
+}
+
+interface NormalizedValidators {
+  readonly etag?: string;
+  readonly lastModified?: number;
+}
+
+/**
+ * Validates the tag at once, and keeps `Last-Modified` no later than now (RFC 9110 section 8.8.2.1).
+ */
+function normalize(found: Validators, time: number): NormalizedValidators {
+  if (found.etag !== undefined) validateEtag(found.etag);
+  if (found.lastModified === undefined) return { etag: found.etag };
+  const ms = typeof found.lastModified === 'number' ? found.lastModified : found.lastModified.getTime();
+  if (!Number.isFinite(ms))
+    throw new TypeError(`lastModified must be a valid time, got ${String(found.lastModified)}`);
+  return { etag: found.etag, lastModified: Math.min(ms, time) };
+}
+
+function validatorHeaders(state: NormalizedValidators | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (state?.etag !== undefined) headers.etag = state.etag;
+  if (state?.lastModified !== undefined) headers['last-modified'] = formatHttpDate(state.lastModified);
+  return headers;
+}
+
+/** A handler-set ETag is a developer's value: a malformed one is reported at once (a 500 and a log line). */
+function checkEtagHeader(response: ApiResponse): void {
+  const { etag } = response.headers;
+  if (etag !== undefined) validateEtag(etag);
+}
+
+function lastModifiedOf(headers: Record<string, string>, time: number): number | undefined {
+  const value = headers['last-modified'];
+  if (value === undefined) return undefined;
+  const parsed = parseHttpDate(value, time);
+  if (parsed === undefined) throw new TypeError(`The handler set an invalid Last-Modified: ${value}`);
+  return Math.min(parsed, time);
+}
+
+function applyCacheHeaders(
+  response: ApiResponse,
+  ctx: Context,
+  policy: CachePolicy | undefined,
+  vary: readonly string[],
+): ApiResponse {
+  const { headers } = response;
+  const authenticated = ctx.principal !== undefined || ctx.request.headers.get('authorization') !== undefined;
+  if (policy !== undefined)
+    headers['cache-control'] ??= authenticated ? policy.authenticated : policy.anonymous;
+  const fields = authenticated ? [...vary, 'Authorization'] : vary;
+  if (fields.length > 0) appendListHeader(headers, 'vary', fields);
+  return response;
+}

@@ -1,0 +1,97 @@
+import type { Params } from '../core/types.js';
+import { isVersionNumber } from '../versioning/policy.js';
+import { imfFixdate, instantOf, structuredDate } from './dates.js';
+import { absoluteUrl, successorTemplate } from './links.js';
+
+/** How a deprecated route or version announces itself. */
+export interface DeprecationOptions {
+  /** When it was (or will be) deprecated: a `Date` or an ISO 8601 string (`2025-01-01`). */
+  readonly since: Date | string;
+  /** When it stops being served (RFC 8594); not before `since`. */
+  readonly sunset?: Date | string;
+  /** Absolute URL of the human-readable deprecation notice (`Link: <...>; rel="deprecation"`). */
+  readonly link?: string;
+  /**
+   * What replaces it (`Link: <...>; rel="successor-version"`, RFC 5829): an absolute URL, or an
+   * absolute path such as `/v2/users/{id}` whose `{params}` come from the route.
+   */
+  readonly successor?: string;
+  /** Answer 410 Gone from the sunset on, instead of serving (default `false`; needs `sunset`). */
+  readonly goneAfterSunset?: boolean;
+  /**
+   * Only when the request's API version (chosen by `versioning`, which must run first) is this one.
+   * Without it the route itself is deprecated, whatever the version.
+   */
+  readonly version?: number;
+  /** Clock in epoch milliseconds (default `Date.now`), for the sunset check. */
+  readonly now?: () => number;
+}
+
+/** The headers and sunset rule computed once from {@link DeprecationOptions}. */
+export interface DeprecationNotice {
+  /** `Deprecation` field value: `@<unix-seconds>` (RFC 9745 section 2.1). */
+  readonly deprecation: string;
+  /** `Sunset` field value, an IMF-fixdate (RFC 8594 section 3), when a sunset is set. */
+  readonly sunset: string | undefined;
+  /** Epoch milliseconds of the sunset, when set. */
+  readonly sunsetAt: number | undefined;
+  readonly goneAfterSunset: boolean;
+  readonly version: number | undefined;
+  /** The `Link` values for a request's route parameters (RFC 8288), or `undefined` when there are none. */
+  linkFor(params: Params): string | undefined;
+  /** The successor URL for a request's route parameters, when configured. */
+  successorFor(params: Params): string | undefined;
+}
+
+const OWNER = 'deprecation';
+
+/**
+ * Validate {@link DeprecationOptions} and compute the header values once. Throws a `TypeError` at
+ * start-up for an invalid date, a sunset before the deprecation date (RFC 9745 section 5), a link
+ * that is not a bare absolute URL, or `goneAfterSunset` without a sunset.
+ *
+ * @example
+ * deprecationNotice({ since: '2025-01-01', sunset: '2026-06-30', link: 'https://example.com/docs/v1' }).deprecation
+ * // '@1735689600'
+ * @see https://www.rfc-editor.org/rfc/rfc9745
+ */
+export function deprecationNotice(options: DeprecationOptions): DeprecationNotice {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`${OWNER}: options are required`);
+  const since = instantOf('since', options.since, OWNER);
+  const sunsetAt = options.sunset === undefined ? undefined : instantOf('sunset', options.sunset, OWNER);
+  if (sunsetAt !== undefined && sunsetAt < since) {
+    throw new TypeError(
+      `${OWNER}: "sunset" (${new Date(sunsetAt).toISOString()}) is before "since" (${new Date(since).toISOString()}); ` +
+        'a resource cannot stop being served before it is deprecated',
+    );
+  }
+  const goneAfterSunset = options.goneAfterSunset ?? false;
+  if (typeof goneAfterSunset !== 'boolean')
+    throw new TypeError(`${OWNER}: "goneAfterSunset" must be a boolean`);
+  if (goneAfterSunset && sunsetAt === undefined) {
+    throw new TypeError(`${OWNER}: "goneAfterSunset" needs a "sunset" date`);
+  }
+  if (options.version !== undefined && !isVersionNumber(options.version)) {
+    throw new TypeError(`${OWNER}: "version" must be a positive integer, got ${String(options.version)}`);
+  }
+  const docs =
+    options.link === undefined
+      ? undefined
+      : `<${absoluteUrl('link', options.link, OWNER)}>; rel="deprecation"; type="text/html"`;
+  const successor = options.successor === undefined ? undefined : successorTemplate(options.successor, OWNER);
+
+  const staticLink = successor === undefined ? docs : undefined;
+  return {
+    deprecation: structuredDate(since),
+    sunset: sunsetAt === undefined ? undefined : imfFixdate(sunsetAt),
+    sunsetAt,
+    goneAfterSunset,
+    version: options.version,
+    linkFor(params) {
+      if (successor === undefined) return staticLink;
+      const next = `<${successor(params)}>; rel="successor-version"`;
+      return docs === undefined ? next : `${docs}, ${next}`;
+    },
+    successorFor: (params) => successor?.(params),
+  };
+}

@@ -1,0 +1,78 @@
+import type { ApiResponse } from '../core/types.js';
+import type { StoredResponse } from './store.js';
+
+/**
+ * Response headers stored and replayed by default: those that describe the stored representation or
+ * the created resource. `Set-Cookie` is never stored (a replay must not hand one client's session
+ * to a retry); per-response headers such as `Date` and `X-Request-Id` are set afresh on the replay.
+ */
+export const DEFAULT_REPLAY_HEADERS: readonly string[] = Object.freeze([
+  'content-type',
+  'content-encoding',
+  'content-language',
+  'content-location',
+  'location',
+  'etag',
+  'last-modified',
+  'link',
+  'cache-control',
+]);
+
+/**
+ * Statuses never stored: 401 (the caller may authenticate and retry) and 429 (the caller should retry
+ * later); storing either would replay a refusal that no longer applies.
+ */
+export const NEVER_STORED_STATUSES: ReadonlySet<number> = new Set([401, 429]);
+
+/** The header marking a replayed response (as Stripe sends it). */
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+/**
+ * Whether a handler's response is stored under its key. 5xx are never stored (the claim is released
+ * so the client can retry), nor 401 and 429; other 4xx are stored unless `storeClientErrors` is false;
+ * 1xx-3xx always are.
+ *
+ * @example
+ * shouldStore(201, true); // true
+ * shouldStore(503, true); // false
+ */
+export function shouldStore(status: number, storeClientErrors: boolean): boolean {
+  if (status >= 500 || NEVER_STORED_STATUSES.has(status)) return false;
+  if (status >= 400) return storeClientErrors;
+  return true;
+}
+
+/** The record to store: status, the allow-listed headers, the body bytes. */
+export function toStoredResponse(
+  response: Pick<ApiResponse, 'status' | 'headers'>,
+  body: Uint8Array,
+  replayHeaders: ReadonlySet<string>,
+): StoredResponse {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (replayHeaders.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
+  }
+  return { status: response.status, headers, body };
+}
+
+/** The replay of a stored response: the same status, headers and bytes, marked `Idempotent-Replayed: true`. */
+export function replayOf(stored: StoredResponse): ApiResponse {
+  const response: ApiResponse = {
+    status: stored.status,
+    headers: { ...stored.headers, [REPLAYED_HEADER]: 'true' },
+  };
+  if (stored.body.byteLength > 0) response.raw = stored.body;
+  return response;
+}
+
+/**
+ * The store key of an idempotency key: scoped by the principal's `sub`, so two callers' identical
+ * keys never collide; anonymous callers share one scope of their own. Length-prefixed, so no
+ * (sub, key) pair can spell another.
+ *
+ * @example
+ * scopeKey('user-7', 'a1b2'); // 'sub:6:user-7:a1b2'
+ */
+export function scopeKey(sub: string | undefined, key: string): string {
+  return sub === undefined ? `anonymous:${key}` : `sub:${sub.length}:${sub}:${key}`;
+}

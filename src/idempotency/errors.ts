@@ -1,0 +1,52 @@
+import { ApiError } from '../errors/api-error.js';
+import { IDEMPOTENCY_KEY_HEADER, type InvalidKeyReason, invalidKeyDetail } from './key.js';
+
+/** `Retry-After` (seconds) on a 409 for a request still in progress. */
+export const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
+/** `Retry-After` (seconds) on a 503 when the store cannot be reached. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+const source = { header: IDEMPOTENCY_KEY_HEADER } as const;
+
+/** 400: the route requires a key and none was sent (draft section 2.7). */
+export function missingKeyError(): ApiError {
+  return new ApiError(400, {
+    code: 'idempotency-key-missing',
+    detail: 'This operation requires an Idempotency-Key header.',
+    source,
+  });
+}
+
+/** 400: the key is empty, too long, has characters outside printable ASCII, or several values. */
+export function invalidKeyError(reason: InvalidKeyReason): ApiError {
+  return new ApiError(400, { code: 'invalid-idempotency-key', detail: invalidKeyDetail(reason), source });
+}
+
+/** 422: the key was already used for a different request (draft section 2.7). */
+export function keyReusedError(): ApiError {
+  return new ApiError(422, {
+    code: 'idempotency-key-reused',
+    detail: 'This Idempotency-Key was already used for a different request (method, path or body differ).',
+    source,
+  });
+}
+
+/** 409: a request with this key is still being processed (draft section 2.7). */
+export function inProgressError(): ApiError {
+  return new ApiError(409, {
+    code: 'idempotency-request-in-progress',
+    detail: 'A request with this Idempotency-Key is still being processed; retry later.',
+    source,
+    headers: { 'retry-after': String(IN_PROGRESS_RETRY_AFTER_SECONDS) },
+  });
+}
+
+/** 503: the store failed or timed out; the request was not executed (fail closed). */
+export function storeUnavailableError(cause: unknown): ApiError {
+  return new ApiError(503, {
+    code: 'idempotency-store-unavailable',
+    detail: 'The idempotency store is unavailable; the request was not executed.',
+    headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    cause,
+  });
+}

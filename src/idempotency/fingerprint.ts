@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * A canonical JSON text: object members sorted by key (UTF-16 code units), no insignificant
+ * whitespace, numbers and strings as `JSON.stringify` writes them. This is the serialization of
+ * RFC 8785 (JSON Canonicalization Scheme) for the values `JSON.parse` produces.
+ *
+ * @example
+ * canonicalJson({ b: 1, a: [true, null] }); // '{"a":[true,null],"b":1}'
+ * @see https://www.rfc-editor.org/rfc/rfc8785
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const members = Object.keys(record)
+    .sort()
+    .filter((name) => record[name] !== undefined)
+    .map((name) => `${JSON.stringify(name)}:${canonicalJson(record[name])}`);
+  return `{${members.join(',')}}`;
+}
+
+/** What identifies "the same request" for an idempotency key. */
+export interface FingerprintInput {
+  /** Upper-case method. */
+  readonly method: string;
+  /** Raw path. */
+  readonly path: string;
+  /** Raw query string without `?` (`""` when absent). */
+  readonly search: string;
+  /** The request's `Content-Type`, which decides whether the body is compared as JSON. */
+  readonly contentType: string | undefined;
+  readonly body: Uint8Array;
+}
+
+const JSON_TYPE = /^application\/(?:[^;\s]*\+)?json\s*(?:;|$)/i;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The body's digest: a JSON body (by `Content-Type`) is hashed in canonical form, so key order and
+ * whitespace do not matter; any other body (or JSON that does not parse) is hashed as bytes.
+ */
+export function bodyDigest(contentType: string | undefined, body: Uint8Array): string {
+  if (body.byteLength === 0) return 'empty';
+  if (contentType !== undefined && JSON_TYPE.test(contentType)) {
+    const canonical = canonicalOrUndefined(body);
+    if (canonical !== undefined) return `json:${sha256(canonical)}`;
+  }
+  return `bytes:${sha256(body)}`;
+}
+
+function canonicalOrUndefined(body: Uint8Array): string | undefined {
+  try {
+    return canonicalJson(JSON.parse(utf8.decode(body)));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The request fingerprint stored with a key (draft-ietf-httpapi-idempotency-key-header section 2.4):
+ * a SHA-256 over method, path, query and the canonical body digest. The same key with another
+ * fingerprint is a different request (422).
+ *
+ * @example
+ * requestFingerprint({ method: 'POST', path: '/orders', search: '', contentType: 'application/json', body });
+ */
+export function requestFingerprint(input: FingerprintInput): string {
+  const digest = bodyDigest(input.contentType, input.body);
+  return sha256(`${input.method}\n${input.path}\n${input.search}\n${digest}`);
+}
+
+function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}

@@ -1,0 +1,270 @@
+import { DEFAULT_BODY_LIMIT, readBody } from '../core/body.js';
+import { collectBody } from '../core/response.js';
+import type { ApiResponse, Context, Middleware, Next } from '../core/types.js';
+import { DEFAULT_REPLAY_HEADERS, replayOf, scopeKey, shouldStore, toStoredResponse } from './decision.js';
+import {
+  inProgressError,
+  invalidKeyError,
+  keyReusedError,
+  missingKeyError,
+  storeUnavailableError,
+} from './errors.js';
+import { requestFingerprint } from './fingerprint.js';
+import { parseIdempotencyKey } from './key.js';
+import { memoryStore } from './memory-store.js';
+import type { ClaimOutcome, IdempotencyStore, StoreTransaction } from './store.js';
+import { withTimeout } from './timeout.js';
+
+/** Options of {@link idempotency}. */
+export interface IdempotencyOptions {
+  /** Where records live (default: a fresh {@link memoryStore}, for a single instance). */
+  readonly store?: IdempotencyStore;
+  /** Refuse requests without a key with 400 (default false: they run normally). */
+  readonly required?: boolean;
+  /** Lease of a claim, renewed every third of it while the handler runs (default 10 s). */
+  readonly leaseMs?: number;
+  /** How long a completed response is kept for replay (default 24 h). */
+  readonly retentionMs?: number;
+  /** Wait up to `timeoutMs` for a request in progress to finish and replay it, instead of a 409. */
+  readonly wait?: { readonly timeoutMs: number };
+  /** Bound on every store call; past it the request gets 503 (default 2 s). */
+  readonly storeTimeoutMs?: number;
+  /** Response headers stored and replayed (default {@link DEFAULT_REPLAY_HEADERS}); never `Set-Cookie`. */
+  readonly replayHeaders?: readonly string[];
+  /** Store and replay 4xx responses other than 401 and 429 (default true). */
+  readonly storeClientErrors?: boolean;
+  /** Largest request body read for the fingerprint (default 100 KiB; larger: 413). */
+  readonly bodyLimit?: number;
+  /** Clock in milliseconds for the wait deadline and the default store (default `Date.now`). */
+  readonly now?: () => number;
+}
+
+const GUARDED_METHODS = new Set(['POST', 'PATCH']);
+const FIRST_POLL_MS = 10;
+const MAX_POLL_MS = 250;
+
+interface Config {
+  readonly store: IdempotencyStore;
+  readonly required: boolean;
+  readonly leaseMs: number;
+  readonly retentionMs: number;
+  readonly waitMs: number | undefined;
+  readonly storeTimeoutMs: number;
+  readonly replayHeaders: ReadonlySet<string>;
+  readonly storeClientErrors: boolean;
+  readonly bodyLimit: number;
+  readonly now: () => number;
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new TypeError(
+      `idempotency: ${name} must be a positive number of milliseconds, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+function readOptions(options: IdempotencyOptions): Config {
+  const now = options.now ?? Date.now;
+  const replayHeaders = (options.replayHeaders ?? DEFAULT_REPLAY_HEADERS).map((name) => name.toLowerCase());
+  if (replayHeaders.includes('set-cookie')) {
+    throw new TypeError('idempotency: Set-Cookie is never stored or replayed; remove it from replayHeaders');
+  }
+  const store = options.store ?? memoryStore({ now });
+  if (typeof store.claim !== 'function' || typeof store.complete !== 'function') {
+    throw new TypeError('idempotency: store must implement IdempotencyStore');
+  }
+  return {
+    store,
+    required: options.required ?? false,
+    leaseMs: positive('leaseMs', options.leaseMs, 10_000),
+    retentionMs: positive('retentionMs', options.retentionMs, 24 * 60 * 60 * 1000),
+    waitMs: options.wait === undefined ? undefined : positive('wait.timeoutMs', options.wait.timeoutMs, 0),
+    storeTimeoutMs: positive('storeTimeoutMs', options.storeTimeoutMs, 2_000),
+    replayHeaders: new Set(replayHeaders),
+    storeClientErrors: options.storeClientErrors ?? true,
+    bodyLimit: positive('bodyLimit', options.bodyLimit, DEFAULT_BODY_LIMIT),
+    now,
+  };
+}
+
+/**
+ * Make POST and PATCH safe to retry with an `Idempotency-Key`
+ * (draft-ietf-httpapi-idempotency-key-header; Stripe's semantics). Other methods pass through.
+ *
+ * The key is scoped by the principal's `sub` (put this after authentication). The first request
+ * claims the key and runs the handler once; its status, allow-listed headers and body bytes are
+ * stored, and a retry gets them replayed byte for byte with `Idempotent-Replayed: true`. The same key
+ * with another method, path or body: 422. A retry while the first runs: 409 with `Retry-After` (or,
+ * with `wait`, a bounded wait and the replay). 5xx, 401, 429 and thrown errors are not stored and
+ * release the claim. A failing or slow store: 503 with `Retry-After`, nothing executed.
+ *
+ * @example
+ * app.route({
+ *   method: 'POST', path: '/orders',
+ *   use: [idempotency({ store: redisStore({ client: redis }) })],
+ *   handler: createOrder,
+ * });
+ * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-idempotency-key-header/
+ */
+export function idempotency(options: IdempotencyOptions = {}): Middleware {
+  const config = readOptions(options);
+  const { store } = config;
+
+  const bounded = <T>(call: () => Promise<T>, onLate?: (value: T) => void): Promise<T> => {
+    let promise: Promise<T>;
+    try {
+      promise = call();
+    } catch (error) {
+      promise = Promise.reject(error);
+    }
+    return withTimeout(promise, config.storeTimeoutMs, onLate).catch((error: unknown) => {
+      throw storeUnavailableError(error);
+    });
+  };
+  const quietly = (ctx: Context, what: string, call: () => Promise<unknown>): Promise<void> =>
+    bounded(call).then(
+      () => undefined,
+      (error: unknown) => ctx.logger.warn(`idempotency: ${what} failed`, { requestId: ctx.requestId, error }),
+    );
+
+  const claim = async (key: string, fingerprint: string): Promise<ClaimOutcome> => {
+    const deadline = config.waitMs === undefined ? undefined : config.now() + config.waitMs;
+    let pause = FIRST_POLL_MS;
+    for (;;) {
+      const outcome = await bounded(
+        () => store.claim(key, fingerprint, config.leaseMs),
+        // A claim that lands after its deadline would block the key until the lease ends: undo it.
+        (late) => {
+          if (late.kind === 'claimed') store.release(key, late.token).catch(() => undefined);
+        },
+      );
+      if (outcome.kind !== 'in-progress' || deadline === undefined || config.now() >= deadline)
+        return outcome;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(pause * 2, MAX_POLL_MS);
+    }
+  };
+
+  const renewWhileRunning = (ctx: Context, key: string, token: string): (() => void) => {
+    const timer = setInterval(() => {
+      bounded(() => store.renew(key, token, config.leaseMs)).then(
+        (renewed) => {
+          if (!renewed)
+            ctx.logger.warn('idempotency: lease lost while the handler ran', { requestId: ctx.requestId });
+        },
+        (error: unknown) =>
+          ctx.logger.warn('idempotency: lease renewal failed', { requestId: ctx.requestId, error }),
+      );
+    }, config.leaseMs / 3);
+    timer.unref?.();
+    return () => clearInterval(timer);
+  };
+
+  const execute = async (ctx: Context, next: Next, key: string, token: string): Promise<ApiResponse> => {
+    const stopRenewing = renewWhileRunning(ctx, key, token);
+    const release = () => quietly(ctx, 'release', () => store.release(key, token));
+    let transaction: StoreTransaction | undefined;
+    const rollback = async (): Promise<void> => {
+      const tx = transaction;
+      if (tx !== undefined) await quietly(ctx, 'rollback', () => tx.rollback());
+    };
+    let response: ApiResponse;
+    let body: Uint8Array;
+    try {
+      if (store.begin !== undefined) {
+        const begin = store.begin.bind(store);
+        transaction = await bounded(
+          () => begin(ctx),
+          (late) => void late.rollback().catch(() => undefined),
+        );
+      }
+      response = await next();
+      // Drain a streamed body here, so the response is stored whether or not the client is still there.
+      body = (await collectBody(response)) ?? new Uint8Array(0);
+    } catch (error) {
+      stopRenewing();
+      await rollback();
+      await release();
+      throw error;
+    }
+    stopRenewing();
+
+    if (!shouldStore(response.status, config.storeClientErrors)) {
+      await rollback();
+      await release();
+      return response;
+    }
+    const stored = toStoredResponse(response, body, config.replayHeaders);
+
+    if (transaction !== undefined) {
+      const tx = transaction;
+      let completed: boolean;
+      try {
+        completed = await bounded(() => tx.complete(key, token, stored, config.retentionMs));
+        if (completed) await bounded(() => tx.commit());
+      } catch (error) {
+        // Neither the handler's writes nor the record are known to be committed: roll back and let the
+        // client retry (if the commit did land, the retry is replayed).
+        await quietly(ctx, 'rollback', () => tx.rollback());
+        await release();
+        throw error;
+      }
+      if (!completed) {
+        // Our lease was taken over: the new owner's result stands and our writes are undone.
+        await quietly(ctx, 'rollback', () => tx.rollback());
+        throw inProgressError();
+      }
+      return response;
+    }
+
+    try {
+      const completed = await bounded(() => store.complete(key, token, stored, config.retentionMs));
+      if (!completed) {
+        ctx.logger.warn('idempotency: lease was taken over before completion; response not stored', {
+          requestId: ctx.requestId,
+        });
+      }
+    } catch (error) {
+      // The side effect happened; the client gets its real result. A retry after the lease re-runs.
+      ctx.logger.error('idempotency: response could not be stored', { requestId: ctx.requestId, error });
+    }
+    return response;
+  };
+
+  return async function idempotencyMiddleware(ctx, next) {
+    if (!GUARDED_METHODS.has(ctx.request.method)) return next();
+    const parsed = parseIdempotencyKey(ctx.request.headers.get('idempotency-key'));
+    if (parsed.kind === 'absent') {
+      if (config.required) throw missingKeyError();
+      return next();
+    }
+    if (parsed.kind === 'invalid') throw invalidKeyError(parsed.reason);
+
+    // readBody keeps the bytes on the context, so the handler reads the same body after us.
+    const body = await readBody(ctx, config.bodyLimit);
+    const { request } = ctx;
+    const fingerprint = requestFingerprint({
+      method: request.method,
+      path: request.path,
+      search: request.search,
+      contentType: request.headers.get('content-type'),
+      body,
+    });
+    const key = scopeKey(ctx.principal?.sub, parsed.key);
+
+    const outcome = await claim(key, fingerprint);
+    switch (outcome.kind) {
+      case 'completed':
+        return replayOf(outcome.response);
+      case 'mismatch':
+        throw keyReusedError();
+      case 'in-progress':
+        throw inProgressError();
+      case 'claimed':
+        return execute(ctx, next, key, outcome.token);
+    }
+  };
+}

@@ -1,0 +1,63 @@
+import type { Context } from '../core/types.js';
+
+/** A response as stored under a key and replayed byte for byte. */
+export interface StoredResponse {
+  readonly status: number;
+  /** Allow-listed headers only, lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+}
+
+/** What a claim found. Expired records (a lease or a retention that ran out) count as absent. */
+export type ClaimOutcome =
+  /** No live record: an in-progress record now exists and `token` fences its owner. */
+  | { readonly kind: 'claimed'; readonly token: string }
+  /** Another request with the same fingerprint holds a live lease. */
+  | { readonly kind: 'in-progress' }
+  /** The request already completed: replay `response`. */
+  | { readonly kind: 'completed'; readonly response: StoredResponse }
+  /** A live record exists for another fingerprint: the key was reused for a different request. */
+  | { readonly kind: 'mismatch' };
+
+/**
+ * A transaction the store opened for the handler, so the handler's own writes and the idempotency
+ * record commit (or roll back) together. How the handler reaches it is up to the store (the
+ * PostgreSQL store puts its client under a context key).
+ */
+export interface StoreTransaction {
+  /** Like {@link IdempotencyStore.complete}, inside the transaction. */
+  complete(key: string, token: string, response: StoredResponse, retentionMs: number): Promise<boolean>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+
+/**
+ * Where idempotency records live. Every implementation passes the same contract suite
+ * (`test/idempotency/store-contract.ts`).
+ *
+ * A record is in progress (with a lease that its owner renews) or completed (kept for a retention
+ * period). Lease and retention are kept apart so a record whose owner died is taken over after the
+ * lease, not after the retention. Each claim gets a fresh fencing token; `renew`, `complete` and
+ * `release` act only when the token is that of the live in-progress record, so an owner whose lease
+ * was taken over cannot overwrite the new owner's result.
+ */
+export interface IdempotencyStore {
+  /** Atomically create an in-progress record unless a live one exists. */
+  claim(key: string, fingerprint: string, leaseMs: number): Promise<ClaimOutcome>;
+  /** Extend a live lease. False when `token` no longer owns the record. */
+  renew(key: string, token: string, leaseMs: number): Promise<boolean>;
+  /** Store the response and keep it for `retentionMs`. False when `token` no longer owns the record. */
+  complete(key: string, token: string, response: StoredResponse, retentionMs: number): Promise<boolean>;
+  /** Delete a live in-progress record so a retry can run. False when `token` no longer owns it. */
+  release(key: string, token: string): Promise<boolean>;
+  /**
+   * Optional: open a transaction shared with the handler (see {@link StoreTransaction}). When present,
+   * the middleware runs the handler inside it and writes the record with {@link StoreTransaction.complete}.
+   */
+  begin?(ctx: Context): Promise<StoreTransaction>;
+}
+
+/** A fresh fencing token. */
+export function newToken(): string {
+  return crypto.randomUUID();
+}

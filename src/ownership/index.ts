@@ -1,0 +1,20 @@
+export { type AccessRule, selfOrScope, visibleToOwner } from './access.js';
+export { checkOwnership, type OwnershipResult } from './check.js';
+export {
+  type DenialReason,
+  type LevelFact,
+  nextOwnershipStep,
+  OWNERSHIP_DENIALS,
+  type OwnershipFacts,
+  type OwnershipStep,
+} from './decision.js';
+export { type OwnershipGuardOptions, ownershipGuard } from './middleware.js';
+export {
+  type ChildLevel,
+  type Loader,
+  type OwnedLevel,
+  type OwnedPath,
+  ownedPath,
+  type ParamsFor,
+  type ParentLevel,
+} from './owned-path.js';

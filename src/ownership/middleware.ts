@@ -1,0 +1,64 @@
+import { requireAuth } from '../auth/middleware.js';
+import type { Context, Middleware } from '../core/types.js';
+import { ApiError } from '../errors/api-error.js';
+import { checkOwnership } from './check.js';
+import type { OwnedPath, ParamsFor } from './owned-path.js';
+
+export interface OwnershipGuardOptions<Records extends readonly unknown[], Names extends string> {
+  /** The nested path to protect, built with `ownedPath(...).child(...)`. */
+  readonly path: OwnedPath<Records, Names>;
+  /** The `realm` of the 401 challenge (RFC 6750 section 3). Default `api`, as `authenticate` uses. */
+  readonly realm?: string;
+}
+
+/**
+ * Route middleware enforcing the ownership rule for a nested path (seed section 5, rules 2 and 3),
+ * in this order: no principal → 401 with `WWW-Authenticate: Bearer realm=...` (the same answer as
+ * `requireAuth`); no right to the parent → 403; the parent absent → 404; each child absent OR
+ * belonging to another parent → the same 404 (identical status, headers and body shape, so a caller
+ * never learns that an id exists elsewhere). On success the loaded records are stored under the
+ * path's context keys; the handler reads them with `path.records(ctx)` instead of loading again.
+ *
+ * Its type requires the route to have every parameter of the path, so a guard on the wrong route
+ * does not compile.
+ *
+ * @example
+ * app.route({ method: 'GET', path: '/users/{id}/orders/{order_id}', use: [ownershipGuard({ path: userOrder })],
+ *   handler: (ctx) => { const [, order] = userOrder.records(ctx); return json(200, ...); } });
+ * @see https://owasp.org/API-Security/editions/2023/en/0xa1-broken-object-level-authorization/
+ */
+export function ownershipGuard<Records extends readonly unknown[], Names extends string>(
+  options: OwnershipGuardOptions<Records, Names>,
+): Middleware<Context<ParamsFor<Names>>> {
+  const { path } = options;
+  if (path === undefined || !Array.isArray(path.levels) || path.levels.length === 0) {
+    throw new TypeError('ownershipGuard: path must be built with ownedPath(...)');
+  }
+  if (options.realm !== undefined && !/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/.test(options.realm)) {
+    throw new TypeError('ownershipGuard: realm must be printable ASCII without quotes or backslashes');
+  }
+  // The 401 comes from requireAuth itself, so every protected route answers it identically.
+  const requireCaller = requireAuth(options.realm === undefined ? {} : { realm: options.realm });
+  return async function ownershipGuardMiddleware(ctx, next) {
+    const result = await checkOwnership(path, ctx.principal, ctx.params);
+    switch (result.outcome) {
+      case 'unauthenticated':
+        return requireCaller(ctx, next);
+      case 'forbidden':
+        throw new ApiError(403, {
+          code: 'forbidden',
+          detail: `You may not access this ${path.levels[0]!.noun}.`,
+        });
+      case 'not-found':
+        // A function of (noun, id) only: "absent" and "someone else's" cannot differ.
+        throw new ApiError(404, {
+          detail: `No ${result.noun} with id ${JSON.stringify(result.id.slice(0, 40))}.`,
+        });
+      case 'allow':
+        path.levels.forEach((level, index) => {
+          ctx.set(level.key, result.records[index]);
+        });
+        return next();
+    }
+  };
+}

@@ -1,0 +1,86 @@
+import { decideAll, type GcraState } from './gcra.js';
+import { policyStorageId, type RateLimitPolicy } from './policy.js';
+import type { RateLimitStore } from './store.js';
+
+/** Options of {@link memoryStore}. */
+export interface MemoryStoreOptions {
+  /**
+   * Most (client, policy) entries kept (default 100 000, about 10 MB). Beyond it the least recently
+   * admitted entry is dropped, which hands that client a fresh quota: size it above the number of
+   * clients active within one window.
+   */
+  readonly maxEntries?: number;
+  /** Clock in ms since the epoch (default `Date.now`); tests pass a fake one. */
+  readonly now?: () => number;
+}
+
+/** A memory store with a readable size, for tests and metrics. */
+export interface MemoryStore extends RateLimitStore {
+  /** Entries currently held. */
+  readonly size: number;
+}
+
+export const DEFAULT_MAX_ENTRIES = 100_000;
+/** Oldest entries examined for expiry per call: amortized O(1) cleanup, no timers. */
+const SWEEP_PER_CALL = 8;
+
+/**
+ * The embedded default store: one GCRA state per (client, policy) in a `Map`, for a single process.
+ * An entry expires at its theoretical arrival time (then it equals a full quota) and is evicted by
+ * an incremental sweep of the least recently written entries; the map never exceeds `maxEntries`.
+ *
+ * @example
+ * rateLimit({ policies, store: memoryStore({ maxEntries: 50_000 }) });
+ */
+export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
+    throw new TypeError(`memoryStore: maxEntries must be a positive integer, got ${String(maxEntries)}`);
+  }
+  const now = options.now ?? Date.now;
+  if (typeof now !== 'function') throw new TypeError('memoryStore: now must be a function');
+  // Insertion order is write order: the first entries are the least recently admitted.
+  const entries = new Map<string, GcraState>();
+
+  const expired = (state: GcraState, at: number) =>
+    state.tatMs < at || (state.tatMs === at && state.tatFraction === 0);
+
+  const sweep = (at: number) => {
+    let examined = 0;
+    for (const [id, state] of entries) {
+      if (examined++ === SWEEP_PER_CALL) break;
+      if (expired(state, at)) entries.delete(id);
+    }
+  };
+
+  return {
+    get size() {
+      return entries.size;
+    },
+    async consume(key: string, policies: readonly RateLimitPolicy[]) {
+      const at = Math.floor(now());
+      sweep(at);
+      const ids = policies.map((policy) => `${policyStorageId(policy)}\u0000${key}`);
+      const decision = decideAll(
+        ids.map((id) => entries.get(id)),
+        at,
+        policies,
+      );
+      if (decision.allowed) {
+        ids.forEach((id, i) => {
+          entries.delete(id);
+          entries.set(id, decision.newStates[i]!);
+        });
+        for (const id of entries.keys()) {
+          if (entries.size <= maxEntries) break;
+          entries.delete(id);
+        }
+      }
+      return {
+        allowed: decision.allowed,
+        retryAfterSeconds: decision.retryAfterSeconds,
+        policies: decision.policies,
+      };
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import type { Context, Middleware } from '../core/types.js';
+import { ApiError } from '../errors/api-error.js';
+import type { RateLimitDecision } from './gcra.js';
+import { formatRateLimitPolicy, rateLimitHeaders, tightestPolicy } from './headers.js';
+import { defaultRateLimitKey } from './key.js';
+import { memoryStore } from './memory-store.js';
+import { type RateLimitPolicy, validatePolicies } from './policy.js';
+import type { RateLimitStore } from './store.js';
+import { withTimeout } from './timeout.js';
+
+/** Options of {@link rateLimit}. */
+export interface RateLimitOptions {
+  /** The route's policies (e.g. a burst and a sustained one); all must admit a request. */
+  readonly policies: readonly RateLimitPolicy[];
+  /** Where state lives (default: a {@link memoryStore} per middleware, for one process). */
+  readonly store?: RateLimitStore;
+  /** The bucket of a request (default: {@link defaultRateLimitKey} with `trustProxy`, `ipv6Prefix`). */
+  readonly key?: (ctx: Context) => string;
+  /** Proxies whose `X-Forwarded-For` the default key believes (addresses/CIDRs; default none). */
+  readonly trustProxy?: readonly string[];
+  /** IPv6 grouping of the default key (default 56). */
+  readonly ipv6Prefix?: number;
+  /** When the store fails or times out: let the request through (`open`, default) or answer 503. */
+  readonly onStoreError?: 'open' | 'closed';
+  /** Bound on every store call, in ms (default 200). */
+  readonly timeoutMs?: number;
+  /** Also send `X-RateLimit-Limit`, `-Remaining`, `-Reset` (default false). */
+  readonly legacyHeaders?: boolean;
+  /** Clock of the default memory store (ms since the epoch); tests pass a fake one. */
+  readonly now?: () => number;
+}
+
+export const DEFAULT_STORE_TIMEOUT_MS = 200;
+/** `Retry-After` of the 503 sent when the store fails and `onStoreError` is `closed`. */
+export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** Header lists this middleware merges with what an inner rate limiter already set. */
+const LIST_HEADERS = ['ratelimit-policy', 'ratelimit'] as const;
+
+function addHeaders(target: Record<string, string>, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    const current = target[name];
+    if (current === undefined || current === '') target[name] = value;
+    else if ((LIST_HEADERS as readonly string[]).includes(name)) target[name] = `${current}, ${value}`;
+    // The legacy trio cannot list several policies: the innermost limiter's values stay.
+  }
+}
+
+function quotaExceeded(decision: RateLimitDecision, headers: Record<string, string>): ApiError {
+  const { policy } = tightestPolicy(decision);
+  const violated = decision.policies.filter((d) => !d.allowed).map((d) => `"${d.policy.name}"`);
+  const seconds = decision.retryAfterSeconds;
+  return new ApiError(429, {
+    code: 'quota-exceeded',
+    detail:
+      `Rate limit exceeded: policy ${violated.join(', ')} allows ${policy.quota} requests per ` +
+      `${policy.windowSeconds} s. Retry in ${seconds} s.`,
+    headers: { ...headers, 'retry-after': String(seconds) },
+  });
+}
+
+/**
+ * Rate limiting with the IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers-10):
+ * every response that passes through carries `RateLimit-Policy` and `RateLimit` (errors included); a
+ * request over quota gets a 429 error document with `Retry-After` equal to the `t` of the refusing
+ * policy. A failing or slow store never yields a 429: the request goes through (`open`, with a
+ * warning logged) or gets a 503 (`closed`). Place it after authentication to key by user.
+ *
+ * @example
+ * createApp({
+ *   use: [authenticate({ verifier }), rateLimit({ policies: [
+ *     { name: 'burst', quota: 100, windowSeconds: 60 },
+ *     { name: 'daily', quota: 10_000, windowSeconds: 86_400 },
+ *   ] })],
+ * });
+ * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/10/
+ */
+export function rateLimit(options: RateLimitOptions): Middleware {
+  if (options === null || typeof options !== 'object') throw new TypeError('rateLimit: options are required');
+  const policies = validatePolicies(options.policies);
+  const onStoreError = options.onStoreError ?? 'open';
+  if (onStoreError !== 'open' && onStoreError !== 'closed') {
+    throw new TypeError(`rateLimit: onStoreError must be 'open' or 'closed', got ${String(onStoreError)}`);
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new TypeError(`rateLimit: timeoutMs must be a positive number, got ${String(timeoutMs)}`);
+  }
+  if (options.store !== undefined && options.now !== undefined) {
+    throw new TypeError(
+      'rateLimit: now is the clock of the default memory store; pass it to memoryStore({ now })',
+    );
+  }
+  const store = options.store ?? memoryStore(options.now === undefined ? {} : { now: options.now });
+  if (typeof store.consume !== 'function') throw new TypeError('rateLimit: store must implement consume()');
+  if (options.key !== undefined && typeof options.key !== 'function') {
+    throw new TypeError('rateLimit: key must be a function of the request context');
+  }
+  const keyOf =
+    options.key ??
+    defaultRateLimitKey({
+      ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+      ...(options.ipv6Prefix === undefined ? {} : { ipv6Prefix: options.ipv6Prefix }),
+    });
+  const legacy = options.legacyHeaders ?? false;
+  const policyField = formatRateLimitPolicy(policies);
+
+  return async function rateLimitMiddleware(ctx, next) {
+    const key = keyOf(ctx);
+    let decision: RateLimitDecision;
+    try {
+      decision = await withTimeout(() => store.consume(key, policies), timeoutMs);
+    } catch (error) {
+      if (onStoreError === 'open') {
+        ctx.logger.warn('rate-limit store failed; request let through unlimited', {
+          requestId: ctx.requestId,
+          error,
+        });
+        return next();
+      }
+      throw new ApiError(503, {
+        code: 'rate-limit-unavailable',
+        detail: 'The service cannot check its rate limits right now.',
+        headers: { 'retry-after': String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+        cause: error,
+      });
+    }
+    const headers = rateLimitHeaders(decision, policyField, legacy);
+    if (!decision.allowed) throw quotaExceeded(decision, headers);
+    const response = await next();
+    addHeaders(response.headers, headers);
+    return response;
+  };
+}

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import type { Cluster, Redis } from 'ioredis';
+import { decisionFromDebts } from './gcra.js';
+import { policyStorageId, type RateLimitPolicy } from './policy.js';
+import { GCRA_SCRIPT } from './redis-script.js';
+import type { RateLimitStore } from './store.js';
+
+/** Options of {@link redisStore}. */
+export interface RedisStoreOptions {
+  /** An ioredis client (or cluster) the application created and owns. */
+  readonly client: Redis | Cluster;
+  /** Prefix of every key (default `ratelimit:`). */
+  readonly prefix?: string;
+}
+
+const SCRIPT_SHA = createHash('sha1').update(GCRA_SCRIPT).digest('hex');
+
+/**
+ * A store shared by every app instance: one atomic Lua script per decision covering all the
+ * request's policies, the time taken from Redis `TIME`, keys expiring with their state. A client's
+ * keys share a hash tag, so the script also runs on Redis Cluster.
+ *
+ * @example
+ * import { Redis } from 'ioredis';
+ * rateLimit({ policies, store: redisStore({ client: new Redis(process.env.REDIS_URL) }) });
+ */
+export function redisStore(options: RedisStoreOptions): RateLimitStore {
+  const { client } = options;
+  if (client === null || typeof client !== 'object' || typeof client.evalsha !== 'function') {
+    throw new TypeError('redisStore: client must be an ioredis client');
+  }
+  const prefix = options.prefix ?? 'ratelimit:';
+  if (typeof prefix !== 'string') throw new TypeError('redisStore: prefix must be a string');
+
+  const run = async (keys: string[], args: number[]): Promise<unknown> => {
+    try {
+      return await client.evalsha(SCRIPT_SHA, keys.length, ...keys, ...args);
+    } catch (error) {
+      // First use on this server (or after SCRIPT FLUSH): EVAL loads the script into the cache.
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return client.eval(GCRA_SCRIPT, keys.length, ...keys, ...args);
+    }
+  };
+
+  return {
+    async consume(key: string, policies: readonly RateLimitPolicy[]) {
+      const keys = policies.map((policy) => `${prefix}{${key}}:${policyStorageId(policy)}`);
+      const args = policies.flatMap((policy) => [policy.quota, policy.windowSeconds * 1000]);
+      const reply = await run(keys, args);
+      if (
+        !Array.isArray(reply) ||
+        reply.length !== policies.length + 1 ||
+        !reply.every(Number.isSafeInteger)
+      ) {
+        throw new Error('redisStore: unexpected reply from the rate-limit script');
+      }
+      const [allowed, ...debts] = reply as number[];
+      const decision = decisionFromDebts(policies, debts);
+      // Same arithmetic on both sides; a mismatch means a script and library of different versions.
+      if (decision.allowed !== (allowed === 1)) throw new Error('redisStore: script and library disagree');
+      return decision;
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import type { RateLimitDecision } from './gcra.js';
+import type { RateLimitPolicy } from './policy.js';
+
+/**
+ * Where rate-limit state lives. One call decides one request against every policy of its route,
+ * atomically: all policies consume one request, or (when any refuses) none does. Implementations
+ * take the time from their own clock (the memory store's `now`, Redis `TIME`).
+ *
+ * @example
+ * const decision = await store.consume('ip:198.51.100.9', [{ name: 'burst', quota: 100, windowSeconds: 60 }]);
+ */
+export interface RateLimitStore {
+  consume(key: string, policies: readonly RateLimitPolicy[]): Promise<RateLimitDecision>;
+}

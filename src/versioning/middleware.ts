@@ -1,0 +1,107 @@
+import { RESPONSE_MEDIA_TYPE } from '../core/app.js';
+import { essence } from '../core/media-types.js';
+import { appendListHeader } from '../core/response.js';
+import { type ApiResponse, type Context, contextKey, type Middleware } from '../core/types.js';
+import { ApiError } from '../errors/api-error.js';
+import { negotiateVersion, VERSION_PARAMETER, type VersionDecision } from './negotiate.js';
+import { isVersionNumber, type VersioningOptions, type VersionPolicy, versionPolicy } from './policy.js';
+
+/** The API version chosen for this request, set by {@link versioning}. */
+export const API_VERSION = contextKey<number>('api version');
+
+/** Reads the version a route's path names, or `undefined` when the path names none. */
+export type PathVersionReader = (ctx: Context) => number | undefined;
+
+export interface VersioningMiddlewareOptions extends VersioningOptions {
+  /**
+   * The version the path names: a number for a route mounted on one version (what `versionedRoutes`
+   * passes), or a reader. Default: the first `v<N>` segment of the matched route pattern
+   * (`/v2/users/{id}` → 2, `/api/v1/standards/` → 1), so use it as route middleware.
+   */
+  readonly pathVersion?: number | PathVersionReader;
+}
+
+const VERSION_SEGMENT = /^v(\d{1,9})$/;
+/** For a route whose path names no version. */
+export const NO_PATH_VERSION: PathVersionReader = () => undefined;
+
+/** The default reader: a `v<N>` segment of `ctx.routePattern` (the pattern, never the raw path). */
+export const versionFromRoutePattern: PathVersionReader = (ctx) => {
+  const pattern = ctx.routePattern;
+  if (pattern === undefined) return undefined;
+  for (const segment of pattern.split('/')) {
+    const match = VERSION_SEGMENT.exec(segment);
+    if (match) return Number(match[1]);
+  }
+  return undefined;
+};
+
+/**
+ * Version negotiation (seed section 9) as route middleware: decides the version from the path and
+ * the `Accept` media-type parameter (see {@link negotiateVersion}), stores it under
+ * {@link API_VERSION}, and
+ * - answers 404 / 406 / 400 as an {@link ApiError} when the version cannot be served;
+ * - adds `Vary: Accept` to every response it sees, errors and 304s included (RFC 9110 section 12.5.5),
+ *   since `Accept` takes part in choosing the version;
+ * - when `Accept` chose the version, labels a successful JSON response
+ *   `Content-Type: <type>;version=<N>`.
+ *
+ * @example
+ * app.route({ method: 'GET', path: '/users/{id}', use: [versioning({ supported: [1, 2], default: 1 })], handler });
+ * // handler: const version = ctx.get(API_VERSION);
+ */
+export function versioning(options: VersioningMiddlewareOptions): Middleware {
+  const policy = versionPolicy(options);
+  return versioningWith(policy, pathVersionReader(options.pathVersion, policy));
+}
+
+/** The middleware for an already validated policy (shared by `versionedRoutes`). */
+export function versioningWith(policy: VersionPolicy, readPathVersion: PathVersionReader): Middleware {
+  return async function negotiateApiVersion(ctx, next) {
+    const decision = negotiateVersion(
+      { accept: ctx.request.headers.get('accept'), pathVersion: readPathVersion(ctx) },
+      policy,
+    );
+    if (decision.kind === 'refused') {
+      throw new ApiError(decision.status, {
+        code: decision.code,
+        detail: decision.detail,
+        ...(decision.header ? { source: { header: decision.header } } : {}),
+        headers: { vary: 'Accept' },
+      });
+    }
+    ctx.set(API_VERSION, decision.version);
+    if (decision.mediaType !== undefined) ctx.set(RESPONSE_MEDIA_TYPE, decision.mediaType);
+    const response = await next();
+    appendListHeader(response.headers, 'vary', ['Accept']);
+    labelVersion(response, decision, policy);
+    return response;
+  };
+}
+
+/** `Content-Type: application/vnd.api+json;version=2` on a successful response whose version Accept chose. */
+function labelVersion(response: ApiResponse, decision: VersionDecision, policy: VersionPolicy): void {
+  if (decision.kind !== 'chosen' || decision.mediaType === undefined || response.status >= 400) return;
+  const contentType = response.headers['content-type'];
+  if (contentType === undefined || !policy.mediaTypes.includes(essence(contentType))) return;
+  if (/;\s*version\s*=/i.test(contentType)) return;
+  response.headers['content-type'] = `${contentType};${VERSION_PARAMETER}=${decision.version}`;
+}
+
+function pathVersionReader(
+  option: number | PathVersionReader | undefined,
+  policy: VersionPolicy,
+): PathVersionReader {
+  if (option === undefined) return versionFromRoutePattern;
+  if (typeof option === 'function') return option;
+  if (!isVersionNumber(option)) {
+    throw new TypeError(
+      `versioning: "pathVersion" must be a positive integer or a function, got ${String(option)}`,
+    );
+  }
+  if (!policy.supported.has(option)) {
+    throw new TypeError(`versioning: "pathVersion" ${option} is not among the supported versions`);
+  }
+  const fixed = option;
+  return () => fixed;
+}

@@ -1,0 +1,87 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, requestFingerprint } from '../../src/idempotency/index.js';
+
+const JSON_TYPE = 'application/json';
+
+function fingerprint(
+  body: string | Uint8Array,
+  overrides: { method?: string; path?: string; search?: string; contentType?: string } = {},
+) {
+  return requestFingerprint({
+    method: overrides.method ?? 'POST',
+    path: overrides.path ?? '/orders',
+    search: overrides.search ?? '',
+    contentType: 'contentType' in overrides ? overrides.contentType : JSON_TYPE,
+    body: typeof body === 'string' ? Buffer.from(body) : body,
+  });
+}
+
+/** The same JSON value with members shuffled and random whitespace between tokens. */
+function reformat(value: unknown, seed: number): string {
+  const space = [' ', '\n', '\t', '  ', ''][seed % 5]!;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value))
+    return `[${space}${value.map((v, i) => reformat(v, seed + i)).join(`,${space}`)}${space}]`;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (seed % 2 === 1) entries.reverse();
+  return `{${space}${entries.map(([k, v], i) => `${JSON.stringify(k)}${space}:${space}${reformat(v, seed + i)}`).join(`,${space}`)}${space}}`;
+}
+
+const jsonValue = fc.jsonValue().map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+
+describe('when the body is JSON', () => {
+  test.prop([jsonValue, fc.nat()])('ignores key order and whitespace', (value, seed) => {
+    expect(fingerprint(reformat(value, seed))).toBe(fingerprint(JSON.stringify(value)));
+  });
+
+  test.prop([jsonValue, jsonValue])('tells different values apart', (a, b) => {
+    fc.pre(canonicalJson(a) !== canonicalJson(b));
+    expect(fingerprint(JSON.stringify(a))).not.toBe(fingerprint(JSON.stringify(b)));
+  });
+
+  it('writes members sorted, without whitespace', () => {
+    expect(canonicalJson({ b: 1, a: [true, null, { d: 'x', c: 1.5 }] })).toBe(
+      '{"a":[true,null,{"c":1.5,"d":"x"}],"b":1}',
+    );
+  });
+
+  it('recognizes +json media types', () => {
+    const a = fingerprint('{"a":1,"b":2}', { contentType: 'application/vnd.api+json; charset=utf-8' });
+    const b = fingerprint('{"b":2, "a":1}', { contentType: 'application/vnd.api+json' });
+    expect(a).toBe(b);
+  });
+});
+
+describe('when the body is not JSON', () => {
+  it('compares bytes, so whitespace matters', () => {
+    expect(fingerprint('{"a":1}', { contentType: 'text/plain' })).not.toBe(
+      fingerprint('{ "a":1}', { contentType: 'text/plain' }),
+    );
+  });
+
+  test.prop([fc.uint8Array({ maxLength: 64 }), fc.uint8Array({ maxLength: 64 })])(
+    'is equal exactly when the bytes are',
+    (a, b) => {
+      const same = Buffer.from(a).equals(Buffer.from(b));
+      expect(
+        fingerprint(a, { contentType: 'application/octet-stream' }) ===
+          fingerprint(b, { contentType: 'application/octet-stream' }),
+      ).toBe(same);
+    },
+  );
+
+  it('hashes malformed JSON as bytes', () => {
+    expect(fingerprint('{"a":')).toBe(fingerprint('{"a":'));
+    expect(fingerprint('{"a":')).not.toBe(fingerprint('{"a": '));
+  });
+});
+
+describe('when method, path or query differ', () => {
+  it('gives another fingerprint', () => {
+    const base = fingerprint('{}');
+    expect(fingerprint('{}', { method: 'PATCH' })).not.toBe(base);
+    expect(fingerprint('{}', { path: '/orders/1' })).not.toBe(base);
+    expect(fingerprint('{}', { search: 'a=1' })).not.toBe(base);
+  });
+});

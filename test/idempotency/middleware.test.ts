@@ -1,0 +1,423 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiResponse } from '../../src/core/types.js';
+import {
+  type IdempotencyStore,
+  idempotency,
+  memoryStore,
+  REPLAYED_HEADER,
+} from '../../src/idempotency/index.js';
+import { requestView } from '../support/request.js';
+import { bodyOf, gate, orderApp } from './order-app.js';
+
+const ORDER = JSON.stringify({ bookId: 7, quantity: 2 });
+
+function post(key: string | undefined, body = ORDER, headers: Record<string, string> = {}) {
+  return requestView('POST', '/orders', {
+    headers: {
+      'content-type': 'application/json',
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
+      ...headers,
+    },
+    body,
+  });
+}
+
+async function errorCode(response: ApiResponse): Promise<string> {
+  return JSON.parse((await bodyOf(response)).toString()).errors[0].code;
+}
+
+describe('when a POST carries no Idempotency-Key', () => {
+  it('runs normally each time on an optional route', async () => {
+    const { app, orders } = orderApp({ idempotency: idempotency() });
+    expect((await app.handle(post(undefined))).status).toBe(201);
+    expect((await app.handle(post(undefined))).status).toBe(201);
+    expect(orders).toHaveLength(2);
+  });
+
+  it('is refused with 400 naming the header on a route that requires a key, nothing executed', async () => {
+    const { app, runs } = orderApp({ idempotency: idempotency({ required: true }) });
+    const response = await app.handle(post(undefined));
+    expect(response.status).toBe(400);
+    const document = JSON.parse((await bodyOf(response)).toString());
+    expect(document.errors[0]).toMatchObject({
+      code: 'idempotency-key-missing',
+      source: { header: 'Idempotency-Key' },
+    });
+    expect(runs.count).toBe(0);
+  });
+});
+
+describe('when a request is retried with the same key', () => {
+  it('runs the handler once and replays status, headers and body byte for byte', async () => {
+    const { app, orders } = orderApp({ idempotency: idempotency() });
+    const first = await app.handle(post('k-1'));
+    const firstBody = await bodyOf(first);
+    const retry = await app.handle(post('k-1'));
+    expect(orders).toHaveLength(1);
+    expect(retry.status).toBe(201);
+    expect((await bodyOf(retry)).equals(firstBody)).toBe(true);
+    expect(retry.headers[REPLAYED_HEADER]).toBe('true');
+    expect(first.headers[REPLAYED_HEADER]).toBeUndefined();
+    for (const name of ['location', 'etag', 'content-type'])
+      expect(retry.headers[name]).toBe(first.headers[name]);
+  });
+
+  it('never stores or replays Set-Cookie, nor headers outside the allow-list', async () => {
+    const { app } = orderApp({
+      idempotency: idempotency(),
+      respond: (order) => ({
+        status: 201,
+        headers: { location: `/orders/${order.id}`, 'set-cookie': 's=1', 'x-internal': 'yes' },
+        raw: 'created',
+      }),
+    });
+    const first = await app.handle(post('k-cookie'));
+    expect(first.headers['set-cookie']).toBe('s=1');
+    const retry = await app.handle(post('k-cookie'));
+    expect(retry.headers['set-cookie']).toBeUndefined();
+    expect(retry.headers['x-internal']).toBeUndefined();
+    expect(retry.headers.location).toBe('/orders/1');
+  });
+
+  it('replays when the key is quoted once and bare the other time', async () => {
+    const { app, orders } = orderApp({ idempotency: idempotency() });
+    await app.handle(post('"8e03978e-40d5"'));
+    const retry = await app.handle(post('8e03978e-40d5'));
+    expect(retry.headers[REPLAYED_HEADER]).toBe('true');
+    expect(orders).toHaveLength(1);
+  });
+
+  it('treats a JSON body that differs only in key order and whitespace as the same request', async () => {
+    const { app, orders } = orderApp({ idempotency: idempotency() });
+    await app.handle(post('k-2', '{"bookId":7,"quantity":2}'));
+    const retry = await app.handle(post('k-2', '{ "quantity": 2,\n  "bookId": 7 }'));
+    expect(retry.headers[REPLAYED_HEADER]).toBe('true');
+    expect(orders).toHaveLength(1);
+  });
+
+  it('captures a streamed response whole and replays the same bytes', async () => {
+    const { app } = orderApp({
+      idempotency: idempotency(),
+      respond: (order) => ({
+        status: 201,
+        headers: { 'content-type': 'text/plain' },
+        raw: (async function* () {
+          yield Buffer.from('order ');
+          yield Buffer.from(String(order.id));
+        })(),
+      }),
+    });
+    const first = await bodyOf(await app.handle(post('k-stream')));
+    const retry = await bodyOf(await app.handle(post('k-stream')));
+    expect(first.toString()).toBe('order 1');
+    expect(retry.equals(first)).toBe(true);
+  });
+});
+
+describe('when the same key comes with a different request', () => {
+  it('answers 422 without executing for another body', async () => {
+    const { app, orders, runs } = orderApp({ idempotency: idempotency() });
+    await app.handle(post('k-3'));
+    const response = await app.handle(post('k-3', JSON.stringify({ bookId: 8, quantity: 1 })));
+    expect(response.status).toBe(422);
+    expect(await errorCode(response)).toBe('idempotency-key-reused');
+    expect(orders).toHaveLength(1);
+    expect(runs.count).toBe(1);
+  });
+
+  it('answers 422 for another query string', async () => {
+    const { app, orders } = orderApp({ idempotency: idempotency() });
+    await app.handle(post('k-4'));
+    const other = requestView('POST', '/orders?express=1', {
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'k-4' },
+      body: ORDER,
+    });
+    expect((await app.handle(other)).status).toBe(422);
+    expect(orders).toHaveLength(1);
+  });
+});
+
+describe('when different callers use the same key', () => {
+  it('keeps their records apart, anonymous callers included', async () => {
+    const { app, orders } = orderApp({ idempotency: idempotency() });
+    await app.handle(post('shared', ORDER, { 'x-user': 'alice' }));
+    await app.handle(post('shared', ORDER, { 'x-user': 'bob' }));
+    await app.handle(post('shared', ORDER));
+    expect(orders.map((o) => o.sub)).toEqual(['alice', 'bob', undefined]);
+    const replay = await app.handle(post('shared', ORDER, { 'x-user': 'bob' }));
+    expect(JSON.parse((await bodyOf(replay)).toString()).data.id).toBe('2');
+  });
+});
+
+describe('when the method is not POST or PATCH', () => {
+  it('passes the request through untouched', async () => {
+    const { app } = orderApp({ idempotency: idempotency({ required: true }) });
+    const response = await app.handle(requestView('GET', '/orders', { headers: { 'idempotency-key': '' } }));
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('when a retry arrives while the first request is still running', () => {
+  it('answers 409 with Retry-After and never runs the handler twice', async () => {
+    const hold = gate();
+    const { app, orders, runs } = orderApp({ idempotency: idempotency(), beforeCreate: () => hold.promise });
+    const first = app.handle(post('k-5'));
+    await waitUntil(() => runs.count === 1);
+    const retry = await app.handle(post('k-5'));
+    expect(retry.status).toBe(409);
+    expect(retry.headers['retry-after']).toBe('1');
+    expect(await errorCode(retry)).toBe('idempotency-request-in-progress');
+    hold.open();
+    expect((await first).status).toBe(201);
+    expect(runs.count).toBe(1);
+    expect(orders).toHaveLength(1);
+  });
+
+  it('with a bounded wait, replays the first response once it completes', async () => {
+    const hold = gate();
+    const { app, orders, runs } = orderApp({
+      idempotency: idempotency({ wait: { timeoutMs: 60_000 } }),
+      beforeCreate: () => hold.promise,
+    });
+    const first = app.handle(post('k-6'));
+    await waitUntil(() => runs.count === 1);
+    const retry = app.handle(post('k-6'));
+    hold.open();
+    const [a, b] = await Promise.all([first, retry]);
+    expect(b.headers[REPLAYED_HEADER]).toBe('true');
+    expect((await bodyOf(b)).equals(await bodyOf(a))).toBe(true);
+    expect(orders).toHaveLength(1);
+  });
+
+  it('with a bounded wait, answers 409 once the wait is over', async () => {
+    const clock = { t: 0 };
+    const hold = gate();
+    const { app, runs } = orderApp({
+      idempotency: idempotency({ wait: { timeoutMs: 5_000 }, leaseMs: 1e9, now: () => clock.t }),
+      beforeCreate: () => hold.promise,
+    });
+    const first = app.handle(post('k-7'));
+    await waitUntil(() => runs.count === 1);
+    let settled = false;
+    const retry = app.handle(post('k-7')).finally(() => {
+      settled = true;
+    });
+    // The retry polls until the clock passes its deadline; move the clock until it gives up.
+    for (let i = 0; i < 100 && !settled; i++) {
+      clock.t += 1_000;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect((await retry).status).toBe(409);
+    expect(runs.count).toBe(1);
+    hold.open();
+    await first;
+  });
+});
+
+describe('when the handler fails or refuses', () => {
+  it('releases the claim after a 5xx so a retry runs again', async () => {
+    let fail = true;
+    const { app, orders } = orderApp({
+      idempotency: idempotency(),
+      beforeCreate: () => {
+        if (fail) throw new Error('database down');
+      },
+    });
+    expect((await app.handle(post('k-8'))).status).toBe(500);
+    fail = false;
+    const retry = await app.handle(post('k-8'));
+    expect(retry.status).toBe(201);
+    expect(retry.headers[REPLAYED_HEADER]).toBeUndefined();
+    expect(orders).toHaveLength(1);
+  });
+
+  it.each([401, 429])('never stores a %i', async (status) => {
+    const { app, runs } = orderApp({
+      idempotency: idempotency(),
+      respond: () => ({ status, headers: {}, json: { errors: [{ status: String(status) }] } }),
+    });
+    await app.handle(post('k-9'));
+    await app.handle(post('k-9'));
+    expect(runs.count).toBe(2);
+  });
+
+  it('stores and replays other client errors by default', async () => {
+    const { app, runs } = orderApp({ idempotency: idempotency() });
+    const invalid = JSON.stringify({ bookId: 'x' });
+    const first = await app.handle(post('k-10', invalid));
+    const retry = await app.handle(post('k-10', invalid));
+    expect(first.status).toBe(422);
+    expect(retry.status).toBe(422);
+    expect(retry.headers[REPLAYED_HEADER]).toBe('true');
+    expect(runs.count).toBe(1);
+  });
+
+  it('does not store client errors when storeClientErrors is false', async () => {
+    const { app, runs } = orderApp({ idempotency: idempotency({ storeClientErrors: false }) });
+    const invalid = JSON.stringify({ bookId: 'x' });
+    await app.handle(post('k-11', invalid));
+    await app.handle(post('k-11', invalid));
+    expect(runs.count).toBe(2);
+  });
+});
+
+describe('when the owner of a claim stops renewing it', () => {
+  it('lets a retry take over after the lease, and fences the late owner out', async () => {
+    const clock = { t: 0 };
+    const store = memoryStore({ now: () => clock.t });
+    const hold = gate();
+    let call = 0;
+    const { app, orders } = orderApp({
+      idempotency: idempotency({ store, leaseMs: 60_000 }),
+      beforeCreate: () => (++call === 1 ? hold.promise : undefined),
+    });
+    const stale = app.handle(post('k-12'));
+    await waitUntil(() => call === 1);
+    expect((await app.handle(post('k-12'))).status).toBe(409);
+    clock.t += 60_000;
+    const takeover = await app.handle(post('k-12'));
+    expect(takeover.status).toBe(201);
+    hold.open();
+    await stale;
+    const replay = await app.handle(post('k-12'));
+    expect((await bodyOf(replay)).equals(await bodyOf(takeover))).toBe(true);
+    expect(orders).toHaveLength(2);
+  });
+});
+
+describe('when the handler runs longer than the lease', () => {
+  it('renews the lease while it runs, so a retry is still told 409', async () => {
+    const clock = { t: 0 };
+    const base = memoryStore({ now: () => clock.t });
+    let renewals = 0;
+    const store: IdempotencyStore = {
+      ...base,
+      renew: async (key, token, leaseMs) => {
+        const renewed = await base.renew(key, token, leaseMs);
+        if (renewed) renewals++;
+        return renewed;
+      },
+    };
+    const hold = gate();
+    const { app, runs } = orderApp({
+      idempotency: idempotency({ store, leaseMs: 30 }),
+      beforeCreate: () => hold.promise,
+    });
+    const first = app.handle(post('k-renew'));
+    await waitUntil(() => runs.count === 1);
+    clock.t = 20;
+    const seen = renewals;
+    while (renewals === seen) await new Promise((resolve) => setTimeout(resolve, 5));
+    clock.t = 45; // past the first lease (30), within the renewed one (20 + 30)
+    expect((await app.handle(post('k-renew'))).status).toBe(409);
+    hold.open();
+    expect((await first).status).toBe(201);
+    expect(runs.count).toBe(1);
+  });
+});
+
+describe('when the route is a PATCH', () => {
+  it('is guarded the same way', async () => {
+    const { app } = orderApp();
+    let patches = 0;
+    app.route({
+      method: 'PATCH',
+      path: '/orders/{id}',
+      use: [idempotency()],
+      handler: () => ({
+        status: 200,
+        headers: {},
+        json: { data: { type: 'orders', id: '1', n: ++patches } },
+      }),
+    });
+    const patch = () =>
+      requestView('PATCH', '/orders/1', {
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'p-1' },
+        body: '{"quantity":3}',
+      });
+    await app.handle(patch());
+    const retry = await app.handle(patch());
+    expect(retry.headers[REPLAYED_HEADER]).toBe('true');
+    expect(patches).toBe(1);
+  });
+});
+
+describe('when the store fails', () => {
+  const broken: IdempotencyStore = {
+    claim: () => Promise.reject(new Error('ECONNREFUSED')),
+    renew: () => Promise.reject(new Error('ECONNREFUSED')),
+    complete: () => Promise.reject(new Error('ECONNREFUSED')),
+    release: () => Promise.reject(new Error('ECONNREFUSED')),
+  };
+  const hanging: IdempotencyStore = {
+    claim: () => new Promise(() => {}),
+    renew: () => new Promise(() => {}),
+    complete: () => new Promise(() => {}),
+    release: () => new Promise(() => {}),
+  };
+
+  it.each([
+    ['errors', broken],
+    ['never answers', hanging],
+  ])('answers 503 with Retry-After when it %s, nothing executed', async (_, store) => {
+    const { app, runs } = orderApp({ idempotency: idempotency({ store, storeTimeoutMs: 20 }) });
+    const response = await app.handle(post('k-13'));
+    expect(response.status).toBe(503);
+    expect(response.headers['retry-after']).toBe('5');
+    expect(await errorCode(response)).toBe('idempotency-store-unavailable');
+    expect(runs.count).toBe(0);
+  });
+});
+
+describe('when the body is too large to fingerprint', () => {
+  it('answers 413 without executing', async () => {
+    const { app, runs } = orderApp({ idempotency: idempotency({ bodyLimit: 10 }) });
+    expect((await app.handle(post('k-14'))).status).toBe(413);
+    expect(runs.count).toBe(0);
+  });
+});
+
+describe('when the key is malformed', () => {
+  it.each([
+    ['empty', ''],
+    ['empty quoted', '""'],
+    ['too long', 'k'.repeat(256)],
+    ['a control character', 'a\tb'],
+    ['non-ASCII', 'clé'],
+    ['several values', '"a", "b"'],
+    ['a bare comma', 'a,b'],
+    ['an unterminated string', '"abc'],
+  ])('answers 400 naming the header for %s, nothing executed', async (_, key) => {
+    const { app, runs } = orderApp({ idempotency: idempotency() });
+    const response = await app.handle(post(key));
+    expect(response.status).toBe(400);
+    const document = JSON.parse((await bodyOf(response)).toString());
+    expect(document.errors[0]).toMatchObject({
+      code: 'invalid-idempotency-key',
+      source: { header: 'Idempotency-Key' },
+    });
+    expect(runs.count).toBe(0);
+  });
+
+  it('accepts a key of exactly 255 characters', async () => {
+    const { app } = orderApp({ idempotency: idempotency() });
+    expect((await app.handle(post('k'.repeat(255)))).status).toBe(201);
+  });
+});
+
+describe('when the middleware is configured', () => {
+  it.each([
+    ['Set-Cookie in replayHeaders', { replayHeaders: ['Set-Cookie'] }],
+    ['a negative lease', { leaseMs: -1 }],
+    ['a zero retention', { retentionMs: 0 }],
+    ['a wait without a bound', { wait: { timeoutMs: Number.NaN } }],
+  ])('throws a TypeError at start-up for %s', (_, options) => {
+    expect(() => idempotency(options)).toThrow(TypeError);
+  });
+});
+
+/** Let the event loop run until `condition` holds (bounded, so a broken test fails rather than hangs). */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 1_000 && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
+  expect(condition()).toBe(true);
+}

@@ -1,0 +1,373 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClaimOutcome, IdempotencyStore, StoredResponse } from '../../src/idempotency/index.js';
+
+/** How a contract run obtains a store of one kind. */
+export interface StoreFactory {
+  /** Connect, create tables... once before the suite. */
+  readonly before?: () => Promise<void>;
+  /** A store reading time from `now`. Called once per suite. */
+  readonly make: (now: () => number) => IdempotencyStore;
+  readonly after?: () => Promise<void>;
+}
+
+const LEASE = 1_000;
+const RETENTION = 60_000;
+
+function response(status: number, text: string, headers: Record<string, string> = {}): StoredResponse {
+  return { status, headers, body: new Uint8Array(Buffer.from(text)) };
+}
+
+function expectClaimed(outcome: ClaimOutcome): string {
+  expect(outcome.kind).toBe('claimed');
+  return outcome.kind === 'claimed' ? outcome.token : '';
+}
+
+/**
+ * The behaviour every {@link IdempotencyStore} shares, run against each implementation: example tests
+ * for every rule and a model-based test (`fc.commands`) checking the store against a plain model.
+ */
+export function describeStoreContract(name: string, factory: StoreFactory, enabled = true): void {
+  describe.skipIf(!enabled)(`the ${name} idempotency store`, () => {
+    const clock = { t: 1_700_000_000_000 };
+    let store: IdempotencyStore;
+    let run = 0;
+    // Every test (and every model run) uses keys of its own, so tests share one store safely.
+    const keyFor = (label: string) => `contract-${process.pid}-${Date.now()}-${run}-${label}`;
+
+    beforeAll(async () => {
+      await factory.before?.();
+      store = factory.make(() => clock.t);
+    });
+    afterAll(async () => {
+      await factory.after?.();
+    });
+
+    describe('when a key is claimed for the first time', () => {
+      it('grants the claim with a fencing token', async () => {
+        run++;
+        const outcome = await store.claim(keyFor('a'), 'fp', LEASE);
+        expect(outcome.kind).toBe('claimed');
+        if (outcome.kind === 'claimed') expect(outcome.token).not.toBe('');
+      });
+
+      it('answers in-progress to the same fingerprint and mismatch to another', async () => {
+        run++;
+        const key = keyFor('b');
+        expectClaimed(await store.claim(key, 'fp', LEASE));
+        expect(await store.claim(key, 'fp', LEASE)).toEqual({ kind: 'in-progress' });
+        expect(await store.claim(key, 'other', LEASE)).toEqual({ kind: 'mismatch' });
+      });
+
+      it('keeps keys independent', async () => {
+        run++;
+        expectClaimed(await store.claim(keyFor('c1'), 'fp', LEASE));
+        expectClaimed(await store.claim(keyFor('c2'), 'fp', LEASE));
+      });
+
+      it('grants exactly one of many concurrent claims', async () => {
+        run++;
+        const key = keyFor('race');
+        const outcomes = await Promise.all(Array.from({ length: 25 }, () => store.claim(key, 'fp', LEASE)));
+        expect(outcomes.filter((o) => o.kind === 'claimed')).toHaveLength(1);
+        expect(outcomes.filter((o) => o.kind === 'in-progress')).toHaveLength(24);
+      });
+    });
+
+    describe('when the owner completes', () => {
+      it('replays the stored status, headers and every byte of the body', async () => {
+        run++;
+        const key = keyFor('d');
+        const token = expectClaimed(await store.claim(key, 'fp', LEASE));
+        const bytes = new Uint8Array(256).map((_, i) => i);
+        const stored: StoredResponse = {
+          status: 201,
+          headers: { location: '/orders/1', 'content-type': 'application/vnd.api+json' },
+          body: bytes,
+        };
+        expect(await store.complete(key, token, stored, RETENTION)).toBe(true);
+        const replay = await store.claim(key, 'fp', LEASE);
+        expect(replay.kind).toBe('completed');
+        if (replay.kind === 'completed') {
+          expect(replay.response.status).toBe(201);
+          expect(replay.response.headers).toEqual(stored.headers);
+          expect(Buffer.from(replay.response.body).equals(Buffer.from(bytes))).toBe(true);
+        }
+        expect(await store.claim(key, 'other', LEASE)).toEqual({ kind: 'mismatch' });
+      });
+
+      it('stores an empty body as empty', async () => {
+        run++;
+        const key = keyFor('empty');
+        const token = expectClaimed(await store.claim(key, 'fp', LEASE));
+        expect(await store.complete(key, token, response(204, ''), RETENTION)).toBe(true);
+        const replay = await store.claim(key, 'fp', LEASE);
+        expect(replay.kind === 'completed' && replay.response.body.byteLength).toBe(0);
+      });
+
+      it('refuses a second completion, a renewal and a release of the completed record', async () => {
+        run++;
+        const key = keyFor('e');
+        const token = expectClaimed(await store.claim(key, 'fp', LEASE));
+        expect(await store.complete(key, token, response(200, 'one'), RETENTION)).toBe(true);
+        expect(await store.complete(key, token, response(200, 'two'), RETENTION)).toBe(false);
+        expect(await store.renew(key, token, LEASE)).toBe(false);
+        expect(await store.release(key, token)).toBe(false);
+      });
+
+      it('forgets the record once the retention has passed', async () => {
+        run++;
+        const key = keyFor('f');
+        const token = expectClaimed(await store.claim(key, 'fp', LEASE));
+        await store.complete(key, token, response(200, 'x'), RETENTION);
+        clock.t += RETENTION - 1;
+        expect((await store.claim(key, 'fp', LEASE)).kind).toBe('completed');
+        clock.t += 1;
+        expectClaimed(await store.claim(key, 'other', LEASE));
+      });
+    });
+
+    describe('when a token is not the current owner', () => {
+      it('refuses completion with an unknown token', async () => {
+        run++;
+        const key = keyFor('g');
+        expectClaimed(await store.claim(key, 'fp', LEASE));
+        expect(await store.complete(key, 'not-a-token', response(200, 'x'), RETENTION)).toBe(false);
+        expect(await store.claim(key, 'fp', LEASE)).toEqual({ kind: 'in-progress' });
+      });
+
+      it('lets a new owner take over after the lease and fences the old one', async () => {
+        run++;
+        const key = keyFor('h');
+        const stale = expectClaimed(await store.claim(key, 'fp', LEASE));
+        clock.t += LEASE;
+        const fresh = expectClaimed(await store.claim(key, 'fp', LEASE));
+        expect(fresh).not.toBe(stale);
+        expect(await store.complete(key, stale, response(200, 'late'), RETENTION)).toBe(false);
+        expect(await store.renew(key, stale, LEASE)).toBe(false);
+        expect(await store.release(key, stale)).toBe(false);
+        expect(await store.complete(key, fresh, response(201, 'new'), RETENTION)).toBe(true);
+        const replay = await store.claim(key, 'fp', LEASE);
+        expect(replay.kind === 'completed' && Buffer.from(replay.response.body).toString()).toBe('new');
+      });
+
+      it('lets an expired claim be taken over by another fingerprint', async () => {
+        run++;
+        const key = keyFor('i');
+        expectClaimed(await store.claim(key, 'fp', LEASE));
+        clock.t += LEASE;
+        expectClaimed(await store.claim(key, 'other', LEASE));
+      });
+    });
+
+    describe('when the owner renews or releases', () => {
+      it('keeps the claim alive past the first lease', async () => {
+        run++;
+        const key = keyFor('j');
+        const token = expectClaimed(await store.claim(key, 'fp', LEASE));
+        clock.t += LEASE - 1;
+        expect(await store.renew(key, token, LEASE)).toBe(true);
+        clock.t += LEASE - 1;
+        expect(await store.claim(key, 'fp', LEASE)).toEqual({ kind: 'in-progress' });
+        expect(await store.complete(key, token, response(200, 'x'), RETENTION)).toBe(true);
+      });
+
+      it('cannot renew or complete once the lease ran out', async () => {
+        run++;
+        const key = keyFor('k');
+        const token = expectClaimed(await store.claim(key, 'fp', LEASE));
+        clock.t += LEASE;
+        expect(await store.renew(key, token, LEASE)).toBe(false);
+        expect(await store.complete(key, token, response(200, 'x'), RETENTION)).toBe(false);
+      });
+
+      it('frees the key on release', async () => {
+        run++;
+        const key = keyFor('l');
+        const token = expectClaimed(await store.claim(key, 'fp', LEASE));
+        expect(await store.release(key, token)).toBe(true);
+        expect(await store.release(key, token)).toBe(false);
+        expectClaimed(await store.claim(key, 'other', LEASE));
+      });
+    });
+
+    describe('when driven by any sequence of operations', () => {
+      it('behaves like the model', async () => {
+        await fc.assert(
+          fc.asyncProperty(storeCommands, async (commands) => {
+            run++;
+            const prefix = keyFor('model');
+            const setup = () => ({
+              model: { now: clock.t, records: new Map<number, ModelRecord>(), tokens: 0 },
+              real: { store, clock, tokens: [] as string[], key: (k: number) => `${prefix}-${k}` },
+            });
+            await fc.asyncModelRun(setup, commands);
+          }),
+          { numRuns: 60 },
+        );
+      });
+    });
+  });
+}
+
+interface ModelRecord {
+  fingerprint: string;
+  token: number;
+  expiresAt: number;
+  response: StoredResponse | undefined;
+}
+interface Model {
+  now: number;
+  records: Map<number, ModelRecord>;
+  tokens: number;
+}
+interface Real {
+  store: IdempotencyStore;
+  clock: { t: number };
+  tokens: string[];
+  key: (index: number) => string;
+}
+type StoreCommand = fc.AsyncCommand<Model, Real>;
+
+function liveRecord(model: Model, key: number): ModelRecord | undefined {
+  const record = model.records.get(key);
+  if (record === undefined || record.expiresAt <= model.now) return undefined;
+  return record;
+}
+
+/** The record `token` (an index into issued tokens; out of range means a token never issued) owns. */
+function ownedRecord(model: Model, key: number, token: number): ModelRecord | undefined {
+  const record = liveRecord(model, key);
+  return record !== undefined && record.response === undefined && record.token === token ? record : undefined;
+}
+
+function tokenOf(real: Real, pick: number): [index: number, token: string] {
+  const index = pick % (real.tokens.length + 1);
+  return [index, real.tokens[index] ?? 'never-issued'];
+}
+
+class Claim implements StoreCommand {
+  constructor(
+    readonly key: number,
+    readonly fingerprint: string,
+    readonly leaseMs: number,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    const outcome = await real.store.claim(real.key(this.key), this.fingerprint, this.leaseMs);
+    const record = liveRecord(model, this.key);
+    if (record === undefined) {
+      expect(outcome.kind).toBe('claimed');
+      if (outcome.kind === 'claimed') real.tokens.push(outcome.token);
+      model.records.set(this.key, {
+        fingerprint: this.fingerprint,
+        token: model.tokens++,
+        expiresAt: model.now + this.leaseMs,
+        response: undefined,
+      });
+    } else if (record.fingerprint !== this.fingerprint) {
+      expect(outcome).toEqual({ kind: 'mismatch' });
+    } else if (record.response === undefined) {
+      expect(outcome).toEqual({ kind: 'in-progress' });
+    } else {
+      expect(outcome.kind).toBe('completed');
+      if (outcome.kind === 'completed') {
+        expect(outcome.response.status).toBe(record.response.status);
+        expect(outcome.response.headers).toEqual(record.response.headers);
+        expect(Buffer.from(outcome.response.body).equals(Buffer.from(record.response.body))).toBe(true);
+      }
+    }
+  }
+  toString = () => `claim(k${this.key}, ${this.fingerprint}, ${this.leaseMs})`;
+}
+
+class Complete implements StoreCommand {
+  constructor(
+    readonly key: number,
+    readonly tokenPick: number,
+    readonly response: StoredResponse,
+    readonly retentionMs: number,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    const [index, token] = tokenOf(real, this.tokenPick);
+    const ok = await real.store.complete(real.key(this.key), token, this.response, this.retentionMs);
+    const record = ownedRecord(model, this.key, index);
+    expect(ok).toBe(record !== undefined);
+    if (record !== undefined) {
+      record.response = this.response;
+      record.expiresAt = model.now + this.retentionMs;
+    }
+  }
+  toString = () => `complete(k${this.key}, t${this.tokenPick}, ${this.response.status}, ${this.retentionMs})`;
+}
+
+class Renew implements StoreCommand {
+  constructor(
+    readonly key: number,
+    readonly tokenPick: number,
+    readonly leaseMs: number,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    const [index, token] = tokenOf(real, this.tokenPick);
+    const ok = await real.store.renew(real.key(this.key), token, this.leaseMs);
+    const record = ownedRecord(model, this.key, index);
+    expect(ok).toBe(record !== undefined);
+    if (record !== undefined) record.expiresAt = model.now + this.leaseMs;
+  }
+  toString = () => `renew(k${this.key}, t${this.tokenPick}, ${this.leaseMs})`;
+}
+
+class Release implements StoreCommand {
+  constructor(
+    readonly key: number,
+    readonly tokenPick: number,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    const [index, token] = tokenOf(real, this.tokenPick);
+    const ok = await real.store.release(real.key(this.key), token);
+    const record = ownedRecord(model, this.key, index);
+    expect(ok).toBe(record !== undefined);
+    if (record !== undefined) model.records.delete(this.key);
+  }
+  toString = () => `release(k${this.key}, t${this.tokenPick})`;
+}
+
+class Advance implements StoreCommand {
+  constructor(readonly ms: number) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    model.now += this.ms;
+    real.clock.t += this.ms;
+  }
+  toString = () => `advance(${this.ms})`;
+}
+
+const keyArb = fc.integer({ min: 0, max: 2 });
+// Few distinct durations, so clock advances land exactly on lease and retention boundaries.
+const leaseArb = fc.constantFrom(10, 20, 50);
+const retentionArb = fc.constantFrom(10, 30, 60);
+const advanceArb = fc.constantFrom(0, 1, 9, 10, 20, 30);
+const tokenArb = fc.nat({ max: 8 });
+const responseArb = fc.record({
+  status: fc.constantFrom(200, 201, 204, 404, 422),
+  headers: fc.dictionary(fc.constantFrom('location', 'etag', 'content-type'), fc.string({ maxLength: 20 })),
+  body: fc.uint8Array({ maxLength: 64 }),
+});
+
+const storeCommands = fc.commands(
+  [
+    fc
+      .tuple(keyArb, fc.constantFrom('fp-a', 'fp-b'), leaseArb)
+      .map(([k, fp, lease]) => new Claim(k, fp, lease)),
+    fc
+      .tuple(keyArb, tokenArb, responseArb, retentionArb)
+      .map(([k, t, r, retention]) => new Complete(k, t, r, retention)),
+    fc.tuple(keyArb, tokenArb, leaseArb).map(([k, t, lease]) => new Renew(k, t, lease)),
+    fc.tuple(keyArb, tokenArb).map(([k, t]) => new Release(k, t)),
+    advanceArb.map((ms) => new Advance(ms)),
+  ],
+  { maxCommands: 40 },
+);

@@ -1,0 +1,36 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { idempotencyTableDdl, postgresStore } from '../../src/idempotency/index.js';
+import { DATABASE_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
+import { describeStoreContract } from './store-contract.js';
+
+const available = await serviceAvailable('PostgreSQL');
+const table = uniquePrefix('idem').toLowerCase();
+let pool: pg.Pool | undefined;
+
+describeStoreContract(
+  'PostgreSQL',
+  {
+    before: async () => {
+      pool = new pg.Pool({ connectionString: DATABASE_URL, max: 30 });
+      await postgresStore({ pool, table }).migrate();
+    },
+    make: (now) => postgresStore({ pool: pool!, table, now }),
+    after: async () => {
+      await pool?.query(`DROP TABLE IF EXISTS ${table}`);
+      await pool?.end();
+    },
+  },
+  available,
+);
+
+describe('the PostgreSQL store, when configured', () => {
+  it('refuses a table name that is not a plain identifier at start-up', () => {
+    expect(() => idempotencyTableDdl('records; DROP TABLE x')).toThrow(TypeError);
+    expect(() => postgresStore({ pool: new pg.Pool(), table: 'Bad-Name' })).toThrow(TypeError);
+  });
+
+  it('needs a Pool for the transactional mode', () => {
+    expect(() => postgresStore({ pool: new pg.Client(), transactional: true })).toThrow(TypeError);
+  });
+});

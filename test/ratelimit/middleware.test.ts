@@ -1,0 +1,235 @@
+import { parseItem, parseList } from 'structured-headers';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/core/app.js';
+import { json } from '../../src/core/response.js';
+import type { Logger, Middleware } from '../../src/core/types.js';
+import { type RateLimitOptions, type RateLimitStore, rateLimit } from '../../src/ratelimit/index.js';
+import { requestView, type TestRequest } from '../support/request.js';
+
+const T0 = 1_760_000_000_000;
+
+function recordingLogger() {
+  const warnings: { message: string; fields: Record<string, unknown> }[] = [];
+  const errors: string[] = [];
+  const logger: Logger = {
+    warn: (message, fields) => warnings.push({ message, fields }),
+    error: (message) => errors.push(message),
+  };
+  return { logger, warnings, errors };
+}
+
+function appWith(options: RateLimitOptions, logger?: Logger, use: Middleware[] = []) {
+  const app = createApp({ use: [...use, rateLimit(options)], ...(logger ? { logger } : {}) });
+  app.route({ method: 'GET', path: '/books', handler: () => json(200, { data: [] }) });
+  return app;
+}
+
+const get = (app: ReturnType<typeof appWith>, init: TestRequest = {}, path = '/books') =>
+  app.handle(requestView('GET', path, init));
+
+describe('when a request is within quota', () => {
+  it('passes it on and adds RateLimit-Policy and RateLimit, parseable as Structured Fields', async () => {
+    const app = appWith({
+      policies: [
+        { name: 'burst', quota: 3, windowSeconds: 60 },
+        { name: 'daily', quota: 1000, windowSeconds: 86400 },
+      ],
+      now: () => T0,
+    });
+    const response = await get(app);
+    expect(response.status).toBe(200);
+    expect(response.headers['ratelimit-policy']).toBe('"burst";q=3;w=60, "daily";q=1000;w=86400');
+    expect(response.headers.ratelimit).toBe('"burst";r=2;t=20');
+    const [[name, params]] = parseList(response.headers.ratelimit!) as [[string, Map<string, unknown>]];
+    expect([name, Object.fromEntries(params)]).toEqual(['burst', { r: 2, t: 20 }]);
+    expect(response.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
+  it('decorates error responses from inner layers too', async () => {
+    const app = appWith({ policies: [{ name: 'p', quota: 5, windowSeconds: 60 }], now: () => T0 });
+    const response = await get(app, {}, '/nowhere');
+    expect(response.status).toBe(404);
+    expect(response.headers.ratelimit).toBe('"p";r=4;t=12');
+  });
+
+  it('adds the legacy X-RateLimit trio when asked', async () => {
+    const app = appWith({
+      policies: [{ name: 'p', quota: 5, windowSeconds: 60 }],
+      legacyHeaders: true,
+      now: () => T0,
+    });
+    expect((await get(app)).headers).toMatchObject({
+      'x-ratelimit-limit': '5',
+      'x-ratelimit-remaining': '4',
+      'x-ratelimit-reset': '12',
+    });
+  });
+});
+
+describe('when the quota is exhausted', () => {
+  const make = () =>
+    appWith({ policies: [{ name: 'burst', quota: 2, windowSeconds: 60 }], now: () => T0 + 1 });
+
+  it('answers 429 with an error document, Retry-After not earlier than t, and the RateLimit fields', async () => {
+    const app = make();
+    await get(app);
+    await get(app);
+    const refused = await get(app);
+    expect(refused.status).toBe(429);
+    const retryAfter = refused.headers['retry-after']!;
+    expect(retryAfter).toMatch(/^\d+$/);
+    const [, params] = parseItem(refused.headers.ratelimit!);
+    expect(params.get('r')).toBe(0);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(params.get('t') as number);
+    expect(refused.headers['ratelimit-policy']).toBe('"burst";q=2;w=60');
+    expect(refused.json).toMatchObject({ errors: [{ status: '429', code: 'quota-exceeded' }] });
+  });
+
+  it('renders a problem document when the client prefers it', async () => {
+    const app = make();
+    await get(app);
+    await get(app);
+    const refused = await get(app, { headers: { accept: 'application/problem+json' } });
+    expect(refused.headers['content-type']).toBe('application/problem+json');
+    expect(refused.json).toMatchObject({ status: 429, code: 'quota-exceeded' });
+  });
+
+  it('admits again once Retry-After has passed', async () => {
+    let now = T0;
+    const app = appWith({ policies: [{ name: 'burst', quota: 2, windowSeconds: 60 }], now: () => now });
+    await get(app);
+    await get(app);
+    const refused = await get(app);
+    now += Number(refused.headers['retry-after']) * 1000;
+    expect((await get(app)).status).toBe(200);
+  });
+});
+
+describe('when clients are told apart', () => {
+  const options = { policies: [{ name: 'p', quota: 1, windowSeconds: 60 }], now: () => T0 };
+
+  it('a spoofed X-Forwarded-For does not change the bucket by default', async () => {
+    const app = appWith(options);
+    expect((await get(app, { remoteAddress: '203.0.113.5' })).status).toBe(200);
+    const spoofed = await get(app, {
+      remoteAddress: '203.0.113.5',
+      headers: { 'x-forwarded-for': '198.51.100.1' },
+    });
+    expect(spoofed.status).toBe(429);
+  });
+
+  it('a trusted proxy’s X-Forwarded-For does select the bucket', async () => {
+    const app = appWith({ ...options, trustProxy: ['10.0.0.0/8'] });
+    const viaProxy = (client: string) =>
+      get(app, { remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': client } });
+    expect((await viaProxy('198.51.100.1')).status).toBe(200);
+    expect((await viaProxy('198.51.100.2')).status).toBe(200);
+    expect((await viaProxy('198.51.100.1')).status).toBe(429);
+    // A client cannot escape by prepending addresses: the proxy-appended element decides.
+    expect((await viaProxy('192.0.2.99, 198.51.100.1')).status).toBe(429);
+  });
+
+  it('rotating addresses inside one IPv6 /56 shares one bucket', async () => {
+    const app = appWith(options);
+    expect((await get(app, { remoteAddress: '2001:db8:1:200::1' })).status).toBe(200);
+    expect((await get(app, { remoteAddress: '2001:db8:1:2ff::abcd' })).status).toBe(429);
+    expect((await get(app, { remoteAddress: '2001:db8:1:300::1' })).status).toBe(200);
+  });
+
+  it('authenticated callers are limited per user, wherever they come from', async () => {
+    const authenticate: Middleware = (ctx, next) => {
+      const user = ctx.request.headers.get('x-test-user');
+      if (user) ctx.principal = { sub: user, scopes: new Set(), claims: {} };
+      return next();
+    };
+    const app = appWith(options, undefined, [authenticate]);
+    expect(
+      (await get(app, { remoteAddress: '203.0.113.5', headers: { 'x-test-user': 'alice' } })).status,
+    ).toBe(200);
+    expect(
+      (await get(app, { remoteAddress: '198.51.100.7', headers: { 'x-test-user': 'alice' } })).status,
+    ).toBe(429);
+    expect((await get(app, { remoteAddress: '203.0.113.5', headers: { 'x-test-user': 'bob' } })).status).toBe(
+      200,
+    );
+  });
+
+  it('a custom key replaces the default', async () => {
+    const app = appWith({ ...options, key: (ctx) => ctx.request.headers.get('x-api-key') ?? 'anonymous' });
+    expect((await get(app, { headers: { 'x-api-key': 'k1' } })).status).toBe(200);
+    expect((await get(app, { headers: { 'x-api-key': 'k2' } })).status).toBe(200);
+    expect((await get(app, { headers: { 'x-api-key': 'k1' } })).status).toBe(429);
+  });
+});
+
+describe('when the store fails', () => {
+  const failing: RateLimitStore = { consume: () => Promise.reject(new Error('connection refused')) };
+  const throwing: RateLimitStore = {
+    consume: () => {
+      throw new Error('sync failure');
+    },
+  };
+  const hanging: RateLimitStore = { consume: () => new Promise(() => {}) };
+  const policies = [{ name: 'p', quota: 1, windowSeconds: 60 }];
+
+  it.each([
+    ['rejects', failing],
+    ['throws', throwing],
+    ['never answers', hanging],
+  ])('fails open by default when the store %s: 200, no RateLimit fields, one warning', async (_, store) => {
+    const { logger, warnings } = recordingLogger();
+    const app = appWith({ policies, store, timeoutMs: 20 }, logger);
+    const response = await get(app);
+    expect(response.status).toBe(200);
+    expect(response.headers.ratelimit).toBeUndefined();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.fields).toMatchObject({ requestId: expect.any(String) });
+  });
+
+  it.each([
+    ['rejects', failing],
+    ['never answers', hanging],
+  ])('fails closed when asked and the store %s: 503 with Retry-After, never 429', async (_, store) => {
+    const { logger, errors } = recordingLogger();
+    const app = appWith({ policies, store, timeoutMs: 20, onStoreError: 'closed' }, logger);
+    const response = await get(app);
+    expect(response.status).toBe(503);
+    expect(response.headers['retry-after']).toMatch(/^\d+$/);
+    expect(response.json).toMatchObject({ errors: [{ status: '503', code: 'rate-limit-unavailable' }] });
+    expect(errors).toHaveLength(1);
+  });
+});
+
+describe('when nesting limiters (application-wide and per route)', () => {
+  it('lists both limiters’ fields', async () => {
+    const app = createApp({
+      use: [rateLimit({ policies: [{ name: 'global', quota: 100, windowSeconds: 60 }], now: () => T0 })],
+    });
+    app.route({
+      method: 'GET',
+      path: '/books',
+      use: [rateLimit({ policies: [{ name: 'books', quota: 10, windowSeconds: 60 }], now: () => T0 })],
+      handler: () => json(200, { data: [] }),
+    });
+    const response = await app.handle(requestView('GET', '/books'));
+    expect(parseList(response.headers['ratelimit-policy']!).map(([name]) => name)).toEqual([
+      'books',
+      'global',
+    ]);
+    expect(parseList(response.headers.ratelimit!).map(([name]) => name)).toEqual(['books', 'global']);
+  });
+});
+
+describe('when the options are wrong', () => {
+  const policies = [{ name: 'p', quota: 1, windowSeconds: 1 }];
+  it.each<[string, Partial<RateLimitOptions>]>([
+    ['no policies', { policies: [] }],
+    ['a bad failure policy', { onStoreError: 'maybe' as 'open' }],
+    ['a zero timeout', { timeoutMs: 0 }],
+    ['a bad trustProxy entry', { trustProxy: ['not-an-ip'] }],
+    ['a bad IPv6 prefix', { ipv6Prefix: 200 }],
+    ['a clock alongside a store', { now: () => 0, store: { consume: () => Promise.reject(new Error()) } }],
+  ])('throws a TypeError at start-up (%s)', (_, overrides) => {
+    expect(() => rateLimit({ policies, ...overrides })).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,60 @@
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { redisStore } from '../../src/ratelimit/index.js';
+import { REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
+import { storeContract } from './store-contract.js';
+
+const available = await serviceAvailable('Redis');
+const prefix = `${uniquePrefix('ratelimit')}:`;
+const client = available ? new Redis(REDIS_URL, { lazyConnect: true }) : undefined;
+
+afterAll(async () => {
+  if (client === undefined) return;
+  const keys = await client.keys(`${prefix}*`);
+  if (keys.length > 0) await client.del(...keys);
+  client.disconnect();
+});
+
+describe.skipIf(!available)('with a real Redis', () => {
+  storeContract('Redis', () => {
+    const tag = Math.random().toString(36).slice(2, 8);
+    return {
+      store: redisStore({ client: client!, prefix }),
+      key: (label) => `${label}-${tag}`,
+      // Redis reads its own clock (TIME), so time really has to pass.
+      advance: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    };
+  });
+
+  it('stores one expiring key per policy under the prefix, sharing a hash tag', async () => {
+    const store = redisStore({ client: client!, prefix });
+    await store.consume('ttl-check', [
+      { name: 'burst', quota: 10, windowSeconds: 60 },
+      { name: 'day', quota: 100, windowSeconds: 86400 },
+    ]);
+    const keys = (await client!.keys(`${prefix}{ttl-check}*`)).sort();
+    expect(keys).toEqual([`${prefix}{ttl-check}:burst:10:60`, `${prefix}{ttl-check}:day:100:86400`]);
+    // The key lives exactly as long as the debt: one request costs window / quota.
+    const ttls = await Promise.all(keys.map((k) => client!.pttl(k)));
+    expect(ttls[0]).toBeGreaterThan(5_000);
+    expect(ttls[0]).toBeLessThanOrEqual(6_001);
+    expect(ttls[1]).toBeLessThanOrEqual(864_001);
+  });
+
+  it('reloads the script after SCRIPT FLUSH', async () => {
+    const store = redisStore({ client: client!, prefix });
+    const policy = { name: 'p', quota: 2, windowSeconds: 60 };
+    await store.consume('flushed', [policy]);
+    await client!.script('FLUSH');
+    expect((await store.consume('flushed', [policy])).policies[0]!.remaining).toBe(0);
+  });
+
+  it('agrees with the memory store, since both use the same arithmetic', async () => {
+    const store = redisStore({ client: client!, prefix });
+    const policy = { name: 'odd', quota: 7, windowSeconds: 3 };
+    const decisions = [];
+    for (let i = 0; i < 8; i++) decisions.push(await store.consume('odd', [policy]));
+    expect(decisions.map((d) => d.policies[0]!.remaining)).toEqual([6, 5, 4, 3, 2, 1, 0, 0]);
+    expect(decisions[7]).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
+  });
+});

@@ -1,0 +1,408 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_USERS, MemoryUserStore, type User } from '../../examples/reference-app/users/user-store.js';
+import { ADAPTERS, type TestClient, type TestResponse } from '../support/clients.js';
+import { bearer, referenceApp } from '../support/reference-app.js';
+
+/** A field the store holds and no response may ever carry, added on top of `passwordHash`. */
+type StoredUser = User & { readonly socialSecurityNumber: string };
+const SECRET_PREFIX = 'SECRET-SSN-';
+const GRACE: User = {
+  id: '3',
+  name: 'Grace Hopper',
+  email: 'grace@example.com',
+  accountType: 'standard',
+  updatedAt: new Date('2026-02-01T12:00:00Z'),
+  passwordHash: '$argon2id$v=19$seed-3',
+};
+const STORED_USERS: readonly StoredUser[] = [...DEFAULT_USERS, GRACE].map((user) => ({
+  ...user,
+  socialSecurityNumber: `${SECRET_PREFIX}${user.id}`,
+}));
+const EXISTING = new Set(STORED_USERS.map((u) => u.id));
+const emailOf = (id: string) => STORED_USERS.find((u) => u.id === id)?.email;
+
+/** Nothing the store keeps for itself may reach a body: checked on every response of this file. */
+function expectNoSecrets(response: TestResponse): void {
+  for (const user of STORED_USERS) {
+    expect(response.text).not.toContain(user.passwordHash);
+    expect(response.text).not.toContain(user.socialSecurityNumber);
+  }
+  for (const field of ['passwordHash', 'socialSecurityNumber', 'updatedAt', 'ownerId', 'internalSku']) {
+    expect(response.text).not.toContain(field);
+  }
+}
+
+const tokens = new Map<string, string>();
+async function token(sub: string, scope?: string): Promise<string> {
+  const cacheKey = `${sub}|${scope ?? ''}`;
+  let value = tokens.get(cacheKey);
+  if (value === undefined) {
+    value = await bearer(sub, scope);
+    tokens.set(cacheKey, value);
+  }
+  return value;
+}
+
+/** A connected reference app whose user store holds users 1..3 with secret fields. */
+async function connectApp(connect: (typeof ADAPTERS)[number]['connect']) {
+  const client = await connect(referenceApp({}, { userStore: new MemoryUserStore(STORED_USERS) }).app);
+  const owners = new Map<string, string>();
+  const get = async (path: string, authorization?: string) => {
+    const response = await client.request('GET', path, authorization ? { headers: { authorization } } : {});
+    expectNoSecrets(response);
+    return response;
+  };
+  const placeOrder = async (owner: string): Promise<string> => {
+    const response = await client.request('POST', '/orders', {
+      headers: { 'content-type': 'application/json', authorization: await token(owner) },
+      body: JSON.stringify({ bookId: 1, quantity: 2 }),
+    });
+    expect(response.status).toBe(201);
+    const id: string = response.body.data.id;
+    owners.set(id, owner);
+    return id;
+  };
+  return { client, owners, get, placeOrder };
+}
+
+/** The error body with the id the request named (quoted in `detail`) replaced, to compare across ids. */
+function normalized(response: TestResponse, id: string): unknown {
+  const { errors } = response.body as { errors: Array<{ detail: string }> };
+  return { errors: errors.map((e) => ({ ...e, detail: e.detail.replace(JSON.stringify(id), '"<id>"') })) };
+}
+
+describe.each(ADAPTERS)('the users API through the $adapter adapter', ({ connect }) => {
+  let app: Awaited<ReturnType<typeof connectApp>>;
+  let client: TestClient;
+  beforeAll(async () => {
+    app = await connectApp(connect);
+    client = app.client;
+  });
+  afterAll(() => client.close());
+
+  describe('GET /users/{id}', () => {
+    it('shows the owner their name and email, with links to the user and their orders', async () => {
+      const response = await app.get('/users/1', await token('1'));
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({
+        data: {
+          type: 'users',
+          id: '1',
+          attributes: { name: 'Ada Lovelace', email: 'ada@example.com' },
+          relationships: {
+            orders: { links: { related: '/users/1/orders' } },
+            accountType: {
+              data: { type: 'account-types', id: 'premium' },
+              links: { related: '/users/1/account-type' },
+            },
+          },
+          links: { self: '/users/1' },
+        },
+        links: { self: '/users/1' },
+      });
+    });
+
+    it('links only to endpoints that answer', async () => {
+      const owner = await token('1');
+      const { body } = await app.get('/users/1', owner);
+      for (const link of [
+        body.links.self,
+        body.data.links.self,
+        body.data.relationships.orders.links.related,
+        body.data.relationships.accountType.links.related,
+      ]) {
+        expect((await app.get(link, owner)).status, link).toBe(200);
+      }
+    });
+
+    it('shows a users:read token the name but never the email', async () => {
+      const response = await app.get('/users/2', await token('admin', 'users:read'));
+      expect(response.status).toBe(200);
+      expect(response.body.data.attributes).toEqual({ name: 'Alan Turing' });
+      expect(response.text).not.toContain('alan@example.com');
+    });
+
+    it('is 401 with a Bearer challenge without a token, 403 for another user, 404 for no such user', async () => {
+      const anonymous = await app.get('/users/1');
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers['www-authenticate']).toBe('Bearer realm="api"');
+      const other = await app.get('/users/2', await token('1'));
+      expect(other.status).toBe(403);
+      expect(other.text).not.toContain('Alan');
+      expect((await app.get('/users/99', await token('99'))).status).toBe(404);
+      expect((await app.get('/users/99', await token('admin', 'users:read'))).status).toBe(404);
+    });
+  });
+
+  describe('GET /users/{id}/account-type', () => {
+    it('answers the user’s account type as an account-types resource', async () => {
+      const premium = await app.get('/users/1/account-type', await token('1'));
+      expect(premium.status).toBe(200);
+      expect(premium.body).toEqual({
+        data: { type: 'account-types', id: 'premium', attributes: { name: 'premium' } },
+        links: { self: '/users/1/account-type' },
+      });
+      const standard = await app.get('/users/2/account-type', await token('admin', 'users:read'));
+      expect(standard.body.data).toMatchObject({ type: 'account-types', id: 'standard' });
+    });
+
+    it('follows the same access rule as the user', async () => {
+      expect((await app.get('/users/2/account-type', await token('1'))).status).toBe(403);
+      expect((await app.get('/users/2/account-type')).status).toBe(401);
+    });
+  });
+
+  describe('GET /users/{id}/orders/{order_id}', () => {
+    it('answers the owner’s order under the owner, with the nested self link', async () => {
+      const id = await app.placeOrder('1');
+      const response = await app.get(`/users/1/orders/${id}`, await token('1'));
+      expect(response.status).toBe(200);
+      expect(response.body.data).toMatchObject({
+        type: 'orders',
+        id,
+        attributes: { bookId: 1, quantity: 2 },
+      });
+      expect(response.body.links.self).toBe(`/users/1/orders/${id}`);
+      expect((await app.get(response.body.data.links.self, await token('1'))).status).toBe(200);
+    });
+  });
+
+  describe('when user 1 enumerates order ids (BOLA)', () => {
+    it('learns nothing about user 2’s orders: the same 404 as for ids that never existed', async () => {
+      const mine = [await app.placeOrder('1'), await app.placeOrder('1')];
+      const theirs = [await app.placeOrder('2'), await app.placeOrder('2'), await app.placeOrder('3')];
+      const user1 = await token('1');
+      const highest = Math.max(...[...app.owners.keys()].map(Number));
+      const never = String(highest + 1000);
+      let foreignProbes = 0;
+      for (const template of ['/users/1/orders/', '/orders/']) {
+        const baseline = await app.get(`${template}${never}`, user1);
+        expect(baseline.status).toBe(404);
+        for (let id = 1; id <= highest + 3; id++) {
+          const raw = String(id);
+          const response = await app.get(`${template}${raw}`, user1);
+          if (app.owners.get(raw) === '1') {
+            expect(response.status).toBe(200);
+            continue;
+          }
+          if (app.owners.has(raw)) foreignProbes++;
+          expect(response.status, `${template}${raw}`).toBe(404);
+          expect(normalized(response, raw)).toEqual(normalized(baseline, never));
+          expect(Object.keys(response.headers).sort()).toEqual(Object.keys(baseline.headers).sort());
+          expect(response.text).not.toContain('alan@example.com');
+        }
+      }
+      // Every order of users 2 and 3 was probed on both paths.
+      expect(foreignProbes).toBeGreaterThanOrEqual(2 * theirs.length);
+      expect(mine.every((id) => app.owners.get(id) === '1')).toBe(true);
+    });
+
+    it('is refused 403 under another user whatever the order id, with one body for all', async () => {
+      const theirs = await app.placeOrder('2');
+      const user1 = await token('1');
+      const bodies = new Set<string>();
+      for (const id of [theirs, '999999', 'abc']) {
+        const response = await app.get(`/users/2/orders/${id}`, user1);
+        expect(response.status).toBe(403);
+        bodies.add(response.text);
+      }
+      expect(bodies.size).toBe(1);
+    });
+  });
+
+  describe('when a secret field is added to the stored user', () => {
+    it('never appears in any response of any endpoint, for any caller', async () => {
+      const orderOf1 = await app.placeOrder('1');
+      const paths = [
+        '/users/1',
+        '/users/2',
+        '/users/3',
+        '/users/1/orders',
+        '/users/1/orders?page%5Bsize%5D=1',
+        `/users/1/orders/${orderOf1}`,
+        '/users/1/account-type',
+        `/orders/${orderOf1}`,
+        '/books',
+        '/books/1',
+      ];
+      const callers = [undefined, await token('1'), await token('2'), await token('admin', 'users:read')];
+      let ok = 0;
+      for (const path of paths) {
+        for (const caller of callers) {
+          const response = await app.get(path, caller); // get() checks every body for secrets
+          if (response.status === 200) ok++;
+        }
+      }
+      expect(ok).toBeGreaterThan(paths.length);
+    });
+  });
+});
+
+describe.each(ADAPTERS)(
+  'pagination of GET /users/{id}/orders through the $adapter adapter',
+  ({ connect }) => {
+    let app: Awaited<ReturnType<typeof connectApp>>;
+    let ordersOf1: string[];
+    let user1: string;
+    beforeAll(async () => {
+      app = await connectApp(connect);
+      user1 = await token('1');
+      ordersOf1 = [];
+      for (let i = 0; i < 23; i++) {
+        ordersOf1.push(await app.placeOrder('1'));
+        if (i % 8 === 0) await app.placeOrder('2');
+      }
+    });
+    afterAll(() => app.client.close());
+
+    it('pages 10 at a time by default and follows links.next to the end, which has none', async () => {
+      const seen: string[] = [];
+      const sizes: number[] = [];
+      let next: string | undefined = '/users/1/orders';
+      while (next !== undefined) {
+        const response: TestResponse = await app.get(next, user1);
+        expect(response.status).toBe(200);
+        sizes.push(response.body.data.length);
+        for (const order of response.body.data) {
+          expect(order.type).toBe('orders');
+          expect(Object.keys(order.attributes).sort()).toEqual(['bookId', 'quantity']);
+          seen.push(order.id);
+        }
+        next = response.body.links.next;
+      }
+      expect(sizes).toEqual([10, 10, 3]);
+      expect(seen).toEqual(ordersOf1);
+    });
+
+    it('has links.self as requested and first/last/prev/next that all answer', async () => {
+      const response = await app.get('/users/1/orders?page%5Bsize%5D=5&page%5Bnumber%5D=2', user1);
+      expect(response.body.links.self).toBe('/users/1/orders?page%5Bsize%5D=5&page%5Bnumber%5D=2');
+      expect(response.body.links).toMatchObject({
+        first: '/users/1/orders?page%5Bsize%5D=5&page%5Bnumber%5D=1',
+        prev: '/users/1/orders?page%5Bsize%5D=5&page%5Bnumber%5D=1',
+        next: '/users/1/orders?page%5Bsize%5D=5&page%5Bnumber%5D=3',
+        last: '/users/1/orders?page%5Bsize%5D=5&page%5Bnumber%5D=5',
+      });
+      for (const link of Object.values(response.body.links) as string[]) {
+        expect((await app.get(link, user1)).status, link).toBe(200);
+      }
+      expect(response.body.data.map((o: { id: string }) => o.id)).toEqual(ordersOf1.slice(5, 10));
+    });
+
+    it('serves up to 100 per page and no next link when everything fits', async () => {
+      const response = await app.get('/users/1/orders?page%5Bsize%5D=100', user1);
+      expect(response.body.data).toHaveLength(23);
+      expect(response.body.links.next).toBeUndefined();
+    });
+
+    it('answers a page past the end with an empty collection and no next link', async () => {
+      const response = await app.get('/users/1/orders?page%5Bnumber%5D=9', user1);
+      expect(response.status).toBe(200);
+      expect(response.body.data).toEqual([]);
+      expect(response.body.links.next).toBeUndefined();
+      expect((await app.get(response.body.links.prev, user1)).body.data).toHaveLength(3);
+    });
+
+    it('refuses a page size above 100, below 1 or not a number with 400 naming the parameter', async () => {
+      for (const query of [
+        'page%5Bsize%5D=101',
+        'page%5Bsize%5D=0',
+        'page%5Bnumber%5D=x',
+        'page%5Bnumber%5D=1.5',
+      ]) {
+        const response = await app.get(`/users/1/orders?${query}`, user1);
+        expect(response.status, query).toBe(400);
+        expect(response.body.errors[0].source.parameter).toBe(decodeURIComponent(query.split('=')[0]!));
+      }
+    });
+
+    it('lists an empty collection for a user without orders', async () => {
+      const response = await app.get('/users/3/orders', await token('3'));
+      expect(response.status).toBe(200);
+      expect(response.body.data).toEqual([]);
+      expect(response.body.links.next).toBeUndefined();
+    });
+  },
+);
+
+/** A random request against the users API, with who asks for it. */
+const request = fc.record({
+  newOrders: fc.array(fc.constantFrom('1', '2', '3', '4'), { maxLength: 3 }),
+  principal: fc.option(
+    fc.record({
+      sub: fc.constantFrom('1', '2', '3', '4'),
+      scope: fc.constantFrom(undefined, 'users:read', 'orders:read'),
+    }),
+  ),
+  userId: fc.constantFrom('1', '2', '3', '4'),
+  endpoint: fc.constantFrom('user', 'orders', 'order', 'account-type'),
+  orderPick: fc.oneof(fc.nat(), fc.constantFrom('absent', 'malformed')),
+});
+
+describe.each(ADAPTERS)('property: ownership through the real app ($adapter adapter)', ({ connect }) => {
+  let app: Awaited<ReturnType<typeof connectApp>>;
+  beforeAll(async () => {
+    app = await connectApp(connect);
+  });
+  afterAll(() => app.client.close());
+
+  it('succeeds iff the principal may read the user and the order is that user’s; else exactly 401/403/404, leaking nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        for (const owner of r.newOrders) await app.placeOrder(owner);
+        const known = [...app.owners.keys()];
+        const orderId =
+          typeof r.orderPick === 'number'
+            ? (known[r.orderPick % Math.max(known.length, 1)] ?? '999999')
+            : r.orderPick === 'absent'
+              ? '999999'
+              : 'abc';
+        const suffix = {
+          user: '',
+          orders: '/orders',
+          order: `/orders/${orderId}`,
+          'account-type': '/account-type',
+        }[r.endpoint];
+        const authorization =
+          r.principal === null ? undefined : await token(r.principal.sub, r.principal.scope);
+        const response = await app.get(`/users/${r.userId}${suffix}`, authorization);
+
+        const mayRead =
+          r.principal !== null && (r.principal.sub === r.userId || r.principal.scope === 'users:read');
+        const expected =
+          r.principal === null
+            ? 401
+            : !mayRead
+              ? 403
+              : !EXISTING.has(r.userId)
+                ? 404
+                : r.endpoint === 'order' && app.owners.get(orderId) !== r.userId
+                  ? 404
+                  : 200;
+        expect(response.status).toBe(expected);
+
+        // No other user's data: emails only of the caller, orders only of the user in the path.
+        for (const user of STORED_USERS) {
+          if (user.id !== r.principal?.sub) expect(response.text).not.toContain(user.email);
+        }
+        if (expected !== 200) {
+          expect(Object.keys(response.body)).toEqual(['errors']);
+          return;
+        }
+        const data = response.body.data;
+        if (r.endpoint === 'orders') {
+          for (const order of data) expect(app.owners.get(order.id)).toBe(r.userId);
+          expect(data.length).toBe(
+            Math.min(10, [...app.owners.values()].filter((o) => o === r.userId).length),
+          );
+        }
+        if (r.endpoint === 'order') expect(data.id).toBe(orderId);
+        if (r.endpoint === 'user') {
+          expect(data.attributes.email === emailOf(r.userId)).toBe(r.principal?.sub === r.userId);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
