@@ -7,6 +7,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^rest-conventions$/, replacement: `${src}index.ts` },
+      { find: /^rest-conventions\/adapters\/(.*)$/, replacement: `${src}adapters/$1.ts` },
       { find: /^rest-conventions\/(.*)$/, replacement: `${src}$1/index.ts` },
     ],
   },

@@ -1,33 +1,21 @@
 import http from 'node:http';
-import { createApp, json } from 'rest-conventions';
+import * as rc from 'rest-conventions';
 import { toNodeHandler } from 'rest-conventions/adapters/node';
-import { authenticate, hs256Verifier, requireAuth } from 'rest-conventions/auth';
-import { dataDocument, defineResourceType } from 'rest-conventions/envelope';
-import { ApiError } from 'rest-conventions/errors';
-import { securityHeaders } from 'rest-conventions/security';
-import { decodeJsonBody, strictObject, text } from 'rest-conventions/validation';
-
-const notes = new Map<string, { id: string; body: string; owner: string }>();
-const noteType = defineResourceType<{ id: string; body: string }, 'body'>({
-  type: 'notes',
-  id: (n) => n.id,
-  attributes: ['body'],
-  links: (n) => ({ self: `/notes/${n.id}` }),
-});
-const NoteInput = strictObject({ body: text({ maxLength: 500 }) });
-
-const app = createApp({
-  use: [securityHeaders(), authenticate({ verifier: hs256Verifier({ secret: process.env.AUTH_SECRET! }) })],
-});
+type Note = { id: string; body: string; owner: string };
+const notes = new Map<string, Note>();
+const noteType = rc.defineResourceType({ type: 'notes', id: (n: Note) => n.id, attributes: ['body'] });
+const NoteInput = rc.strictObject({ body: rc.text({ maxLength: 500 }) });
+const verifier = rc.hs256Verifier({ secret: process.env.AUTH_SECRET ?? '' }); // throws at start if unset
+const app = rc.createApp({ use: [rc.securityHeaders(), rc.authenticate({ verifier })] });
 app.route({
   method: 'POST',
   path: '/notes',
-  use: [requireAuth()],
+  use: [rc.requireAuth()],
   handler: async (ctx) => {
-    const input = await decodeJsonBody(ctx, { codec: NoteInput, type: 'notes' }); // 400/413/415 for you
+    const input = await rc.decodeJsonBody(ctx, { codec: NoteInput, type: 'notes' }); // 400, 413, 415 for you
     const note = { id: crypto.randomUUID(), body: input.body, owner: ctx.principal!.sub };
     notes.set(note.id, note);
-    return json(201, dataDocument(noteType.toResource(note)), { location: `/notes/${note.id}` });
+    return rc.created(`/notes/${note.id}`, rc.dataDocument(noteType.toResource(note)));
   },
 });
 app.route({
@@ -35,8 +23,8 @@ app.route({
   path: '/notes/{id}',
   handler: (ctx) => {
     const note = notes.get(ctx.params.id); // ctx.params is typed from the path
-    if (!note) throw new ApiError(404, { detail: 'No such note.' }); // an error document, or problem+json
-    return json(200, dataDocument(noteType.toResource(note)));
+    if (!note) throw new rc.ApiError(404, { detail: 'No such note.' }); // error document or problem+json
+    return rc.json(200, rc.dataDocument(noteType.toResource(note)));
   },
 });
 http.createServer(toNodeHandler(app)).listen(3000);

@@ -1,5 +1,7 @@
 import { type App, createApp, type Logger } from 'rest-conventions';
 import { authenticate, hs256Verifier, type TokenVerifier } from 'rest-conventions/auth';
+import { cacheControlDefault } from 'rest-conventions/caching';
+import { type IdempotencyStore, memoryStore } from 'rest-conventions/idempotency';
 import { securityHeaders } from 'rest-conventions/security';
 import { createInjector } from 'typed-inject';
 import { type BookStore, MemoryBookStore } from './books/book-store.js';
@@ -17,8 +19,9 @@ function verifierFrom(config: Config): TokenVerifier {
 }
 verifierFrom.inject = ['config'] as const;
 
-/** Stores to use instead of the embedded in-memory ones. */
+/** Stores to use instead of the embedded in-memory ones (see `infrastructure.ts`). */
 export interface StoreOverrides {
+  readonly idempotencyStore?: IdempotencyStore;
   readonly bookStore?: BookStore;
   readonly orderStore?: OrderStore;
   readonly userStore?: UserStore;
@@ -38,6 +41,7 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
     .provideValue('orderStore', stores.orderStore ?? new MemoryOrderStore())
     .provideValue('userStore', stores.userStore ?? new MemoryUserStore())
     .provideValue('standardStore', stores.standardStore ?? new MemoryStandardStore())
+    .provideValue('idempotencyStore', stores.idempotencyStore ?? memoryStore())
     .provideClass('booksRoutes', BooksRoutes)
     .provideClass('ordersRoutes', OrdersRoutes)
     .provideClass('usersRoutes', UsersRoutes)
@@ -45,7 +49,7 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
 
   const app = createApp({
     logger,
-    use: [securityHeaders(), authenticate({ verifier: injector.resolve('verifier') })],
+    use: [securityHeaders(), cacheControlDefault(), authenticate({ verifier: injector.resolve('verifier') })],
   });
   injector.resolve('booksRoutes').register(app);
   injector.resolve('ordersRoutes').register(app);

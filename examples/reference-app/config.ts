@@ -6,6 +6,20 @@ export interface Config {
   readonly usingDevSecret: boolean;
   readonly redisUrl: string;
   readonly databaseUrl: string;
+  /** Where idempotency records live: `memory` (default), `redis` or `postgres`. */
+  readonly idempotencyStore: 'memory' | 'redis' | 'postgres';
+}
+
+function choice<const V extends readonly string[]>(
+  name: string,
+  value: string | undefined,
+  allowed: V,
+  fallback: V[number],
+): V[number] {
+  const chosen = value ?? fallback;
+  if (!allowed.includes(chosen))
+    throw new TypeError(`${name} must be one of ${allowed.join('|')}, got ${chosen}`);
+  return chosen;
 }
 
 /** Development-only HS256 secret, used when AUTH_SECRET is unset (a warning is logged). */
@@ -21,5 +35,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     usingDevSecret: env.AUTH_SECRET === undefined,
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    idempotencyStore: choice(
+      'IDEMPOTENCY_STORE',
+      env.IDEMPOTENCY_STORE,
+      ['memory', 'redis', 'postgres'] as const,
+      'memory',
+    ),
   };
 }

@@ -3,6 +3,7 @@ import { jsonLineLogger } from 'rest-conventions';
 import { toNodeHandler } from 'rest-conventions/adapters/node';
 import { createReferenceApp } from './composition-root.js';
 import { configFromEnv } from './config.js';
+import { connectInfrastructure } from './infrastructure.js';
 
 const config = configFromEnv();
 const logger = jsonLineLogger;
@@ -13,13 +14,17 @@ if (config.usingDevSecret) {
   );
 }
 
-const server = http.createServer(toNodeHandler(createReferenceApp(config, logger)));
+const infrastructure = await connectInfrastructure(config);
+const server = http.createServer(toNodeHandler(createReferenceApp(config, logger, infrastructure)));
 server.listen(config.port, () => {
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   process.stdout.write(`rest-conventions reference app listening on http://localhost:${port}\n`);
 });
 
-const stop = () => server.close(() => process.exit(0));
+const stop = () =>
+  server.close(() => {
+    void infrastructure.close().then(() => process.exit(0));
+  });
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

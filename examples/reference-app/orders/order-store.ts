@@ -26,6 +26,11 @@ export interface OrderStore {
   delete(id: number): Promise<void>;
   /** Orders of one owner, ordered by id. */
   listByOwner(ownerId: string): Promise<readonly Order[]>;
+  /**
+   * Change the quantity only if the order is still at `expectedVersion` (compare-and-set), so two
+   * writers that both passed `If-Match` cannot both win. `undefined` when the version moved on.
+   */
+  updateQuantity(id: number, expectedVersion: number, quantity: number): Promise<Order | undefined>;
 }
 
 /** The embedded default store. */
@@ -58,6 +63,16 @@ export class MemoryOrderStore implements OrderStore {
     if (order === undefined) return;
     this.orders.delete(id);
     this.tombstones.set(id, order.ownerId);
+  }
+
+  async updateQuantity(id: number, expectedVersion: number, quantity: number): Promise<Order | undefined> {
+    const current = this.orders.get(id);
+    if (current === undefined || current.version !== expectedVersion) return undefined;
+    // No change, no new version: the ETag changes exactly when the representation does.
+    if (current.quantity === quantity) return current;
+    const next: Order = { ...current, quantity, version: current.version + 1, updatedAt: this.now() };
+    this.orders.set(id, next);
+    return next;
   }
 
   async listByOwner(ownerId: string): Promise<readonly Order[]> {

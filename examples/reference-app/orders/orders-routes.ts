@@ -1,6 +1,8 @@
 import type { App, Context } from 'rest-conventions';
 import { requireAuth } from 'rest-conventions/auth';
-import { created, json, noContent } from 'rest-conventions/core';
+import { contextKey, created, json, noContent } from 'rest-conventions/core';
+import { conditional, preconditionFailed, versionEtag } from 'rest-conventions/caching';
+import { idempotency, type IdempotencyStore } from 'rest-conventions/idempotency';
 import { dataDocument, defineResourceType, toOne } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
 import {
@@ -37,21 +39,34 @@ function notFound(rawId: string): ApiError {
   return new ApiError(404, { detail: `No order with id ${JSON.stringify(rawId.slice(0, 40))}.` });
 }
 
-/** `POST /orders`, `GET /orders/{id}`, `DELETE /orders/{id}`: authenticated, owner-only. */
+/** The caller's own order, loaded once by the validators and handed to the handler. */
+const OWN_ORDER = contextKey<Order>('the caller\'s order');
+
+/** The body of `PATCH /orders/{id}`: only the quantity can change. */
+export const OrderChange = strictObject({ quantity: integer({ min: 1, max: 100 }) });
+
+const privateRevalidated = { scope: 'private', noCache: true } as const;
+
+/**
+ * `POST /orders`, `GET`/`PATCH`/`DELETE /orders/{id}`: authenticated, owner-only. Writes accept an
+ * `Idempotency-Key`; `PATCH` requires `If-Match` (optimistic concurrency).
+ */
 export class OrdersRoutes {
-  static readonly inject = ['orderStore', 'bookStore'] as const;
+  static readonly inject = ['orderStore', 'bookStore', 'idempotencyStore'] as const;
 
   constructor(
     private readonly orders: OrderStore,
     private readonly books: BookStore,
+    private readonly idempotencyStore: IdempotencyStore,
   ) {}
 
   register(app: App): void {
     const authenticated = [requireAuth()];
+    const validators = (ctx: Context<{ readonly id: string }>) => this.ownOrderValidators(ctx);
     app.route({
       method: 'POST',
       path: '/orders',
-      use: authenticated,
+      use: [...authenticated, idempotency({ store: this.idempotencyStore })],
       handler: async (ctx) => {
         const input = await decodeJsonBody(ctx, { codec: OrderInput, type: 'orders' });
         if ((await this.books.get(input.bookId)) === undefined) {
@@ -62,14 +77,32 @@ export class OrdersRoutes {
           });
         }
         const order = await this.orders.create({ ownerId: ctx.principal!.sub, ...input });
-        return created(`/orders/${order.id}`, orderDocument(order));
+        return created(`/orders/${order.id}`, orderDocument(order), { etag: versionEtag(order.version) });
       },
     });
     app.route({
       method: 'GET',
       path: '/orders/{id}',
-      use: authenticated,
+      use: [...authenticated, conditional({ validators, policy: privateRevalidated })],
       handler: async (ctx) => json(200, orderDocument(await this.ownOrder(ctx))),
+    });
+    app.route({
+      method: 'PATCH',
+      path: '/orders/{id}',
+      use: [
+        ...authenticated,
+        idempotency({ store: this.idempotencyStore }),
+        conditional({ validators, requireIfMatch: true }),
+      ],
+      handler: async (ctx) => {
+        const checked = await this.ownOrder(ctx);
+        const { quantity } = await decodeJsonBody(ctx, { codec: OrderChange, type: 'orders' });
+        // Compare-and-set against the version If-Match was checked against: of two writers that
+        // both passed the precondition, only the first write lands; the other gets 412.
+        const updated = await this.orders.updateQuantity(checked.id, checked.version, quantity);
+        if (updated === undefined) throw preconditionFailed();
+        return json(200, orderDocument(updated), { etag: versionEtag(updated.version) });
+      },
     });
     app.route({
       method: 'DELETE',
@@ -87,7 +120,17 @@ export class OrdersRoutes {
     });
   }
 
+  /** Validators of the caller's own order; someone else's order does not exist for them. */
+  private async ownOrderValidators(ctx: Context<{ readonly id: string }>) {
+    const found = await this.orders.find(numericId(ctx.params.id, 'order'));
+    if (found.kind !== 'live' || found.order.ownerId !== ctx.principal!.sub) return undefined;
+    ctx.set(OWN_ORDER, found.order);
+    return { etag: versionEtag(found.order.version), lastModified: found.order.updatedAt };
+  }
+
   private async ownOrder(ctx: Context<{ readonly id: string }>): Promise<Order> {
+    const loaded = ctx.get(OWN_ORDER);
+    if (loaded !== undefined) return loaded;
     const found = await this.orders.find(numericId(ctx.params.id, 'order'));
     if (found.kind !== 'live' || found.order.ownerId !== ctx.principal!.sub) throw notFound(ctx.params.id);
     return found.order;

@@ -1,9 +1,15 @@
-import * as t from 'io-ts';
 import type { App } from 'rest-conventions';
 import { json } from 'rest-conventions/core';
-import { dataDocument, defineResourceType, relatedLink, selfLink, toOne } from 'rest-conventions/envelope';
+import {
+  dataDocument,
+  defineResourceType,
+  pageLink,
+  relatedLink,
+  selfLink,
+  toOne,
+} from 'rest-conventions/envelope';
 import { ownedPath, ownershipGuard, selfOrScope, visibleToOwner } from 'rest-conventions/ownership';
-import { decodeQuery } from 'rest-conventions/validation';
+import { decodeQuery, queryInteger } from 'rest-conventions/validation';
 import type { Order, OrderStore } from '../orders/order-store.js';
 import { orderResource } from '../orders/orders-routes.js';
 import type { User, UserStore } from './user-store.js';
@@ -33,30 +39,12 @@ export const accountTypeResource = defineResourceType<{ readonly name: User['acc
   attributes: ['name'],
 });
 
-/** A query parameter holding a decimal integer within bounds (query values are always strings). */
-function decimal(min: number, max: number): t.Type<number, string, unknown> {
-  const digits = /^(0|[1-9]\d{0,15})$/;
-  const valid = (u: unknown): u is string =>
-    typeof u === 'string' && digits.test(u) && +u >= min && +u <= max;
-  return new t.Type<number, string, unknown>(
-    `an integer from ${min} to ${max}`,
-    (u): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u >= min && u <= max,
-    (u, c) => (valid(u) ? t.success(Number(u)) : t.failure(u, c)),
-    String,
-  );
-}
-
 /** `page[size]` and `page[number]` (JSON:API 1.0 "Pagination"): 10 per page by default, at most 100. */
 export const PAGE_QUERY = {
-  'page[size]': decimal(1, 100),
-  'page[number]': decimal(1, Number.MAX_SAFE_INTEGER),
+  'page[size]': queryInteger({ min: 1, max: 100 }),
+  'page[number]': queryInteger({ min: 1, max: Number.MAX_SAFE_INTEGER }),
 } as const;
 export const DEFAULT_PAGE_SIZE = 10;
-
-function pageLink(base: string, size: number, number: number): string {
-  // URLSearchParams percent-encodes the brackets, as JSON:API asks of real URLs.
-  return `${base}?${new URLSearchParams({ 'page[size]': String(size), 'page[number]': String(number) })}`;
-}
 
 const ORDER_ID = /^[1-9]\d{0,15}$/;
 
@@ -120,20 +108,21 @@ export class UsersRoutes {
         const [owner] = user.records(ctx);
         const all = await this.orders.listByOwner(owner.id);
         const start = (number - 1) * size;
-        const page = all.slice(start, start + size);
-        const base = `${userPath(owner)}/orders`;
+        const items = all.slice(start, start + size);
+        // Links keep the request's other parameters (only page[size] can be there) and change the page.
+        const linkToPage = (n: number) => pageLink(ctx, { 'page[number]': String(n) });
         const last = Math.max(1, Math.ceil(all.length / size));
         return json(
           200,
           dataDocument(
-            page.map((order) => orderResource.toResource(order)),
+            items.map((order) => orderResource.toResource(order)),
             {
               links: {
                 self: selfLink(ctx),
-                first: pageLink(base, size, 1),
-                last: pageLink(base, size, last),
-                ...(number > 1 ? { prev: pageLink(base, size, Math.min(number - 1, last)) } : {}),
-                ...(start + size < all.length ? { next: pageLink(base, size, number + 1) } : {}),
+                first: linkToPage(1),
+                last: linkToPage(last),
+                ...(number > 1 ? { prev: linkToPage(Math.min(number - 1, last)) } : {}),
+                ...(start + size < all.length ? { next: linkToPage(number + 1) } : {}),
               },
             },
           ),
