@@ -10,6 +10,7 @@ export interface AuthenticateOptions {
 
 // RFC 6750 section 2.1: b64token
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const BEARER_SCHEME = /^Bearer(?: |$)/i;
 
 function challenge(realm: string, error?: string, extra = ''): string {
   return error === undefined
@@ -33,11 +34,14 @@ export function authenticate(options: AuthenticateOptions): Middleware {
     if (header === undefined) return next();
     const match = BEARER.exec(header);
     if (match === null) {
+      // Another scheme: challenge without an error code (RFC 6750 section 3.1); a Bearer credential
+      // that is not a b64token is an invalid token.
+      const bearer = BEARER_SCHEME.test(header);
       throw new ApiError(401, {
-        code: 'invalid-credentials',
-        detail: 'Authorization must be "Bearer <token>".',
+        code: bearer ? 'invalid-token' : 'unsupported-scheme',
+        detail: bearer ? 'The bearer token is malformed.' : 'Authorization must use the Bearer scheme.',
         source: { header: 'Authorization' },
-        headers: { 'www-authenticate': challenge(realm, 'invalid_request') },
+        headers: { 'www-authenticate': bearer ? challenge(realm, 'invalid_token') : challenge(realm) },
       });
     }
     try {

@@ -24,6 +24,8 @@ export interface JwtVerifierOptions {
   readonly audience?: string;
   /** Seconds of clock skew tolerated for `exp`/`nbf` (default 0). */
   readonly clockToleranceSeconds?: number;
+  /** The clock, in ms since the epoch (default `Date.now`); tests pass a fake one. */
+  readonly now?: () => number;
 }
 
 /** The principal a verified JWT payload describes: `sub`, space-separated `scope` (RFC 8693 section 4.2). */
@@ -56,14 +58,13 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     ...(options.issuer ? { issuer: options.issuer } : {}),
     ...(options.audience ? { audience: options.audience } : {}),
   };
-  const { key } = options;
+  const { key, now } = options;
   return {
     async verify(token) {
+      const checked = now === undefined ? verifyOptions : { ...verifyOptions, currentDate: new Date(now()) };
       try {
         const { payload } =
-          typeof key === 'function'
-            ? await jwtVerify(token, key, verifyOptions)
-            : await jwtVerify(token, key, verifyOptions);
+          typeof key === 'function' ? await jwtVerify(token, key, checked) : await jwtVerify(token, key, checked);
         return principalFromClaims(payload);
       } catch (error) {
         if (error instanceof InvalidTokenError) throw error;
@@ -92,10 +93,12 @@ export function hs256Verifier(options: {
   readonly secret: string | Uint8Array;
   readonly issuer?: string;
   readonly audience?: string;
+  readonly now?: () => number;
 }): TokenVerifier {
   return jwtVerifier({
     key: secretBytes(options.secret),
     algorithms: ['HS256'],
+    ...(options.now ? { now: options.now } : {}),
     ...(options.issuer ? { issuer: options.issuer } : {}),
     ...(options.audience ? { audience: options.audience } : {}),
   });

@@ -14,6 +14,7 @@ export {
 } from './media-types.js';
 export { appendListHeader, bodyBytes, collectBody, created, json, noContent } from './response.js';
 export {
+  IRREGULAR_PLURALS,
   type NamingRules,
   OPERATION_WORDS,
   type ParamsOf,

@@ -24,35 +24,18 @@ export interface NamingRules {
 }
 
 /**
- * Words that name an operation. A path containing one as a whole segment (or as a word of a
- * hyphenated segment) is refused: the HTTP method is the operation.
+ * Words that name an operation. A segment that is one, or starts with one (`get-books`,
+ * `create-order`), is refused: the HTTP method is the operation. Words that are as often nouns or
+ * adjectives (`read`, `new`, `set`, `list`) are left out, so `read-receipts` and `new-releases` pass.
  */
 export const OPERATION_WORDS: ReadonlySet<string> = new Set([
-  'add',
-  'cancel',
-  'create',
-  'delete',
-  'destroy',
-  'do',
-  'edit',
-  'execute',
-  'fetch',
-  'find',
-  'get',
-  'insert',
-  'list',
-  'make',
-  'modify',
-  'new',
-  'post',
-  'put',
-  'read',
-  'remove',
-  'run',
-  'save',
-  'set',
-  'update',
-  'upsert',
+  'add', 'cancel', 'create', 'delete', 'destroy', 'do', 'edit', 'execute', 'fetch', 'find', 'get', 'insert',
+  'make', 'modify', 'remove', 'save', 'update', 'upsert',
+]);
+
+/** Plural nouns that do not end in "s", accepted as collection names. */
+export const IRREGULAR_PLURALS: ReadonlySet<string> = new Set([
+  'people', 'children', 'men', 'women', 'data', 'media', 'criteria', 'phenomena', 'feet', 'teeth', 'mice', 'geese',
 ]);
 
 const SEGMENT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -97,14 +80,16 @@ function checkNaming(pattern: string, segments: PatternSegment[], allowed: Reado
         `Route segment "${value}" must be lower-case words separated by hyphens (e.g. "account-type"): ${pattern}`,
       );
     }
-    const verb = value.split('-').find((word) => OPERATION_WORDS.has(word));
+    const verb = [value.split('-')[0]!].find((word) => OPERATION_WORDS.has(word));
     if (verb !== undefined) {
       throw new TypeError(
         `Route segment "${value}" names an operation ("${verb}"); use a noun and let the HTTP method be the operation: ${pattern}`,
       );
     }
     const next = segments[index + 1];
-    if (next?.kind === 'param' && !VERSION_SEGMENT.test(value) && !value.endsWith('s')) {
+    const lastWord = value.slice(value.lastIndexOf('-') + 1);
+    const plural = lastWord.endsWith('s') || IRREGULAR_PLURALS.has(lastWord);
+    if (next?.kind === 'param' && !VERSION_SEGMENT.test(value) && !plural) {
       throw new TypeError(
         `Collection segment "${value}" must be a plural noun (e.g. "${value}s"): ${pattern}`,
       );

@@ -95,6 +95,8 @@ export class Router {
   }
 
   match(method: string, path: string): RouteMatch {
+    // Only origin-form targets name a resource here (`*` and absolute-form are not routes).
+    if (path.charCodeAt(0) !== 47) return NOT_FOUND;
     const parts = trimTrailingSlash(path).split('/');
     const node = parts.length === 2 && parts[1] === '' ? this.root : find(this.root, parts, 1);
     if (node === undefined || node.routes.size === 0) return NOT_FOUND;

@@ -79,7 +79,11 @@ export function isApiError(value: unknown): value is ApiError {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
 
-const phrases = new Map<number, string>();
+// RFC 9110 renamed these; http-errors still uses the RFC 7231 names.
+const phrases = new Map<number, string>([
+  [413, 'Content Too Large'],
+  [422, 'Unprocessable Content'],
+]);
 
 /** The reason phrase of an HTTP status (`404` → `Not Found`), from http-errors' status table. */
 export function statusPhrase(status: number): string {

@@ -12,13 +12,17 @@ import { toApiError } from './to-api-error.js';
 export function renderError(thrown: unknown, ctx: Context): ApiResponse {
   const error = toApiError(thrown);
   if (error.status >= 500) {
-    ctx.logger.error('request failed', {
-      requestId: ctx.requestId,
-      method: ctx.request.method,
-      route: ctx.routePattern,
-      status: error.status,
-      error: error.cause ?? error,
-    });
+    try {
+      ctx.logger.error('request failed', {
+        requestId: ctx.requestId,
+        method: ctx.request.method,
+        route: ctx.routePattern,
+        status: error.status,
+        error: error.cause ?? error,
+      });
+    } catch {
+      // A failing logger must not turn one error response into none.
+    }
   }
   const type = negotiateErrorType(ctx.request.headers.get('accept'));
   return {

@@ -42,7 +42,7 @@ export interface RateLimitDecision {
   readonly policies: readonly PolicyDecision[];
 }
 
-/** {@link decide}'s result: the decision plus the state to store (unchanged when refused). */
+/** {@link gcraDecide}'s result: the decision plus the state to store (unchanged when refused). */
 export interface GcraDecision extends PolicyDecision {
   readonly newState: GcraState;
 }
@@ -59,7 +59,7 @@ function ceilDiv(a: number, b: number): number {
  * How far the TAT lies ahead of `nowMs`, in ticks, clamped to `[0, window * quota]`. The upper clamp
  * keeps a clock that stepped backwards from refusing a client for longer than one window.
  */
-export function debtOf(state: GcraState | undefined, nowMs: number, policy: RateLimitPolicy): number {
+export function gcraDebt(state: GcraState | undefined, nowMs: number, policy: RateLimitPolicy): number {
   if (state === undefined) return 0;
   const capacity = windowMs(policy) * policy.quota;
   const debt = (state.tatMs - nowMs) * policy.quota + state.tatFraction;
@@ -67,7 +67,7 @@ export function debtOf(state: GcraState | undefined, nowMs: number, policy: Rate
 }
 
 /** The state whose TAT lies `debt` ticks after `nowMs`. */
-export function stateFromDebt(debt: number, nowMs: number, policy: RateLimitPolicy): GcraState {
+export function gcraStateFromDebt(debt: number, nowMs: number, policy: RateLimitPolicy): GcraState {
   const { quota } = policy;
   let whole = Math.floor(debt / quota);
   if (whole * quota > debt) whole -= 1;
@@ -98,12 +98,12 @@ function policyDecision(policy: RateLimitPolicy, debtBefore: number, consumed: b
 }
 
 /**
- * Decide a request from each policy's debt (ticks ahead of now, see {@link debtOf}): admitted only
+ * Decide a request from each policy's debt (ticks ahead of now, see {@link gcraDebt}): admitted only
  * when every policy admits it, and then every policy consumes one request; a request refused by any
  * policy consumes nothing anywhere. Stores that keep the state elsewhere (the Redis script) report
  * debts and share this arithmetic.
  */
-export function decisionFromDebts(
+export function gcraDecisionFromDebts(
   policies: readonly RateLimitPolicy[],
   debts: readonly number[],
 ): RateLimitDecision {
@@ -114,23 +114,23 @@ export function decisionFromDebts(
 }
 
 /**
- * Decide one request against several policies at once, all or nothing (see {@link decisionFromDebts}).
+ * Decide one request against several policies at once, all or nothing (see {@link gcraDecisionFromDebts}).
  * `states[i]` belongs to `policies[i]`; `newStates` are the states to store when `allowed`.
  *
  * @example
  * const policies = [{ name: 'burst', quota: 10, windowSeconds: 1 }, { name: 'hour', quota: 1000, windowSeconds: 3600 }];
- * const { allowed, newStates } = decideAll([undefined, undefined], Date.now(), policies);
+ * const { allowed, newStates } = gcraDecideAll([undefined, undefined], Date.now(), policies);
  */
-export function decideAll(
+export function gcraDecideAll(
   states: readonly (GcraState | undefined)[],
   nowMs: number,
   policies: readonly RateLimitPolicy[],
 ): RateLimitDecision & { readonly newStates: readonly GcraState[] } {
   const now = Math.floor(nowMs);
-  const debts = policies.map((policy, i) => debtOf(states[i], now, policy));
-  const decision = decisionFromDebts(policies, debts);
+  const debts = policies.map((policy, i) => gcraDebt(states[i], now, policy));
+  const decision = gcraDecisionFromDebts(policies, debts);
   const cost = (policy: RateLimitPolicy) => (decision.allowed ? windowMs(policy) : 0);
-  const newStates = policies.map((policy, i) => stateFromDebt(debts[i]! + cost(policy), now, policy));
+  const newStates = policies.map((policy, i) => gcraStateFromDebt(debts[i]! + cost(policy), now, policy));
   return { ...decision, newStates };
 }
 
@@ -140,11 +140,15 @@ export function decideAll(
  * client never seen (or whose state expired).
  *
  * @example
- * const first = decide(undefined, 0, { name: 'burst', quota: 2, windowSeconds: 60 });
+ * const first = gcraDecide(undefined, 0, { name: 'burst', quota: 2, windowSeconds: 60 });
  * // first.allowed === true, first.remaining === 1, first.resetSeconds === 30
  * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/10/ (section 4.1)
  */
-export function decide(state: GcraState | undefined, nowMs: number, policy: RateLimitPolicy): GcraDecision {
-  const { policies, newStates } = decideAll([state], nowMs, [policy]);
+export function gcraDecide(
+  state: GcraState | undefined,
+  nowMs: number,
+  policy: RateLimitPolicy,
+): GcraDecision {
+  const { policies, newStates } = gcraDecideAll([state], nowMs, [policy]);
   return { ...policies[0]!, newState: newStates[0]! };
 }

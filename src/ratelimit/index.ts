@@ -13,31 +13,30 @@ export {
   parseIp,
 } from './client-address.js';
 export {
-  debtOf,
-  decide,
-  decideAll,
-  decisionFromDebts,
   type GcraDecision,
   type GcraState,
+  gcraDebt,
+  gcraDecide,
+  gcraDecideAll,
+  gcraDecisionFromDebts,
+  gcraStateFromDebt,
   type PolicyDecision,
   type RateLimitDecision,
-  stateFromDebt,
 } from './gcra.js';
 export { formatRateLimit, formatRateLimitPolicy, rateLimitHeaders, tightestPolicy } from './headers.js';
 export { DEFAULT_IPV6_PREFIX, type DefaultKeyOptions, defaultRateLimitKey } from './key.js';
 export {
-  DEFAULT_MAX_ENTRIES,
-  type MemoryStore,
-  type MemoryStoreOptions,
-  memoryStore,
+  DEFAULT_RATE_LIMIT_MAX_ENTRIES,
+  type MemoryRateLimitStore,
+  type MemoryRateLimitStoreOptions,
+  memoryRateLimitStore,
 } from './memory-store.js';
 export {
-  DEFAULT_STORE_TIMEOUT_MS,
+  DEFAULT_RATE_LIMIT_TIMEOUT_MS,
   type RateLimitOptions,
   rateLimit,
   STORE_UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from './middleware.js';
 export { policyStorageId, type RateLimitPolicy, validatePolicies } from './policy.js';
-export { type RedisStoreOptions, redisStore } from './redis-store.js';
+export { type RedisRateLimitStoreOptions, redisRateLimitStore } from './redis-store.js';
 export type { RateLimitStore } from './store.js';
-export { StoreTimeoutError, withTimeout } from './timeout.js';

@@ -1,9 +1,9 @@
-import { decideAll, type GcraState } from './gcra.js';
+import { type GcraState, gcraDecideAll } from './gcra.js';
 import { policyStorageId, type RateLimitPolicy } from './policy.js';
 import type { RateLimitStore } from './store.js';
 
-/** Options of {@link memoryStore}. */
-export interface MemoryStoreOptions {
+/** Options of {@link memoryRateLimitStore}. */
+export interface MemoryRateLimitStoreOptions {
   /**
    * Most (client, policy) entries kept (default 100 000, about 10 MB). Beyond it the least recently
    * admitted entry is dropped, which hands that client a fresh quota: size it above the number of
@@ -15,12 +15,12 @@ export interface MemoryStoreOptions {
 }
 
 /** A memory store with a readable size, for tests and metrics. */
-export interface MemoryStore extends RateLimitStore {
+export interface MemoryRateLimitStore extends RateLimitStore {
   /** Entries currently held. */
   readonly size: number;
 }
 
-export const DEFAULT_MAX_ENTRIES = 100_000;
+export const DEFAULT_RATE_LIMIT_MAX_ENTRIES = 100_000;
 /** Oldest entries examined for expiry per call: amortized O(1) cleanup, no timers. */
 const SWEEP_PER_CALL = 8;
 
@@ -30,15 +30,17 @@ const SWEEP_PER_CALL = 8;
  * an incremental sweep of the least recently written entries; the map never exceeds `maxEntries`.
  *
  * @example
- * rateLimit({ policies, store: memoryStore({ maxEntries: 50_000 }) });
+ * rateLimit({ policies, store: memoryRateLimitStore({ maxEntries: 50_000 }) });
  */
-export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
-  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}): MemoryRateLimitStore {
+  const maxEntries = options.maxEntries ?? DEFAULT_RATE_LIMIT_MAX_ENTRIES;
   if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
-    throw new TypeError(`memoryStore: maxEntries must be a positive integer, got ${String(maxEntries)}`);
+    throw new TypeError(
+      `memoryRateLimitStore: maxEntries must be a positive integer, got ${String(maxEntries)}`,
+    );
   }
   const now = options.now ?? Date.now;
-  if (typeof now !== 'function') throw new TypeError('memoryStore: now must be a function');
+  if (typeof now !== 'function') throw new TypeError('memoryRateLimitStore: now must be a function');
   // Insertion order is write order: the first entries are the least recently admitted.
   const entries = new Map<string, GcraState>();
 
@@ -61,7 +63,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
       const at = Math.floor(now());
       sweep(at);
       const ids = policies.map((policy) => `${policyStorageId(policy)}\u0000${key}`);
-      const decision = decideAll(
+      const decision = gcraDecideAll(
         ids.map((id) => entries.get(id)),
         at,
         policies,

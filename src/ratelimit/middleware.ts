@@ -3,7 +3,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { RateLimitDecision } from './gcra.js';
 import { formatRateLimitPolicy, rateLimitHeaders, tightestPolicy } from './headers.js';
 import { defaultRateLimitKey } from './key.js';
-import { memoryStore } from './memory-store.js';
+import { memoryRateLimitStore } from './memory-store.js';
 import { type RateLimitPolicy, validatePolicies } from './policy.js';
 import type { RateLimitStore } from './store.js';
 import { withTimeout } from './timeout.js';
@@ -12,7 +12,7 @@ import { withTimeout } from './timeout.js';
 export interface RateLimitOptions {
   /** The route's policies (e.g. a burst and a sustained one); all must admit a request. */
   readonly policies: readonly RateLimitPolicy[];
-  /** Where state lives (default: a {@link memoryStore} per middleware, for one process). */
+  /** Where state lives (default: a {@link memoryRateLimitStore} per middleware, for one process). */
   readonly store?: RateLimitStore;
   /** The bucket of a request (default: {@link defaultRateLimitKey} with `trustProxy`, `ipv6Prefix`). */
   readonly key?: (ctx: Context) => string;
@@ -30,7 +30,7 @@ export interface RateLimitOptions {
   readonly now?: () => number;
 }
 
-export const DEFAULT_STORE_TIMEOUT_MS = 200;
+export const DEFAULT_RATE_LIMIT_TIMEOUT_MS = 200;
 /** `Retry-After` of the 503 sent when the store fails and `onStoreError` is `closed`. */
 export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
@@ -82,16 +82,16 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   if (onStoreError !== 'open' && onStoreError !== 'closed') {
     throw new TypeError(`rateLimit: onStoreError must be 'open' or 'closed', got ${String(onStoreError)}`);
   }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_RATE_LIMIT_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new TypeError(`rateLimit: timeoutMs must be a positive number, got ${String(timeoutMs)}`);
   }
   if (options.store !== undefined && options.now !== undefined) {
     throw new TypeError(
-      'rateLimit: now is the clock of the default memory store; pass it to memoryStore({ now })',
+      'rateLimit: now is the clock of the default memory store; pass it to memoryRateLimitStore({ now })',
     );
   }
-  const store = options.store ?? memoryStore(options.now === undefined ? {} : { now: options.now });
+  const store = options.store ?? memoryRateLimitStore(options.now === undefined ? {} : { now: options.now });
   if (typeof store.consume !== 'function') throw new TypeError('rateLimit: store must implement consume()');
   if (options.key !== undefined && typeof options.key !== 'function') {
     throw new TypeError('rateLimit: key must be a function of the request context');

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
-import { decisionFromDebts } from './gcra.js';
+import { gcraDecisionFromDebts } from './gcra.js';
 import { policyStorageId, type RateLimitPolicy } from './policy.js';
 import { GCRA_SCRIPT } from './redis-script.js';
 import type { RateLimitStore } from './store.js';
 
-/** Options of {@link redisStore}. */
-export interface RedisStoreOptions {
+/** Options of {@link redisRateLimitStore}. */
+export interface RedisRateLimitStoreOptions {
   /** An ioredis client (or cluster) the application created and owns. */
   readonly client: Redis | Cluster;
   /** Prefix of every key (default `ratelimit:`). */
@@ -22,15 +22,15 @@ const SCRIPT_SHA = createHash('sha1').update(GCRA_SCRIPT).digest('hex');
  *
  * @example
  * import { Redis } from 'ioredis';
- * rateLimit({ policies, store: redisStore({ client: new Redis(process.env.REDIS_URL) }) });
+ * rateLimit({ policies, store: redisRateLimitStore({ client: new Redis(process.env.REDIS_URL) }) });
  */
-export function redisStore(options: RedisStoreOptions): RateLimitStore {
+export function redisRateLimitStore(options: RedisRateLimitStoreOptions): RateLimitStore {
   const { client } = options;
   if (client === null || typeof client !== 'object' || typeof client.evalsha !== 'function') {
-    throw new TypeError('redisStore: client must be an ioredis client');
+    throw new TypeError('redisRateLimitStore: client must be an ioredis client');
   }
   const prefix = options.prefix ?? 'ratelimit:';
-  if (typeof prefix !== 'string') throw new TypeError('redisStore: prefix must be a string');
+  if (typeof prefix !== 'string') throw new TypeError('redisRateLimitStore: prefix must be a string');
 
   const run = async (keys: string[], args: number[]): Promise<unknown> => {
     try {
@@ -52,12 +52,13 @@ export function redisStore(options: RedisStoreOptions): RateLimitStore {
         reply.length !== policies.length + 1 ||
         !reply.every(Number.isSafeInteger)
       ) {
-        throw new Error('redisStore: unexpected reply from the rate-limit script');
+        throw new Error('redisRateLimitStore: unexpected reply from the rate-limit script');
       }
       const [allowed, ...debts] = reply as number[];
-      const decision = decisionFromDebts(policies, debts);
+      const decision = gcraDecisionFromDebts(policies, debts);
       // Same arithmetic on both sides; a mismatch means a script and library of different versions.
-      if (decision.allowed !== (allowed === 1)) throw new Error('redisStore: script and library disagree');
+      if (decision.allowed !== (allowed === 1))
+        throw new Error('redisRateLimitStore: script and library disagree');
       return decision;
     },
   };

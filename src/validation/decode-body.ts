@@ -13,12 +13,22 @@ export interface DecodeBodyOptions<A> {
    * (`application/vnd.api+json`). A mismatch is 409 Conflict (JSON:API 1.0 "Creating Resources").
    */
   readonly type: string;
+  /**
+   * For updates: the id of the target resource. A JSON:API document must then carry the same
+   * `data.id` (missing: 400; different: 409, JSON:API 1.0 "Updating Resources"). Without it the
+   * body creates a resource and a client-generated `data.id` is refused with 403.
+   */
+  readonly id?: string;
   /** Body size limit in bytes (default 100 KiB); larger bodies get 413 without being read. */
   readonly limit?: number;
 }
 
 const DOCUMENT_MEMBERS = new Set(['data', 'meta', 'jsonapi']);
-const DATA_MEMBERS = new Set(['type', 'id', 'attributes', 'relationships', 'meta']);
+// `relationships` are not accepted: attributes codecs would silently drop them.
+const DATA_MEMBERS = new Set(['type', 'id', 'attributes', 'meta']);
+// JSON:API 1.0 "Content Negotiation": a JSON:API request with media-type parameters is a 415; the
+// `version` parameter is this library's version negotiation, and `charset` restates UTF-8.
+const ALLOWED_JSON_API_PARAMS = new Set(['version', 'charset']);
 
 function badRequest(errors: ErrorDetail[]): ApiError {
   return new ApiError(400, { errors });
@@ -51,12 +61,25 @@ function parseJson(bytes: Uint8Array): unknown {
   }
 }
 
+function missing(pointer: string, detail: string): ErrorDetail {
+  return { code: 'missing-field', title: 'Missing field', detail, source: { pointer } };
+}
+
+/** Media-type parameter names of a Content-Type value, lower-cased. */
+function parameterNames(contentType: string): string[] {
+  return contentType
+    .split(';')
+    .slice(1)
+    .map((param) => param.split('=')[0]!.trim().toLowerCase())
+    .filter((name) => name !== '');
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The attributes of a JSON:API resource document, checking its envelope. */
-function unwrapDocument(document: unknown, type: string): unknown {
+function unwrapDocument(document: unknown, type: string, id: string | undefined): unknown {
   if (!isObject(document)) {
     throw badRequest([
       {
@@ -98,6 +121,8 @@ function unwrapDocument(document: unknown, type: string): unknown {
       });
     }
   }
+  if (data.type === undefined) problems.push(missing('/data/type', '"data.type" is required.'));
+  if (id !== undefined && data.id === undefined) problems.push(missing('/data/id', '"data.id" is required in an update.'));
   if (problems.length > 0) throw badRequest(problems);
   if (data.type !== type) {
     throw new ApiError(409, {
@@ -106,10 +131,17 @@ function unwrapDocument(document: unknown, type: string): unknown {
       source: { pointer: '/data/type' },
     });
   }
-  if (data.id !== undefined) {
+  if (id === undefined && data.id !== undefined) {
     throw new ApiError(403, {
       code: 'client-id-unsupported',
       detail: 'Client-generated ids are not supported; leave out "data.id".',
+      source: { pointer: '/data/id' },
+    });
+  }
+  if (id !== undefined && data.id !== id) {
+    throw new ApiError(409, {
+      code: 'id-mismatch',
+      detail: '"data.id" must be the id of the resource in the path.',
       source: { pointer: '/data/id' },
     });
   }
@@ -138,9 +170,17 @@ export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions
       headers: { 'accept-post': `${JSON_MEDIA}, ${JSON_API}`, 'accept-patch': `${JSON_MEDIA}, ${JSON_API}` },
     });
   }
-  const parsed = parseJson(await readBody(ctx, options.limit));
   const isDocument = mediaType === JSON_API;
-  const attributes = isDocument ? unwrapDocument(parsed, options.type) : parsed;
+  const unsupported = isDocument ? parameterNames(contentType!).find((n) => !ALLOWED_JSON_API_PARAMS.has(n)) : undefined;
+  if (unsupported !== undefined) {
+    throw new ApiError(415, {
+      code: 'unsupported-media-type',
+      detail: `${JSON_API} does not take the media type parameter "${unsupported}".`,
+      source: { header: 'Content-Type' },
+    });
+  }
+  const parsed = parseJson(await readBody(ctx, options.limit));
+  const attributes = isDocument ? unwrapDocument(parsed, options.type, options.id) : parsed;
   const result = options.codec.decode(attributes);
   if (result._tag === 'Right') return result.right;
   throw badRequest(toFieldErrors(result.left, isDocument ? '/data/attributes' : ''));

@@ -194,20 +194,25 @@ describe('authentication', () => {
   });
 
   describe('when the Authorization header is malformed', () => {
-    it.each([
-      'Basic dXNlcjpwYXNz',
-      'Bearer',
-      'Bearer ',
-      'Bearer a b',
-      'Bearer tok"en',
-      'Token abc',
-      'Bearerabc',
-    ])('answers 401 invalid_request for %j', async (authorization) => {
-      const res = await send(app, 'GET', '/books', { headers: { authorization } });
-      expect(res.status).toBe(401);
-      expect(res.headers['www-authenticate']).toBe('Bearer realm="api", error="invalid_request"');
-      expect(res.body.errors[0]).toMatchObject({ status: '401', source: { header: 'Authorization' } });
-    });
+    it.each(['Bearer', 'Bearer ', 'Bearer a b', 'Bearer tok"en'])(
+      'answers 401 invalid_token for the malformed bearer credential %j',
+      async (authorization) => {
+        const res = await send(app, 'GET', '/books', { headers: { authorization } });
+        expect(res.status).toBe(401);
+        expect(res.headers['www-authenticate']).toBe('Bearer realm="api", error="invalid_token"');
+        expect(res.body.errors[0]).toMatchObject({ status: '401', source: { header: 'Authorization' } });
+      },
+    );
+
+    it.each(['Basic dXNlcjpwYXNz', 'Token abc', 'Bearerabc'])(
+      'answers 401 with a challenge and no error code for the other scheme %j (RFC 6750 section 3.1)',
+      async (authorization) => {
+        const res = await send(app, 'GET', '/books', { headers: { authorization } });
+        expect(res.status).toBe(401);
+        expect(res.headers['www-authenticate']).toBe('Bearer realm="api"');
+        expect(res.body.errors[0]).toMatchObject({ code: 'unsupported-scheme', source: { header: 'Authorization' } });
+      },
+    );
   });
 
   describe('when a scope is needed', () => {

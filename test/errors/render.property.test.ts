@@ -77,7 +77,9 @@ describe('error mapping properties', () => {
         expect(res.status).toBe(error.status);
         expect(res.body.status).toBe(error.status);
         expect(res.body.type).toBe('about:blank');
-        const phrase = STATUS_CODES[error.status];
+        // RFC 9110 renamed 413 and 422; node's table keeps the RFC 7231 names.
+        const renamed: Record<number, string> = { 413: 'Content Too Large', 422: 'Unprocessable Content' };
+        const phrase = renamed[error.status] ?? STATUS_CODES[error.status];
         expect(res.body.title).toBe(phrase ?? statusPhrase(error.status));
         expect(res.body.title).not.toBe('');
         if (error.errors.length === 1) expect(res.body.detail).toBe(error.errors[0]!.detail);

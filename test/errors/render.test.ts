@@ -61,7 +61,7 @@ describe('error rendering', () => {
           {
             status: '422',
             code: 'bad-isbn',
-            title: 'Unprocessable Entity',
+            title: 'Unprocessable Content',
             detail: 'The ISBN is wrong.',
             source: { pointer: '/isbn' },
           },

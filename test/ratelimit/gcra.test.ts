@@ -1,6 +1,11 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { decide, decideAll, type GcraState, type RateLimitPolicy } from '../../src/ratelimit/index.js';
+import {
+  type GcraState,
+  gcraDecide,
+  gcraDecideAll,
+  type RateLimitPolicy,
+} from '../../src/ratelimit/index.js';
 
 const T0 = 1_760_000_000_000; // a realistic epoch in ms: the arithmetic must stay exact there
 
@@ -8,7 +13,7 @@ const T0 = 1_760_000_000_000; // a realistic epoch in ms: the arithmetic must st
 function run(policy: RateLimitPolicy, arrivals: readonly number[]): boolean[] {
   let state: GcraState | undefined;
   return arrivals.map((at) => {
-    const d = decide(state, at, policy);
+    const d = gcraDecide(state, at, policy);
     if (d.allowed) state = d.newState;
     return d.allowed;
   });
@@ -39,7 +44,7 @@ describe('when a client is new', () => {
   it('admits the whole quota at once and counts remaining down to 0', () => {
     let state: GcraState | undefined;
     const remaining = [1, 2, 3].map(() => {
-      const d = decide(state, T0, policy);
+      const d = gcraDecide(state, T0, policy);
       expect(d.allowed).toBe(true);
       state = d.newState;
       return d.remaining;
@@ -48,7 +53,7 @@ describe('when a client is new', () => {
   });
 
   it('reports t as the seconds until one more request fits (window / quota)', () => {
-    const d = decide(undefined, T0, policy);
+    const d = gcraDecide(undefined, T0, policy);
     expect(d.resetSeconds).toBe(20);
     expect(d.retryAfterSeconds).toBe(0);
   });
@@ -56,20 +61,20 @@ describe('when a client is new', () => {
 
 describe('when the quota is used up', () => {
   const policy = { name: 'burst', quota: 3, windowSeconds: 60 };
-  const used = [0, 1, 2].reduce<GcraState | undefined>((s) => decide(s, T0, policy).newState, undefined);
+  const used = [0, 1, 2].reduce<GcraState | undefined>((s) => gcraDecide(s, T0, policy).newState, undefined);
 
   it('refuses with r=0 and Retry-After equal to t', () => {
-    const d = decide(used, T0 + 5_000, policy);
+    const d = gcraDecide(used, T0 + 5_000, policy);
     expect(d).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 15, resetSeconds: 15 });
   });
 
   it('leaves the state unchanged on refusal', () => {
-    expect(decide(used, T0 + 5_000, policy).newState).toEqual(used);
+    expect(gcraDecide(used, T0 + 5_000, policy).newState).toEqual(used);
   });
 
   it('admits one request again after window / quota, and the full quota after the window', () => {
-    expect(decide(used, T0 + 19_999, policy).allowed).toBe(false);
-    expect(decide(used, T0 + 20_000, policy).allowed).toBe(true);
+    expect(gcraDecide(used, T0 + 19_999, policy).allowed).toBe(false);
+    expect(gcraDecide(used, T0 + 20_000, policy).allowed).toBe(true);
     expect(run(policy, [T0, T0, T0, T0 + 60_000, T0 + 60_000, T0 + 60_000, T0 + 60_000])).toEqual([
       true,
       true,
@@ -102,7 +107,7 @@ describe('when several policies apply (burst and sustained)', () => {
   it('a request refused by one policy consumes no quota from the others', () => {
     let states: readonly (GcraState | undefined)[] = [undefined, undefined];
     const step = (at: number) => {
-      const d = decideAll(states, at, [burst, hourly]);
+      const d = gcraDecideAll(states, at, [burst, hourly]);
       if (d.allowed) states = d.newStates;
       return d;
     };
@@ -124,11 +129,11 @@ describe('when several policies apply (burst and sustained)', () => {
       { name: 'a', quota: 1, windowSeconds: 10 },
       { name: 'b', quota: 1, windowSeconds: 30 },
     ];
-    const first = decideAll([undefined, undefined], T0, tight);
-    const second = decideAll(first.newStates, T0, tight);
+    const first = gcraDecideAll([undefined, undefined], T0, tight);
+    const second = gcraDecideAll(first.newStates, T0, tight);
     expect(second.retryAfterSeconds).toBe(30);
-    expect(decideAll(first.newStates, T0 + 29_999, tight).allowed).toBe(false);
-    expect(decideAll(first.newStates, T0 + 30_000, tight).allowed).toBe(true);
+    expect(gcraDecideAll(first.newStates, T0 + 29_999, tight).allowed).toBe(false);
+    expect(gcraDecideAll(first.newStates, T0 + 30_000, tight).allowed).toBe(true);
   });
 });
 
@@ -165,22 +170,22 @@ describe('for any arrival sequence (fake clock)', () => {
     (policy, arrivals, probeOffset) => {
       let state: GcraState | undefined;
       for (const at of arrivals) {
-        const d = decide(state, at, policy);
+        const d = gcraDecide(state, at, policy);
         if (d.allowed) state = d.newState;
       }
       const now = Math.max(T0 + probeOffset, ...arrivals);
-      const probe = decide(state, now, policy);
+      const probe = gcraDecide(state, now, policy);
       if (!probe.allowed) {
         expect(probe.remaining).toBe(0);
         return;
       }
       state = probe.newState;
       for (let i = 0; i < probe.remaining; i++) {
-        const d = decide(state, now, policy);
+        const d = gcraDecide(state, now, policy);
         expect(d.allowed).toBe(true);
         state = d.newState;
       }
-      expect(decide(state, now, policy).allowed).toBe(false);
+      expect(gcraDecide(state, now, policy).allowed).toBe(false);
     },
   );
 
@@ -189,14 +194,14 @@ describe('for any arrival sequence (fake clock)', () => {
     (policy, arrivals) => {
       let state: GcraState | undefined;
       for (const at of arrivals) {
-        const d = decide(state, at, policy);
+        const d = gcraDecide(state, at, policy);
         if (d.allowed) {
           state = d.newState;
           continue;
         }
         expect(d.retryAfterSeconds).toBeGreaterThanOrEqual(1);
         expect(d.resetSeconds).toBe(d.retryAfterSeconds);
-        expect(decide(state, at + d.retryAfterSeconds * 1000, policy).allowed).toBe(true);
+        expect(gcraDecide(state, at + d.retryAfterSeconds * 1000, policy).allowed).toBe(true);
       }
     },
   );

@@ -2,9 +2,9 @@ import { fc, test } from '@fast-check/vitest';
 import { parseList } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import {
-  decideAll,
   formatRateLimit,
   formatRateLimitPolicy,
+  gcraDecideAll,
   type RateLimitPolicy,
   rateLimitHeaders,
   tightestPolicy,
@@ -64,22 +64,22 @@ describe('RateLimit (draft-10 section 4)', () => {
   ];
 
   it('names the tightest policy with r and t in delta-seconds', () => {
-    const decision = decideAll([undefined, undefined], T0, policies);
+    const decision = gcraDecideAll([undefined, undefined], T0, policies);
     const field = formatRateLimit(tightestPolicy(decision));
     expect(field).toBe('"burst";r=2;t=20');
     expect(parsed(field)).toEqual([['burst', { r: 2, t: 20 }]]);
   });
 
   it('on refusal names the refusing policy, with t equal to the retry delay', () => {
-    let decision = decideAll([undefined, undefined], T0, policies);
-    for (let i = 0; i < 3; i++) decision = decideAll(decision.newStates, T0, policies);
+    let decision = gcraDecideAll([undefined, undefined], T0, policies);
+    for (let i = 0; i < 3; i++) decision = gcraDecideAll(decision.newStates, T0, policies);
     expect(decision.allowed).toBe(false);
     const headers = rateLimitHeaders(decision, formatRateLimitPolicy(policies), false);
     expect(parsed(headers.ratelimit!)).toEqual([['burst', { r: 0, t: decision.retryAfterSeconds }]]);
   });
 
   it('adds the legacy X-RateLimit trio only when asked', () => {
-    const decision = decideAll([undefined, undefined], T0, policies);
+    const decision = gcraDecideAll([undefined, undefined], T0, policies);
     expect(Object.keys(rateLimitHeaders(decision, '', false)).sort()).toEqual([
       'ratelimit',
       'ratelimit-policy',
@@ -99,7 +99,7 @@ describe('when choosing the tightest policy', () => {
       { name: 'b', quota: 5, windowSeconds: 100 },
       { name: 'c', quota: 5, windowSeconds: 10 },
     ];
-    const decision = decideAll([undefined, undefined, undefined], T0, ps);
+    const decision = gcraDecideAll([undefined, undefined, undefined], T0, ps);
     expect(tightestPolicy(decision).policy.name).toBe('b');
   });
 });

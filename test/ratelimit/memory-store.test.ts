@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryStore } from '../../src/ratelimit/index.js';
+import { memoryRateLimitStore } from '../../src/ratelimit/index.js';
 import { storeContract } from './store-contract.js';
 
 const T0 = 1_760_000_000_000;
@@ -11,7 +11,7 @@ function fakeClock() {
 
 storeContract('memory', () => {
   const clock = fakeClock();
-  const store = memoryStore({ now: clock.now });
+  const store = memoryRateLimitStore({ now: clock.now });
   return { store, key: (label) => label, advance: async (ms) => void clock.advance(ms) };
 });
 
@@ -20,7 +20,7 @@ describe('when the memory store holds many clients', () => {
 
   it('never holds more than maxEntries, dropping the least recently admitted', async () => {
     const clock = fakeClock();
-    const store = memoryStore({ maxEntries: 10, now: clock.now });
+    const store = memoryRateLimitStore({ maxEntries: 10, now: clock.now });
     for (let i = 0; i < 25; i++) await store.consume(`client-${i}`, [policy]);
     expect(store.size).toBe(10);
     // client-24 is still tracked; client-0 was dropped and starts afresh.
@@ -30,7 +30,7 @@ describe('when the memory store holds many clients', () => {
 
   it('evicts expired entries as it goes', async () => {
     const clock = fakeClock();
-    const store = memoryStore({ now: clock.now });
+    const store = memoryRateLimitStore({ now: clock.now });
     for (let i = 0; i < 20; i++) await store.consume(`client-${i}`, [policy]);
     expect(store.size).toBe(20);
     clock.advance(10_001);
@@ -40,7 +40,7 @@ describe('when the memory store holds many clients', () => {
 
   it('keeps entries that have not expired yet', async () => {
     const clock = fakeClock();
-    const store = memoryStore({ now: clock.now });
+    const store = memoryRateLimitStore({ now: clock.now });
     for (let i = 0; i < 5; i++) await store.consume(`client-${i}`, [policy]);
     clock.advance(3_000); // one request costs 10/3 s: not yet paid back
     await store.consume('newcomer', [policy]);
@@ -48,6 +48,6 @@ describe('when the memory store holds many clients', () => {
   });
 
   it('rejects a bad configuration at start-up', () => {
-    expect(() => memoryStore({ maxEntries: 0 })).toThrow(TypeError);
+    expect(() => memoryRateLimitStore({ maxEntries: 0 })).toThrow(TypeError);
   });
 });

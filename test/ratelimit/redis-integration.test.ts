@@ -12,7 +12,7 @@ import { toNodeHandler } from '../../src/adapters/node.js';
 import { createApp } from '../../src/core/app.js';
 import { json } from '../../src/core/response.js';
 import type { Logger } from '../../src/core/types.js';
-import { type RateLimitOptions, rateLimit, redisStore } from '../../src/ratelimit/index.js';
+import { type RateLimitOptions, rateLimit, redisRateLimitStore } from '../../src/ratelimit/index.js';
 import { requestView } from '../support/request.js';
 import { REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 
@@ -92,7 +92,7 @@ describe.skipIf(!available)('with real Redis', () => {
   it('100 parallel requests over sockets admit exactly the quota', async () => {
     const app = appWith({
       policies: [{ name: 'burst', quota: 37, windowSeconds: 3600 }],
-      store: redisStore({ client: redisClient(REDIS_URL), prefix: `${prefix}parallel:` }),
+      store: redisRateLimitStore({ client: redisClient(REDIS_URL), prefix: `${prefix}parallel:` }),
       timeoutMs: 5000,
     });
     const server = http.createServer(toNodeHandler(app));
@@ -150,7 +150,7 @@ describe.skipIf(!available)('with real Redis', () => {
         const app = appWith(
           {
             policies: [{ name: 'p', quota: 2, windowSeconds: 3600 }],
-            store: redisStore({ client: redisClient(`redis://127.0.0.1:${port}`), prefix }),
+            store: redisRateLimitStore({ client: redisClient(`redis://127.0.0.1:${port}`), prefix }),
             onStoreError,
             timeoutMs,
           },

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { redisStore } from '../../src/ratelimit/index.js';
+import { redisRateLimitStore } from '../../src/ratelimit/index.js';
 import { REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 import { storeContract } from './store-contract.js';
 
@@ -19,7 +19,7 @@ describe.skipIf(!available)('with a real Redis', () => {
   storeContract('Redis', () => {
     const tag = Math.random().toString(36).slice(2, 8);
     return {
-      store: redisStore({ client: client!, prefix }),
+      store: redisRateLimitStore({ client: client!, prefix }),
       key: (label) => `${label}-${tag}`,
       // Redis reads its own clock (TIME), so time really has to pass.
       advance: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -27,7 +27,7 @@ describe.skipIf(!available)('with a real Redis', () => {
   });
 
   it('stores one expiring key per policy under the prefix, sharing a hash tag', async () => {
-    const store = redisStore({ client: client!, prefix });
+    const store = redisRateLimitStore({ client: client!, prefix });
     await store.consume('ttl-check', [
       { name: 'burst', quota: 10, windowSeconds: 60 },
       { name: 'day', quota: 100, windowSeconds: 86400 },
@@ -42,7 +42,7 @@ describe.skipIf(!available)('with a real Redis', () => {
   });
 
   it('reloads the script after SCRIPT FLUSH', async () => {
-    const store = redisStore({ client: client!, prefix });
+    const store = redisRateLimitStore({ client: client!, prefix });
     const policy = { name: 'p', quota: 2, windowSeconds: 60 };
     await store.consume('flushed', [policy]);
     await client!.script('FLUSH');
@@ -50,7 +50,7 @@ describe.skipIf(!available)('with a real Redis', () => {
   });
 
   it('agrees with the memory store, since both use the same arithmetic', async () => {
-    const store = redisStore({ client: client!, prefix });
+    const store = redisRateLimitStore({ client: client!, prefix });
     const policy = { name: 'odd', quota: 7, windowSeconds: 3 };
     const decisions = [];
     for (let i = 0; i < 8; i++) decisions.push(await store.consume('odd', [policy]));
