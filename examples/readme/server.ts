@@ -1,6 +1,7 @@
 import http from 'node:http';
 import * as rc from 'rest-conventions';
 import { toNodeHandler } from 'rest-conventions/adapters/node';
+
 type Note = { id: string; body: string; owner: string };
 const notes = new Map<string, Note>();
 const noteType = rc.defineResourceType({ type: 'notes', id: (n: Note) => n.id, attributes: ['body'] });

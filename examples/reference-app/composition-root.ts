@@ -1,7 +1,9 @@
 import { type App, createApp, type Logger } from 'rest-conventions';
 import { authenticate, hs256Verifier, type TokenVerifier } from 'rest-conventions/auth';
 import { cacheControlDefault } from 'rest-conventions/caching';
+import { movedUrls } from 'rest-conventions/deprecation';
 import { type IdempotencyStore, memoryStore } from 'rest-conventions/idempotency';
+import { memoryRateLimitStore, type RateLimitStore, rateLimit } from 'rest-conventions/ratelimit';
 import { securityHeaders } from 'rest-conventions/security';
 import { createInjector } from 'typed-inject';
 import { type BookStore, MemoryBookStore } from './books/book-store.js';
@@ -19,9 +21,13 @@ function verifierFrom(config: Config): TokenVerifier {
 }
 verifierFrom.inject = ['config'] as const;
 
+/** URLs that moved: the old ones answer 308 with the new location. */
+export const MOVED_URLS = [{ from: '/users/{id}/accountType', to: '/users/{id}/account-type' }] as const;
+
 /** Stores to use instead of the embedded in-memory ones (see `infrastructure.ts`). */
 export interface StoreOverrides {
   readonly idempotencyStore?: IdempotencyStore;
+  readonly rateLimitStore?: RateLimitStore;
   readonly bookStore?: BookStore;
   readonly orderStore?: OrderStore;
   readonly userStore?: UserStore;
@@ -47,9 +53,22 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
     .provideClass('usersRoutes', UsersRoutes)
     .provideClass('standardsRoutes', StandardsRoutes);
 
+  const { rateLimit: limits } = config;
   const app = createApp({
     logger,
-    use: [securityHeaders(), cacheControlDefault(), authenticate({ verifier: injector.resolve('verifier') })],
+    use: [
+      securityHeaders(),
+      cacheControlDefault(),
+      // Before authentication: an old URL redirects whoever asks, like the new one would answer.
+      movedUrls({ table: MOVED_URLS }),
+      authenticate({ verifier: injector.resolve('verifier') }),
+      // After authentication, so callers are keyed by user (else by address); outside every route,
+      // so 404s, replays and conflicts count too.
+      rateLimit({
+        policies: [{ name: 'default', quota: limits.max, windowSeconds: limits.windowSeconds }],
+        store: stores.rateLimitStore ?? memoryRateLimitStore(),
+      }),
+    ],
   });
   injector.resolve('booksRoutes').register(app);
   injector.resolve('ordersRoutes').register(app);

@@ -8,6 +8,19 @@ export interface Config {
   readonly databaseUrl: string;
   /** Where idempotency records live: `memory` (default), `redis` or `postgres`. */
   readonly idempotencyStore: 'memory' | 'redis' | 'postgres';
+  /** Every route is limited: `max` requests per `windowSeconds` per caller, kept in `store`. */
+  readonly rateLimit: {
+    readonly max: number;
+    readonly windowSeconds: number;
+    readonly store: 'memory' | 'redis';
+  };
+}
+
+function positiveInteger(name: string, value: string | undefined, fallback: number): number {
+  const parsed = Number(value ?? fallback);
+  if (!Number.isSafeInteger(parsed) || parsed < 1)
+    throw new TypeError(`${name} must be a positive integer, got ${value}`);
+  return parsed;
 }
 
 function choice<const V extends readonly string[]>(
@@ -41,5 +54,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       ['memory', 'redis', 'postgres'] as const,
       'memory',
     ),
+    rateLimit: {
+      // Generous for interactive use and tests; a burst of `max` is allowed, then `max` per window.
+      max: positiveInteger('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX, 1000),
+      windowSeconds: positiveInteger('RATE_LIMIT_WINDOW', env.RATE_LIMIT_WINDOW, 60),
+      store: choice('RATE_LIMIT_STORE', env.RATE_LIMIT_STORE, ['memory', 'redis'] as const, 'memory'),
+    },
   };
 }

@@ -64,7 +64,9 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       const checked = now === undefined ? verifyOptions : { ...verifyOptions, currentDate: new Date(now()) };
       try {
         const { payload } =
-          typeof key === 'function' ? await jwtVerify(token, key, checked) : await jwtVerify(token, key, checked);
+          typeof key === 'function'
+            ? await jwtVerify(token, key, checked)
+            : await jwtVerify(token, key, checked);
         return principalFromClaims(payload);
       } catch (error) {
         if (error instanceof InvalidTokenError) throw error;

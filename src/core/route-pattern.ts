@@ -29,13 +29,40 @@ export interface NamingRules {
  * adjectives (`read`, `new`, `set`, `list`) are left out, so `read-receipts` and `new-releases` pass.
  */
 export const OPERATION_WORDS: ReadonlySet<string> = new Set([
-  'add', 'cancel', 'create', 'delete', 'destroy', 'do', 'edit', 'execute', 'fetch', 'find', 'get', 'insert',
-  'make', 'modify', 'remove', 'save', 'update', 'upsert',
+  'add',
+  'cancel',
+  'create',
+  'delete',
+  'destroy',
+  'do',
+  'edit',
+  'execute',
+  'fetch',
+  'find',
+  'get',
+  'insert',
+  'make',
+  'modify',
+  'remove',
+  'save',
+  'update',
+  'upsert',
 ]);
 
 /** Plural nouns that do not end in "s", accepted as collection names. */
 export const IRREGULAR_PLURALS: ReadonlySet<string> = new Set([
-  'people', 'children', 'men', 'women', 'data', 'media', 'criteria', 'phenomena', 'feet', 'teeth', 'mice', 'geese',
+  'people',
+  'children',
+  'men',
+  'women',
+  'data',
+  'media',
+  'criteria',
+  'phenomena',
+  'feet',
+  'teeth',
+  'mice',
+  'geese',
 ]);
 
 const SEGMENT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -122,7 +122,8 @@ function unwrapDocument(document: unknown, type: string, id: string | undefined)
     }
   }
   if (data.type === undefined) problems.push(missing('/data/type', '"data.type" is required.'));
-  if (id !== undefined && data.id === undefined) problems.push(missing('/data/id', '"data.id" is required in an update.'));
+  if (id !== undefined && data.id === undefined)
+    problems.push(missing('/data/id', '"data.id" is required in an update.'));
   if (problems.length > 0) throw badRequest(problems);
   if (data.type !== type) {
     throw new ApiError(409, {
@@ -171,7 +172,9 @@ export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions
     });
   }
   const isDocument = mediaType === JSON_API;
-  const unsupported = isDocument ? parameterNames(contentType!).find((n) => !ALLOWED_JSON_API_PARAMS.has(n)) : undefined;
+  const unsupported = isDocument
+    ? parameterNames(contentType!).find((n) => !ALLOWED_JSON_API_PARAMS.has(n))
+    : undefined;
   if (unsupported !== undefined) {
     throw new ApiError(415, {
       code: 'unsupported-media-type',

@@ -210,7 +210,10 @@ describe('authentication', () => {
         const res = await send(app, 'GET', '/books', { headers: { authorization } });
         expect(res.status).toBe(401);
         expect(res.headers['www-authenticate']).toBe('Bearer realm="api"');
-        expect(res.body.errors[0]).toMatchObject({ code: 'unsupported-scheme', source: { header: 'Authorization' } });
+        expect(res.body.errors[0]).toMatchObject({
+          code: 'unsupported-scheme',
+          source: { header: 'Authorization' },
+        });
       },
     );
   });

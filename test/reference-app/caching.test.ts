@@ -6,7 +6,8 @@ import { ADAPTERS, type TestClient, type TestResponse } from '../support/clients
 import { bearer, referenceApp } from '../support/reference-app.js';
 
 function expectSecurityHeaders(response: TestResponse): void {
-  for (const [name, value] of Object.entries(DEFAULT_SECURITY_HEADERS)) expect(response.headers[name]).toBe(value);
+  for (const [name, value] of Object.entries(DEFAULT_SECURITY_HEADERS))
+    expect(response.headers[name]).toBe(value);
 }
 
 describe.each(ADAPTERS)('caching in the reference app through the $adapter adapter', ({ connect }) => {
@@ -42,29 +43,40 @@ describe.each(ADAPTERS)('caching in the reference app through the $adapter adapt
         const response = await client.request('GET', path);
         expect(response.headers['cache-control']).toBe('public, max-age=60');
         expect(response.headers.etag).toMatch(/^"[^"]+"$/);
-        expect(new Date(response.headers['last-modified']!).toUTCString()).toBe(response.headers['last-modified']);
+        expect(new Date(response.headers['last-modified']!).toUTCString()).toBe(
+          response.headers['last-modified'],
+        );
         expect(response.headers.vary).toMatch(/accept/i);
       },
     );
 
-    it.each(['/books', '/books/5'])('GET %s answers 304 to a matching If-None-Match, keeping the headers', async (path) => {
-      const first = await client.request('GET', path);
-      const revalidated = await client.request('GET', path, { headers: { 'if-none-match': first.headers.etag! } });
-      expect(revalidated.status).toBe(304);
-      expect(revalidated.text).toBe('');
-      expect(revalidated.headers.etag).toBe(first.headers.etag);
-      expect(revalidated.headers['cache-control']).toBe('public, max-age=60');
-      expect(revalidated.headers.date).toBeDefined();
-      expect(revalidated.headers['last-modified']).toBe(first.headers['last-modified']);
-      expectSecurityHeaders(revalidated);
-    });
+    it.each(['/books', '/books/5'])(
+      'GET %s answers 304 to a matching If-None-Match, keeping the headers',
+      async (path) => {
+        const first = await client.request('GET', path);
+        const revalidated = await client.request('GET', path, {
+          headers: { 'if-none-match': first.headers.etag! },
+        });
+        expect(revalidated.status).toBe(304);
+        expect(revalidated.text).toBe('');
+        expect(revalidated.headers.etag).toBe(first.headers.etag);
+        expect(revalidated.headers['cache-control']).toBe('public, max-age=60');
+        expect(revalidated.headers.date).toBeDefined();
+        expect(revalidated.headers['last-modified']).toBe(first.headers['last-modified']);
+        expectSecurityHeaders(revalidated);
+      },
+    );
 
     it('answers 304 to a not-newer If-Modified-Since and 200 to an older one', async () => {
       const first = await client.request('GET', '/books/5');
-      const same = await client.request('GET', '/books/5', { headers: { 'if-modified-since': first.headers['last-modified']! } });
+      const same = await client.request('GET', '/books/5', {
+        headers: { 'if-modified-since': first.headers['last-modified']! },
+      });
       expect(same.status).toBe(304);
       const older = new Date(Date.parse(first.headers['last-modified']!) - 1000).toUTCString();
-      expect((await client.request('GET', '/books/5', { headers: { 'if-modified-since': older } })).status).toBe(200);
+      expect(
+        (await client.request('GET', '/books/5', { headers: { 'if-modified-since': older } })).status,
+      ).toBe(200);
     });
 
     it('gives HEAD the same caching headers as GET', async () => {
@@ -84,7 +96,10 @@ describe.each(ADAPTERS)('caching in the reference app through the $adapter adapt
       const revalidation = policy.revalidationHeaders(request) as Record<string, string>;
       const second = await client.request('GET', '/books/5', { headers: revalidation });
       expect(second.status).toBe(304);
-      const { modified } = policy.revalidatedPolicy(request, { status: second.status, headers: second.headers });
+      const { modified } = policy.revalidatedPolicy(request, {
+        status: second.status,
+        headers: second.headers,
+      });
       expect(modified).toBe(false);
     });
   });
@@ -96,14 +111,18 @@ describe.each(ADAPTERS)('caching in the reference app through the $adapter adapt
       expect(response.headers['cache-control']).toBe('private, no-cache');
       expect(response.headers.etag).toMatch(/^"[^"]+"$/);
       expect(response.headers.vary).toMatch(/authorization/i);
-      const again = await client.request('GET', path, { headers: { authorization: owner, 'if-none-match': response.headers.etag! } });
+      const again = await client.request('GET', path, {
+        headers: { authorization: owner, 'if-none-match': response.headers.etag! },
+      });
       expect(again.status).toBe(304);
     });
 
     it('never answers 304 or 412 about another user\u2019s order', async () => {
       const path = await placeOrder();
       const mine = await client.request('GET', path, { headers: { authorization: owner } });
-      const theirs = await client.request('GET', path, { headers: { authorization: other, 'if-none-match': mine.headers.etag! } });
+      const theirs = await client.request('GET', path, {
+        headers: { authorization: other, 'if-none-match': mine.headers.etag! },
+      });
       expect(theirs.status).toBe(404);
       const write = await client.request('PATCH', path, {
         headers: { 'content-type': 'application/json', authorization: other, 'if-match': mine.headers.etag! },
@@ -147,7 +166,10 @@ describe.each(ADAPTERS)('caching in the reference app through the $adapter adapt
           fc.pre(a !== b && a !== 2 && b !== 2);
           const path = await placeOrder();
           const { etag } = (await client.request('GET', path, { headers: { authorization: owner } })).headers;
-          const results = await Promise.all([patch(path, a, { 'if-match': etag! }), patch(path, b, { 'if-match': etag! })]);
+          const results = await Promise.all([
+            patch(path, a, { 'if-match': etag! }),
+            patch(path, b, { 'if-match': etag! }),
+          ]);
           expect(results.map((r) => r.status).sort()).toEqual([200, 412]);
           const winner = results.find((r) => r.status === 200)!;
           const final = await client.request('GET', path, { headers: { authorization: owner } });

@@ -9,7 +9,8 @@ type StoredUser = User & { readonly socialSecurityNumber: string };
 const SECRET_PREFIX = 'SECRET-SSN-';
 const GRACE: User = {
   id: '3',
-  name: 'Grace Hopper',
+  givenName: 'Grace',
+  familyName: 'Hopper',
   email: 'grace@example.com',
   accountType: 'standard',
   updatedAt: new Date('2026-02-01T12:00:00Z'),

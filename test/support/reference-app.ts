@@ -15,10 +15,15 @@ export function memoryLogger(): Logger & {
   };
 }
 
-/** A fresh reference app with the default (in-memory) stores and the development secret. */
+/**
+ * A fresh reference app with the default (in-memory) stores and the development secret. The rate
+ * limit is raised so that property tests sending thousands of requests measure what they mean to;
+ * the limiter's own tests set `RATE_LIMIT_MAX`.
+ */
 export function referenceApp(env: NodeJS.ProcessEnv = {}, stores: StoreOverrides = {}) {
   const logger = memoryLogger();
-  return { app: createReferenceApp(configFromEnv(env), logger, stores), logger };
+  const config = configFromEnv({ RATE_LIMIT_MAX: '1000000', ...env });
+  return { app: createReferenceApp(config, logger, stores), logger };
 }
 
 /** A bearer token for the reference app's development secret. */

@@ -179,7 +179,10 @@ describe('decodeJsonBody', () => {
 
   describe('when a JSON:API resource document is malformed', () => {
     it('answers 409 when data.type is another type', async () => {
-      const res = await post(JSON.stringify({ data: { type: 'books', attributes: { bookId: 1, quantity: 2 } } }), DOCUMENT);
+      const res = await post(
+        JSON.stringify({ data: { type: 'books', attributes: { bookId: 1, quantity: 2 } } }),
+        DOCUMENT,
+      );
       expect(res.status).toBe(409);
       expect(res.body.errors[0]).toMatchObject({ code: 'type-mismatch', source: { pointer: '/data/type' } });
     });
@@ -194,7 +197,10 @@ describe('decodeJsonBody', () => {
       const data = { type: 'orders', attributes: { bookId: 1, quantity: 2 }, relationships: {} };
       const res = await post(JSON.stringify({ data }), DOCUMENT);
       expect(res.status).toBe(400);
-      expect(res.body.errors[0]).toMatchObject({ code: 'unknown-field', source: { pointer: '/data/relationships' } });
+      expect(res.body.errors[0]).toMatchObject({
+        code: 'unknown-field',
+        source: { pointer: '/data/relationships' },
+      });
     });
 
     it('answers 415 to a JSON:API media type with a parameter other than version or charset', async () => {

@@ -1,6 +1,6 @@
 import type { App } from 'rest-conventions';
-import { json } from 'rest-conventions/core';
 import { conditional, formatHttpDate, versionEtag } from 'rest-conventions/caching';
+import { json } from 'rest-conventions/core';
 import { dataDocument, defineResourceType, selfLink } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
 import { decodeQuery, text } from 'rest-conventions/validation';
@@ -39,7 +39,9 @@ export class BooksRoutes {
 
   private async validators(rawId: string) {
     const book = ID.test(rawId) ? await this.books.get(Number(rawId)) : undefined;
-    return book && { etag: versionEtag(`${book.id}-${book.updatedAt.getTime()}`), lastModified: book.updatedAt };
+    return (
+      book && { etag: versionEtag(`${book.id}-${book.updatedAt.getTime()}`), lastModified: book.updatedAt }
+    );
   }
 
   register(app: App): void {

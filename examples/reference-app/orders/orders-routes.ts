@@ -1,10 +1,10 @@
 import type { App, Context } from 'rest-conventions';
 import { requireAuth } from 'rest-conventions/auth';
-import { contextKey, created, json, noContent } from 'rest-conventions/core';
 import { conditional, preconditionFailed, versionEtag } from 'rest-conventions/caching';
-import { idempotency, type IdempotencyStore } from 'rest-conventions/idempotency';
+import { contextKey, created, json, noContent } from 'rest-conventions/core';
 import { dataDocument, defineResourceType, toOne } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
+import { type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
 import {
   bodyPointer,
   decodeJsonBody,
@@ -40,7 +40,7 @@ function notFound(rawId: string): ApiError {
 }
 
 /** The caller's own order, loaded once by the validators and handed to the handler. */
-const OWN_ORDER = contextKey<Order>('the caller\'s order');
+const OWN_ORDER = contextKey<Order>("the caller's order");
 
 /** The body of `PATCH /orders/{id}`: only the quantity can change. */
 export const OrderChange = strictObject({ quantity: integer({ min: 1, max: 100 }) });

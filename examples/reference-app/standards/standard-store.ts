@@ -40,8 +40,11 @@ export type StandardWrite =
 export interface StandardStore {
   create(input: StandardInput): Promise<StandardWrite>;
   find(id: string): Promise<StandardLookup>;
-  /** Apply changes to a live standard; `undefined` when it is not live. */
-  update(id: string, changes: StandardChanges): Promise<StandardWrite | undefined>;
+  /**
+   * Apply changes to a live standard still at `expectedVersion` (compare-and-set); `undefined` when
+   * it is not live or the version moved on.
+   */
+  update(id: string, expectedVersion: number, changes: StandardChanges): Promise<StandardWrite | undefined>;
   /** Delete and leave a tombstone, so a repeated DELETE still answers 204. */
   delete(id: string): Promise<void>;
   list(): Promise<readonly Standard[]>;
@@ -83,9 +86,13 @@ export class MemoryStandardStore implements StandardStore {
     return this.tombstones.has(id) ? { kind: 'deleted' } : { kind: 'absent' };
   }
 
-  async update(id: string, changes: StandardChanges): Promise<StandardWrite | undefined> {
+  async update(
+    id: string,
+    expectedVersion: number,
+    changes: StandardChanges,
+  ): Promise<StandardWrite | undefined> {
     const current = this.standards.get(id);
-    if (current === undefined) return undefined;
+    if (current === undefined || current.version !== expectedVersion) return undefined;
     if (changes.code !== undefined && changes.code !== current.code && this.codeTaken(changes.code)) {
       return { kind: 'duplicate-code' };
     }

@@ -1,10 +1,13 @@
 import * as t from 'io-ts';
 import type { App, Context } from 'rest-conventions';
 import { requireScopes } from 'rest-conventions/auth';
-import { created, json, noContent } from 'rest-conventions/core';
+import { conditional, preconditionFailed, versionEtag } from 'rest-conventions/caching';
+import { contextKey, created, json, noContent } from 'rest-conventions/core';
 import { dataDocument, defineResourceType } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
+import { type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
 import { bodyPointer, decodeJsonBody, oneOf, strictObject, text } from 'rest-conventions/validation';
+import { versioning } from 'rest-conventions/versioning';
 import {
   STANDARD_STATUSES,
   type Standard,
@@ -14,6 +17,8 @@ import {
 import { listingQuery, listPage, STANDARD_ATTRIBUTES } from './standards-listing.js';
 
 export const STANDARDS_PATH = '/api/v1/standards/';
+
+const LOADED = contextKey<Standard>('the standard of this request');
 
 /** How a standard is shown: an explicit allow-list (no internal review notes). */
 export const standardResource = defineResourceType<Standard, (typeof STANDARD_ATTRIBUTES)[number]>({
@@ -35,8 +40,11 @@ const status = oneOf(STANDARD_STATUSES);
 export const StandardCreate = strictObject({ code, name: text({ maxLength: 200 }) }, { description, status });
 export const StandardUpdate = strictObject({}, { code, name: text({ maxLength: 200 }), description, status });
 
-const read = [requireScopes({ scopes: ['standards:read'] })];
-const write = [requireScopes({ scopes: ['standards:write'] })];
+/** Everything under `/api/v1/` is version 1: `Accept: ...;version=2` there is a 400, not a fallback. */
+const v1 = versioning({ supported: [1], default: 1 });
+const read = [v1, requireScopes({ scopes: ['standards:read'] })];
+const write = [v1, requireScopes({ scopes: ['standards:write'] })];
+const privateRevalidated = { scope: 'private', noCache: true } as const;
 
 function written(result: StandardWrite, ctx: Context): Standard {
   if (result.kind === 'duplicate-code') {
@@ -61,15 +69,19 @@ function standardDocument(standard: Standard) {
 
 /** The standards collection under `/api/v1/standards/` (seed section 4). */
 export class StandardsRoutes {
-  static readonly inject = ['standardStore'] as const;
+  static readonly inject = ['standardStore', 'idempotencyStore'] as const;
 
-  constructor(private readonly standards: StandardStore) {}
+  constructor(
+    private readonly standards: StandardStore,
+    private readonly idempotencyStore: IdempotencyStore,
+  ) {}
 
   register(app: App): void {
+    const validators = (ctx: Context<{ readonly standard_id: string }>) => this.validators(ctx);
     app.route({
       method: 'GET',
       path: STANDARDS_PATH,
-      use: read,
+      use: [...read, conditional({ policy: privateRevalidated })],
       handler: async (ctx) => {
         const query = listingQuery(ctx);
         const { standards, links } = listPage(ctx, await this.standards.list(), query);
@@ -87,7 +99,7 @@ export class StandardsRoutes {
     app.route({
       method: 'POST',
       path: STANDARDS_PATH,
-      use: write,
+      use: [...write, idempotency({ store: this.idempotencyStore, required: true })],
       handler: async (ctx) => {
         const input = await decodeJsonBody(ctx, { codec: StandardCreate, type: 'standards' });
         const standard = written(await this.standards.create(input), ctx);
@@ -97,19 +109,29 @@ export class StandardsRoutes {
     app.route({
       method: 'GET',
       path: `${STANDARDS_PATH}{standard_id}`,
-      use: read,
-      handler: async (ctx) => json(200, standardDocument(await this.live(ctx.params.standard_id))),
+      use: [...read, conditional({ validators, policy: privateRevalidated })],
+      handler: async (ctx) => json(200, standardDocument(await this.live(ctx))),
     });
     app.route({
       method: 'PATCH',
       path: `${STANDARDS_PATH}{standard_id}`,
-      use: write,
+      use: [
+        ...write,
+        idempotency({ store: this.idempotencyStore }),
+        conditional({ validators, requireIfMatch: true }),
+      ],
       handler: async (ctx) => {
-        await this.live(ctx.params.standard_id);
-        const changes = await decodeJsonBody(ctx, { codec: StandardUpdate, type: 'standards' });
-        const result = await this.standards.update(ctx.params.standard_id, changes);
-        if (result === undefined) throw notFound();
-        return json(200, standardDocument(written(result, ctx)));
+        const checked = await this.live(ctx);
+        const changes = await decodeJsonBody(ctx, {
+          codec: StandardUpdate,
+          type: 'standards',
+          id: checked.id,
+        });
+        // Compare-and-set against the version If-Match was checked against.
+        const result = await this.standards.update(checked.id, checked.version, changes);
+        if (result === undefined) throw preconditionFailed();
+        const updated = written(result, ctx);
+        return json(200, standardDocument(updated), { etag: versionEtag(updated.version) });
       },
     });
     app.route({
@@ -125,8 +147,18 @@ export class StandardsRoutes {
     });
   }
 
-  private async live(id: string): Promise<Standard> {
-    const found = await this.standards.find(id);
+  /** Validators of a live standard, which is kept for the handler (one lookup per request). */
+  private async validators(ctx: Context<{ readonly standard_id: string }>) {
+    const found = await this.standards.find(ctx.params.standard_id);
+    if (found.kind !== 'live') return undefined;
+    ctx.set(LOADED, found.standard);
+    return { etag: versionEtag(found.standard.version), lastModified: found.standard.updatedAt };
+  }
+
+  private async live(ctx: Context<{ readonly standard_id: string }>): Promise<Standard> {
+    const loaded = ctx.get(LOADED);
+    if (loaded !== undefined) return loaded;
+    const found = await this.standards.find(ctx.params.standard_id);
     if (found.kind !== 'live') throw notFound();
     return found.standard;
   }

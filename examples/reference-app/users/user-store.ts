@@ -1,7 +1,8 @@
 /** A user as stored. */
 export interface User {
   readonly id: string;
-  readonly name: string;
+  readonly givenName: string;
+  readonly familyName: string;
   readonly email: string;
   readonly accountType: 'standard' | 'premium';
   readonly updatedAt: Date;
@@ -15,8 +16,20 @@ export interface UserStore {
 
 /** The embedded users: 1 and 2. */
 export const DEFAULT_USERS: readonly User[] = [
-  { id: '1', name: 'Ada Lovelace', email: 'ada@example.com', accountType: 'premium' as const },
-  { id: '2', name: 'Alan Turing', email: 'alan@example.com', accountType: 'standard' as const },
+  {
+    id: '1',
+    givenName: 'Ada',
+    familyName: 'Lovelace',
+    email: 'ada@example.com',
+    accountType: 'premium' as const,
+  },
+  {
+    id: '2',
+    givenName: 'Alan',
+    familyName: 'Turing',
+    email: 'alan@example.com',
+    accountType: 'standard' as const,
+  },
 ].map((user) => ({
   ...user,
   updatedAt: new Date('2026-02-01T12:00:00Z'),

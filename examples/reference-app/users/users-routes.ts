@@ -1,5 +1,7 @@
 import type { App } from 'rest-conventions';
+import { conditional, versionEtag } from 'rest-conventions/caching';
 import { json } from 'rest-conventions/core';
+import { deprecation } from 'rest-conventions/deprecation';
 import {
   dataDocument,
   defineResourceType,
@@ -10,17 +12,21 @@ import {
 } from 'rest-conventions/envelope';
 import { ownedPath, ownershipGuard, selfOrScope, visibleToOwner } from 'rest-conventions/ownership';
 import { decodeQuery, queryInteger } from 'rest-conventions/validation';
+import { API_VERSION, defineVersions, mapAttributes, versionedRoutes } from 'rest-conventions/versioning';
 import type { Order, OrderStore } from '../orders/order-store.js';
 import { orderResource } from '../orders/orders-routes.js';
 import type { User, UserStore } from './user-store.js';
 
 const userPath = (user: User) => `/users/${encodeURIComponent(user.id)}`;
 
-/** How a user is shown: `name` to whoever may read the user, `email` to the user themself only. */
-export const userResource = defineResourceType<User, 'name' | 'email'>({
+/**
+ * How a user is shown in the newest version (2): `givenName` and `familyName` to whoever may read the
+ * user, `email` to the user themself only. Version 1 is derived by {@link userVersions}.
+ */
+export const userResource = defineResourceType<User, 'givenName' | 'familyName' | 'email'>({
   type: 'users',
   id: (user) => user.id,
-  attributes: ['name', 'email'],
+  attributes: ['givenName', 'familyName', 'email'],
   visibleTo: { email: visibleToOwner((user) => user.id) },
   links: (user) => ({ self: userPath(user) }),
   relationships: (user) => ({
@@ -31,6 +37,38 @@ export const userResource = defineResourceType<User, 'name' | 'email'>({
     ),
   }),
 });
+
+/**
+ * The versions of the user representation. Version 2 split `name` into `givenName` and `familyName`
+ * (a breaking change); version 1 is the newest representation with the two joined again.
+ */
+export const userVersions = defineVersions({
+  latest: 2,
+  transforms: {
+    1: {
+      description: 'v2 splits "name" into "givenName" and "familyName"',
+      response: mapAttributes(
+        ({ givenName, familyName, ...rest }) =>
+          givenName === undefined ? rest : { name: `${String(givenName)} ${String(familyName)}`, ...rest },
+        { type: 'users' },
+      ),
+    },
+  },
+});
+
+/** Users versions: 1 and 2; the unversioned `/users/{id}` serves version 1 unless `Accept` asks. */
+export const USER_VERSIONING = { supported: [1, 2], default: 1 } as const;
+
+/** Version 1 of the users representation is deprecated, with a sunset date. */
+export const USERS_V1_DEPRECATION = {
+  since: '2026-06-01T00:00:00Z',
+  sunset: '2027-06-01T00:00:00Z',
+  version: 1,
+  link: 'https://rest-conventions.dev/deprecations/users-v1',
+  successor: '/v2/users/{id}',
+} as const;
+
+const privateRevalidated = { scope: 'private', noCache: true } as const;
 
 /** A user's account type, identified by its name (`standard`, `premium`). */
 export const accountTypeResource = defineResourceType<{ readonly name: User['accountType'] }, 'name'>({
@@ -84,11 +122,31 @@ export class UsersRoutes {
 
   register(app: App): void {
     const { user, userOrder } = this;
-    const userGuard = [ownershipGuard({ path: user })];
-    app.route({
+    // The guard runs first, so a 304 or an ETag never tells anything about a user one may not read.
+    const userGuard = [ownershipGuard({ path: user }), conditional({ policy: privateRevalidated })];
+    const routes = versionedRoutes({
       method: 'GET',
-      path: '/users/{id}',
-      use: userGuard,
+      path: '/v{version}/users/{id}',
+      unversioned: true,
+      versioning: USER_VERSIONING,
+      changes: userVersions,
+      use: [
+        deprecation(USERS_V1_DEPRECATION),
+        ownershipGuard({ path: user }),
+        conditional({
+          policy: privateRevalidated,
+          // Cheap validators from the record; the version is part of the tag, since v1 and v2 are
+          // different representations of one resource.
+          validators: (ctx) => {
+            const [found] = user.records(ctx);
+            const version = ctx.get(API_VERSION) ?? USER_VERSIONING.default;
+            return {
+              etag: versionEtag(`${found.updatedAt.getTime()}.v${version}`),
+              lastModified: found.updatedAt,
+            };
+          },
+        }),
+      ],
       handler: (ctx) => {
         const [found] = user.records(ctx);
         return json(
@@ -97,6 +155,7 @@ export class UsersRoutes {
         );
       },
     });
+    for (const route of routes) app.route(route);
     app.route({
       method: 'GET',
       path: '/users/{id}/orders',
@@ -132,7 +191,7 @@ export class UsersRoutes {
     app.route({
       method: 'GET',
       path: '/users/{id}/orders/{order_id}',
-      use: [ownershipGuard({ path: userOrder })],
+      use: [ownershipGuard({ path: userOrder }), conditional({ policy: privateRevalidated })],
       handler: (ctx) => {
         const [owner, order] = userOrder.records(ctx);
         return json(
