@@ -1,16 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SECURITY_HEADERS } from '../../src/security/index.js';
-import { ADAPTERS, type TestClient, type TestResponse } from '../support/clients.js';
+import { expectSecurityHeaders } from '../support/assertions.js';
+import { ADAPTERS, type TestClient } from '../support/clients.js';
 import { bearer, referenceApp } from '../support/reference-app.js';
 
 const JSON_BODY = { 'content-type': 'application/json' };
-
-function expectSecurityHeaders(response: TestResponse): void {
-  for (const [name, value] of Object.entries(DEFAULT_SECURITY_HEADERS))
-    expect(response.headers[name]).toBe(value);
-  expect(response.headers.server).toBeUndefined();
-  expect(response.headers['x-powered-by']).toBeUndefined();
-}
 
 describe.each(ADAPTERS)('the reference app through the $adapter adapter', ({ connect }) => {
   let client: TestClient;

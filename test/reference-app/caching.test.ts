@@ -1,14 +1,9 @@
 import fc from 'fast-check';
 import CachePolicy from 'http-cache-semantics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SECURITY_HEADERS } from '../../src/security/index.js';
-import { ADAPTERS, type TestClient, type TestResponse } from '../support/clients.js';
+import { expectSecurityHeaders } from '../support/assertions.js';
+import { ADAPTERS, type TestClient } from '../support/clients.js';
 import { bearer, referenceApp } from '../support/reference-app.js';
-
-function expectSecurityHeaders(response: TestResponse): void {
-  for (const [name, value] of Object.entries(DEFAULT_SECURITY_HEADERS))
-    expect(response.headers[name]).toBe(value);
-}
 
 describe.each(ADAPTERS)('caching in the reference app through the $adapter adapter', ({ connect }) => {
   let client: TestClient;
