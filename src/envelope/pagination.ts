@@ -9,6 +9,7 @@ import { selfLink } from './build.js';
  */
 export function pageLink(ctx: Context, replace: Readonly<Record<string, string | undefined>>): string {
   const self = selfLink(ctx);
+  if (Object.keys(replace).length === 0) return self;
   const query = self.indexOf('?');
   const path = query === -1 ? self : self.slice(0, query);
   const params = new URLSearchParams(ctx.request.search);
