@@ -42,8 +42,17 @@ export function parseHttpDate(value: string, now: number = Date.now()): number |
  * @example formatHttpDate(784111777000) // 'Sun, 06 Nov 1994 08:49:37 GMT'
  */
 export function formatHttpDate(time: number): string {
-  return new Date(Math.floor(time / 1000) * 1000).toUTCString();
+  const second = Math.floor(time / 1000);
+  // A resource's Last-Modified repeats from request to request: remember the last one formatted.
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastFormatted = new Date(second * 1000).toUTCString();
+  }
+  return lastFormatted;
 }
+
+let lastSecond = Number.NaN;
+let lastFormatted = '';
 
 function fullYear(twoDigits: number, now: number): number {
   const currentYear = new Date(now).getUTCFullYear();

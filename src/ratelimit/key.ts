@@ -12,6 +12,8 @@ export interface DefaultKeyOptions {
   readonly ipv6Prefix?: number;
 }
 
+const PEER_CACHE_LIMIT = 4096;
+
 /** Default IPv6 grouping: a /56 is the usual delegation to one end site (RFC 6177). */
 export const DEFAULT_IPV6_PREFIX = 56;
 
@@ -35,10 +37,25 @@ export function defaultRateLimitKey(options: DefaultKeyOptions = {}): (ctx: Cont
     throw new TypeError('rateLimit: trustProxy must be an array of addresses or CIDRs');
   const trusted = trustProxy.map(parseAddressBlock);
 
+  // Peers repeat (keep-alive, the same clients): the key of a bare socket address is remembered
+  // rather than parsed again on every request. Bounded; cleared when full.
+  const byPeer = new Map<string, string>();
+
   return function rateLimitKey(ctx) {
     if (ctx.principal !== undefined) return `user:${ctx.principal.sub}`;
+    const peer = ctx.request.remoteAddress;
     const forwardedFor = trusted.length === 0 ? undefined : ctx.request.headers.get('x-forwarded-for');
-    const address = clientAddress(ctx.request.remoteAddress, forwardedFor, trusted);
-    return address === undefined ? 'ip:unknown' : `ip:${addressGroup(address, ipv6Prefix)}`;
+    const cacheable = forwardedFor === undefined && peer !== undefined;
+    if (cacheable) {
+      const known = byPeer.get(peer);
+      if (known !== undefined) return known;
+    }
+    const address = clientAddress(peer, forwardedFor, trusted);
+    const key = address === undefined ? 'ip:unknown' : `ip:${addressGroup(address, ipv6Prefix)}`;
+    if (cacheable) {
+      if (byPeer.size >= PEER_CACHE_LIMIT) byPeer.clear();
+      byPeer.set(peer, key);
+    }
+    return key;
   };
 }

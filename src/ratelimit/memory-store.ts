@@ -56,6 +56,7 @@ export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
   };
 
   return {
+    inProcess: true,
     get size() {
       return entries.size;
     },

@@ -109,7 +109,9 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     const key = keyOf(ctx);
     let decision: RateLimitDecision;
     try {
-      decision = await withTimeout(() => store.consume(key, policies), timeoutMs);
+      decision = store.inProcess
+        ? await store.consume(key, policies)
+        : await withTimeout(() => store.consume(key, policies), timeoutMs);
     } catch (error) {
       if (onStoreError === 'open') {
         ctx.logger.warn('rate-limit store failed; request let through unlimited', {

@@ -11,4 +11,9 @@ import type { RateLimitPolicy } from './policy.js';
  */
 export interface RateLimitStore {
   consume(key: string, policies: readonly RateLimitPolicy[]): Promise<RateLimitDecision>;
+  /**
+   * True when the store answers from this process's memory and cannot hang: the middleware then
+   * skips the timer that bounds calls to remote stores (one timer per request saved).
+   */
+  readonly inProcess?: boolean;
 }
