@@ -41,7 +41,14 @@ export async function writeNodeResponse(
   const { raw } = response;
   if (raw === undefined) {
     const body = response.json === undefined ? undefined : JSON.stringify(response.json);
-    if (body !== undefined) headers['content-length'] ??= String(Buffer.byteLength(body));
+    // Say the length even of an empty body (a redirect, a 201 without one): no chunked framing.
+    const length =
+      body === undefined
+        ? response.status === 204 || response.status === 304
+          ? undefined
+          : 0
+        : Buffer.byteLength(body);
+    if (length !== undefined) headers['content-length'] ??= String(length);
     res.writeHead(response.status, headers);
     res.end(body);
     return;

@@ -8,8 +8,16 @@ import type { RateLimitPolicy } from './policy.js';
 
 /** An RFC 9651 section 4.1.6 String: quoted, with `"` and `\` escaped (names are printable ASCII). */
 function sfString(value: string): string {
-  return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  // Policy names are few and fixed: escape each once.
+  let quoted = quotedNames.get(value);
+  if (quoted === undefined) {
+    quoted = `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+    if (quotedNames.size < 1024) quotedNames.set(value, quoted);
+  }
+  return quoted;
 }
+
+const quotedNames = new Map<string, string>();
 
 /**
  * The `RateLimit-Policy` field value: one Quota Policy Item per policy (draft-10 section 3.1).

@@ -61,5 +61,13 @@ export function validatePolicies(policies: readonly RateLimitPolicy[]): readonly
  * reinterpreting state counted in other units.
  */
 export function policyStorageId(policy: RateLimitPolicy): string {
-  return `${policy.name}:${policy.quota}:${policy.windowSeconds}`;
+  // Policies are fixed objects read on every request: build each id once.
+  let id = storageIds.get(policy);
+  if (id === undefined) {
+    id = `${policy.name}:${policy.quota}:${policy.windowSeconds}`;
+    storageIds.set(policy, id);
+  }
+  return id;
 }
+
+const storageIds = new WeakMap<RateLimitPolicy, string>();

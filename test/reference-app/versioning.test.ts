@@ -1,5 +1,6 @@
 import { parseItem } from 'structured-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MOVED_URLS } from '../../examples/reference-app/composition-root.js';
 import { ADAPTERS, type TestClient } from '../support/clients.js';
 import { bearer, referenceApp } from '../support/reference-app.js';
 
@@ -84,6 +85,22 @@ describe.each(ADAPTERS)(
     });
 
     describe('moved URLs', () => {
+      it.each(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])(
+        'redirects every entry of the moved table for %s with params and query intact',
+        async (method) => {
+          for (const { from, to } of MOVED_URLS) {
+            const id = `u-${method.toLowerCase()}`;
+            const response = await client.request(method, `${from.replace('{id}', id)}?page=2&q=a%20b`, {
+              ...(method === 'GET' || method === 'HEAD'
+                ? {}
+                : { headers: { 'content-type': 'application/json' }, body: '{}' }),
+            });
+            expect(response.status).toBe(308);
+            expect(response.headers.location).toBe(`${to.replace('{id}', id)}?page=2&q=a%20b`);
+          }
+        },
+      );
+
       it('redirects /users/{id}/accountType to /users/{id}/account-type with 308, query kept', async () => {
         const response = await client.request('GET', '/users/1/accountType?x=1');
         expect(response.status).toBe(308);

@@ -61,25 +61,29 @@ export async function nodeClient(app: App): Promise<TestClient> {
     adapter: 'node',
     request(method, path, init = {}) {
       return new Promise((resolve, reject) => {
-        const req = http.request(
-          { host: '127.0.0.1', port, method, path, headers: init.headers, agent },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (chunk: Buffer) => chunks.push(chunk));
-            res.on('end', () => {
-              const headers: Record<string, string> = {};
-              for (const [name, value] of Object.entries(res.headers)) {
-                if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-              }
-              try {
-                resolve(checked(res.statusCode ?? 0, headers, Buffer.concat(chunks).toString('utf8')));
-              } catch (error) {
-                reject(error);
-              }
-            });
-            res.on('error', reject);
-          },
-        );
+        // node frames a body only for methods that usually carry one; state its length for the others.
+        const sized =
+          init.body === undefined ||
+          Object.keys(init.headers ?? {}).some((h) => h.toLowerCase() === 'content-length');
+        const headers = sized
+          ? init.headers
+          : { ...init.headers, 'content-length': String(Buffer.byteLength(init.body!)) };
+        const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const headers: Record<string, string> = {};
+            for (const [name, value] of Object.entries(res.headers)) {
+              if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+            }
+            try {
+              resolve(checked(res.statusCode ?? 0, headers, Buffer.concat(chunks).toString('utf8')));
+            } catch (error) {
+              reject(error);
+            }
+          });
+          res.on('error', reject);
+        });
         req.on('error', reject);
         req.end(init.body);
       });
