@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 export interface RawResponse {
   readonly status: number;
@@ -99,4 +100,21 @@ export function startFixture(env: Record<string, string>): Promise<FixtureServer
     waitFor,
     kill,
   }));
+}
+
+/**
+ * Exactly one of `responses` ran the handler; every other one is its byte-identical replay or a
+ * 409 conflict (with `Retry-After`). Returns the one that ran.
+ */
+export function expectOneExecution(responses: readonly RawResponse[]): RawResponse {
+  const original = responses.filter(
+    (r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined,
+  );
+  expect(original).toHaveLength(1);
+  for (const response of responses) {
+    expect([201, 409]).toContain(response.status);
+    if (response.status === 201) expect(response.body.equals(original[0]!.body)).toBe(true);
+    if (response.status === 409) expect(response.headers['retry-after']).toBe('1');
+  }
+  return original[0]!;
 }
