@@ -30,15 +30,18 @@ export function compose<C extends Context>(
 
   return function runComposed(ctx) {
     let called = -1;
-    const dispatch = async (index: number): Promise<ApiResponse> => {
-      if (index <= called) throw new Error('next() called more than once in one middleware');
+    // One error handler per request; each layer's promise gets it instead of an async frame per layer.
+    const recover = (error: unknown) => onError(error, ctx);
+    const dispatch = (index: number): Promise<ApiResponse> => {
+      if (index <= called) return Promise.reject(new Error('next() called more than once in one middleware'));
       called = index;
+      let result: Promise<ApiResponse> | ApiResponse;
       try {
-        if (index === count) return await terminal(ctx);
-        return await layers[index]!(ctx, () => dispatch(index + 1));
+        result = index === count ? terminal(ctx) : layers[index]!(ctx, () => dispatch(index + 1));
       } catch (error) {
-        return onError(error, ctx);
+        return Promise.resolve(recover(error));
       }
+      return result instanceof Promise ? result.catch(recover) : Promise.resolve(result);
     };
     return dispatch(0);
   };
