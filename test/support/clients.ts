@@ -62,9 +62,10 @@ export async function nodeClient(app: App): Promise<TestClient> {
     request(method, path, init = {}) {
       return new Promise((resolve, reject) => {
         // node frames a body only for methods that usually carry one; state its length for the others.
-        const sized =
-          init.body === undefined ||
-          Object.keys(init.headers ?? {}).some((h) => h.toLowerCase() === 'content-length');
+        const framed = Object.keys(init.headers ?? {}).some((h) =>
+          /^(content-length|transfer-encoding)$/i.test(h),
+        );
+        const sized = init.body === undefined || framed;
         const headers = sized
           ? init.headers
           : { ...init.headers, 'content-length': String(Buffer.byteLength(init.body!)) };
