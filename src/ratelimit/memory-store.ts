@@ -23,6 +23,8 @@ export interface MemoryRateLimitStore extends RateLimitStore {
 export const DEFAULT_RATE_LIMIT_MAX_ENTRIES = 100_000;
 /** Oldest entries examined for expiry per call: amortized O(1) cleanup, no timers. */
 const SWEEP_PER_CALL = 8;
+const SWEEP_EVERY = 16;
+const ID_CACHE_LIMIT = 4096;
 
 /**
  * The embedded default store: one GCRA state per (client, policy) in a `Map`, for a single process.
@@ -47,12 +49,34 @@ export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
   const expired = (state: GcraState, at: number) =>
     state.tatMs < at || (state.tatMs === at && state.tatFraction === 0);
 
+  // Every SWEEP_EVERY-th call examines SWEEP_EVERY * SWEEP_PER_CALL of the oldest entries: the same
+  // amortized cleanup without walking the map on every request.
+  let calls = 0;
   const sweep = (at: number) => {
+    if (++calls % SWEEP_EVERY !== 0) return;
     let examined = 0;
     for (const [id, state] of entries) {
-      if (examined++ === SWEEP_PER_CALL) break;
+      if (examined++ === SWEEP_EVERY * SWEEP_PER_CALL) break;
       if (expired(state, at)) entries.delete(id);
     }
+  };
+
+  // The storage ids of one client under one policy list, built once: no string is concatenated
+  // (and hashed anew) per request. Bounded like the peer cache of the default key.
+  const idsByList = new WeakMap<readonly RateLimitPolicy[], Map<string, readonly string[]>>();
+  const idsOf = (key: string, policies: readonly RateLimitPolicy[]): readonly string[] => {
+    let byKey = idsByList.get(policies);
+    if (byKey === undefined) {
+      byKey = new Map();
+      idsByList.set(policies, byKey);
+    }
+    let ids = byKey.get(key);
+    if (ids === undefined) {
+      ids = policies.map((policy) => `${policyStorageId(policy)}\u0000${key}`);
+      if (byKey.size >= ID_CACHE_LIMIT) byKey.clear();
+      byKey.set(key, ids);
+    }
+    return ids;
   };
 
   return {
@@ -63,7 +87,7 @@ export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
     async consume(key: string, policies: readonly RateLimitPolicy[]) {
       const at = Math.floor(now());
       sweep(at);
-      const ids = policies.map((policy) => `${policyStorageId(policy)}\u0000${key}`);
+      const ids = idsOf(key, policies);
       const decision = gcraDecideAll(
         ids.map((id) => entries.get(id)),
         at,

@@ -38,7 +38,8 @@ export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 const LIST_HEADERS = ['ratelimit-policy', 'ratelimit'] as const;
 
 function addHeaders(target: Record<string, string>, headers: Record<string, string>): void {
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name]!;
     const current = target[name];
     if (current === undefined || current === '') target[name] = value;
     else if ((LIST_HEADERS as readonly string[]).includes(name)) target[name] = `${current}, ${value}`;
