@@ -41,10 +41,11 @@ export async function writeNodeResponse(
   const { raw } = response;
   if (raw === undefined) {
     const body = response.json === undefined ? undefined : JSON.stringify(response.json);
-    // Say the length even of an empty body (a redirect, a 201 without one): no chunked framing.
+    // Say the length even of an empty body (a redirect, a 201 without one): no chunked framing. Not
+    // for HEAD, whose length is that of the GET body when known (RFC 9110 section 8.6), else absent.
     const length =
       body === undefined
-        ? response.status === 204 || response.status === 304
+        ? response.status === 204 || response.status === 304 || req?.method === 'HEAD'
           ? undefined
           : 0
         : Buffer.byteLength(body);
@@ -61,9 +62,28 @@ export async function writeNodeResponse(
   }
   res.writeHead(response.status, headers);
   for await (const chunk of raw) {
-    if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+    // Leaving the loop ends the source (its `finally` runs): a client that went away releases
+    // whatever the stream holds (a cursor, a file) instead of leaving it waiting for 'drain'.
+    if (res.destroyed) break;
+    if (!res.write(chunk) && !(await drainedOrClosed(res))) break;
   }
-  res.end();
+  if (!res.destroyed) res.end();
+}
+
+/** Resolves true once the socket can take more, false if the response closed first. */
+function drainedOrClosed(res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const onDrain = () => {
+      res.off('close', onClose);
+      resolve(true);
+    };
+    const onClose = () => {
+      res.off('drain', onDrain);
+      resolve(false);
+    };
+    res.once('drain', onDrain);
+    res.once('close', onClose);
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { trimOws } from '../core/ows.js';
 /**
  * Entity tags (RFC 9110 section 8.8.3): parsing, formatting and the two comparison functions.
  *
@@ -19,7 +20,6 @@ export type EntityTagList = '*' | readonly EntityTag[];
 // etagc: any visible character except DQUOTE, plus obs-text (%x80-FF).
 const OPAQUE = /^[\x21\x23-\x7e\x80-\xff]*$/;
 const ENTITY_TAG = /^(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"$/;
-const OWS = /^[ \t]+|[ \t]+$/g;
 
 /**
  * Parse one entity tag, or `undefined` when it does not follow the grammar (`W/` is case-sensitive).
@@ -27,7 +27,7 @@ const OWS = /^[ \t]+|[ \t]+$/g;
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-8.8.3
  */
 export function parseEntityTag(text: string): EntityTag | undefined {
-  const match = ENTITY_TAG.exec(text.replace(OWS, ''));
+  const match = ENTITY_TAG.exec(trimOws(text));
   if (match === null) return undefined;
   return { weak: match[1] !== undefined, opaque: match[2]! };
 }
@@ -42,7 +42,7 @@ export function parseEntityTag(text: string): EntityTag | undefined {
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-13.1.1
  */
 export function parseEntityTagList(value: string): EntityTagList {
-  if (value.replace(OWS, '') === '*') return '*';
+  if (trimOws(value) === '*') return '*';
   const tags: EntityTag[] = [];
   let start = 0;
   let quoted = false;

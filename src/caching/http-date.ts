@@ -1,3 +1,5 @@
+import { trimOws } from '../core/ows.js';
+
 /**
  * HTTP-date (RFC 9110 section 5.6.7): the three formats a recipient must accept, parsed strictly.
  * Anything else, including two dates joined by a comma, is not a date and is ignored by callers.
@@ -15,7 +17,6 @@ const IMF_FIXDATE = new RegExp(`^(?:${DAY}), (\\d{2}) (${MONTH}) (\\d{4}) ${TIME
 const RFC850_DATE = new RegExp(`^(?:${DAY_LONG}), (\\d{2})-(${MONTH})-(\\d{2}) ${TIME} GMT$`);
 // asctime-date (obsolete): Sun Nov  6 08:49:37 1994
 const ASCTIME_DATE = new RegExp(`^(?:${DAY}) (${MONTH}) (\\d{2}| \\d) ${TIME} (\\d{4})$`);
-const OWS = /^[ \t]+|[ \t]+$/g;
 
 /**
  * Parse an HTTP-date into milliseconds since the epoch, or `undefined` when the value is not exactly
@@ -27,7 +28,7 @@ const OWS = /^[ \t]+|[ \t]+$/g;
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-5.6.7
  */
 export function parseHttpDate(value: string, now: number = Date.now()): number | undefined {
-  const text = value.replace(OWS, '');
+  const text = trimOws(value);
   let m = IMF_FIXDATE.exec(text);
   if (m !== null) return toTime(+m[3]!, m[2]!, +m[1]!, +m[4]!, +m[5]!, +m[6]!);
   m = RFC850_DATE.exec(text);

@@ -1,3 +1,4 @@
+import { trimOws } from '../core/ows.js';
 /** The request header that carries the key (draft-ietf-httpapi-idempotency-key-header section 2). */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
@@ -20,7 +21,6 @@ const SF_STRING = /^"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"/;
 const PARAMETERS =
   /^(?:;[ ]*[a-z*][a-z0-9_.*-]*(?:=(?:-?\d{1,15}(?:\.\d{1,3})?|"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*"|[A-Za-z*][!#$%&'*+.^_`|~0-9A-Za-z:/-]*|:[A-Za-z0-9+/=]*:|\?[01]))?)*$/;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const OWS = /^[ \t]+|[ \t]+$/g;
 
 /**
  * Read an `Idempotency-Key` field value.
@@ -39,7 +39,7 @@ const OWS = /^[ \t]+|[ \t]+$/g;
  */
 export function parseIdempotencyKey(fieldValue: string | undefined): KeyParse {
   if (fieldValue === undefined) return { kind: 'absent' };
-  const value = fieldValue.replace(OWS, '');
+  const value = trimOws(fieldValue);
   if (value.startsWith('"')) return parseQuoted(value);
   return checkKey(value, true);
 }

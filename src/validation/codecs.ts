@@ -90,25 +90,35 @@ export function integer(
 /** A positive integer identifier (1 and up). */
 export const positiveInteger = integer({ min: 1 });
 
-/** A string of 1..maxLength characters after trimming nothing (whitespace-only is refused). */
+/**
+ * A string of `minLength..maxLength` characters (default 1..10 000; whitespace-only is refused when
+ * a minimum applies), optionally matching `pattern` (anchor it: `^...$`). `description` names the
+ * expected form in error details (default: the length bounds).
+ *
+ * @example text({ maxLength: 32, pattern: /^[A-Z0-9][A-Z0-9.-]*$/, description: 'an upper-case code' })
+ */
 export function text(
-  bounds: { readonly maxLength?: number; readonly minLength?: number } = {},
+  bounds: {
+    readonly maxLength?: number;
+    readonly minLength?: number;
+    readonly pattern?: RegExp;
+    readonly description?: string;
+  } = {},
 ): t.Type<string, string, unknown> {
-  const { minLength = 1, maxLength = 10_000 } = bounds;
+  const { minLength = 1, maxLength = 10_000, pattern } = bounds;
+  if (pattern !== undefined && (pattern.global || pattern.sticky)) {
+    throw new TypeError('text: pattern must not be global or sticky (it would keep state between requests)');
+  }
+  const fits = (u: unknown): u is string =>
+    typeof u === 'string' &&
+    u.length >= minLength &&
+    u.length <= maxLength &&
+    (minLength === 0 || u.trim() !== '') &&
+    (pattern === undefined || pattern.test(u));
   return new t.Type<string, string, unknown>(
-    `a string of ${minLength} to ${maxLength} characters`,
-    (u): u is string =>
-      typeof u === 'string' &&
-      u.length >= minLength &&
-      u.length <= maxLength &&
-      (minLength === 0 || u.trim() !== ''),
-    (u, c) =>
-      typeof u === 'string' &&
-      u.length >= minLength &&
-      u.length <= maxLength &&
-      (minLength === 0 || u.trim() !== '')
-        ? t.success(u)
-        : t.failure(u, c),
+    bounds.description ?? `a string of ${minLength} to ${maxLength} characters`,
+    fits,
+    (u, c) => (fits(u) ? t.success(u) : t.failure(u, c)),
     t.identity,
   );
 }
@@ -123,5 +133,18 @@ export function oneOf<const V extends readonly [string, ...string[]]>(
     (u): u is V[number] => typeof u === 'string' && allowed.has(u),
     (u, c) => (typeof u === 'string' && allowed.has(u) ? t.success(u as V[number]) : t.failure(u, c)),
     t.identity,
+  );
+}
+
+/**
+ * `codec`'s values or `null` (a field that can be cleared). Reported as "<codec's form> or null".
+ * @example nullable(text({ maxLength: 2000 }))
+ */
+export function nullable<A, O>(codec: t.Type<A, O, unknown>): t.Type<A | null, O | null, unknown> {
+  return new t.Type<A | null, O | null, unknown>(
+    `${codec.name} or null`,
+    (u): u is A | null => u === null || codec.is(u),
+    (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
+    (a) => (a === null ? null : codec.encode(a)),
   );
 }

@@ -1,6 +1,7 @@
 export {
   integer,
   MISSING_FIELD,
+  nullable,
   oneOf,
   positiveInteger,
   strictObject,

@@ -80,9 +80,11 @@ export function versionedRoutes<P extends string>(
       );
     }
   }
+  // The transforms are innermost: whatever the route's middleware sees (a body hashed for an ETag,
+  // a response stored for idempotency) is already in the negotiated version.
   const inner = [
-    ...(changes ? [changes.middleware] : []),
     ...((definition.use ?? []) as readonly Middleware[]),
+    ...(changes ? [changes.middleware] : []),
   ];
   const route = (path: string, negotiate: Middleware): RouteDefinition => ({
     method: definition.method,

@@ -1,4 +1,4 @@
-import { parseDictionary, parseList } from 'structured-headers';
+import { parseList } from 'structured-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
 import { configFromEnv } from '../../examples/reference-app/config.js';
@@ -98,7 +98,6 @@ describe('rate limiting in the reference app', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(t);
     expect(refused.body.errors[0].status).toBe('429');
     expect(refused.headers['x-frame-options']).toBe('DENY');
-    expect(parseDictionary).toBeTypeOf('function');
   });
 });
 

@@ -117,6 +117,29 @@ describe.each(ADAPTERS)('the users API through the $adapter adapter', ({ connect
       }
     });
 
+    it('links every listed order to a path each permitted reader can follow', async () => {
+      await app.placeOrder('1');
+      for (const reader of [await token('1'), await token('admin', 'users:read')]) {
+        const { body } = await app.get('/users/1/orders', reader);
+        expect(body.data.length).toBeGreaterThan(0);
+        for (const order of body.data) {
+          expect(order.links.self).toBe(`/users/1/orders/${order.id}`);
+          expect((await app.get(order.links.self, reader)).status).toBe(200);
+        }
+      }
+    });
+
+    it('gives the owner\u2019s representation and a reader\u2019s different ETags', async () => {
+      const ownerView = await app.get('/users/1', await token('1'));
+      const reader = await token('admin', 'users:read');
+      const readerView = await app.client.request('GET', '/users/1', {
+        headers: { authorization: reader, 'if-none-match': ownerView.headers.etag! },
+      });
+      expect(readerView.status).toBe(200);
+      expect(readerView.headers.etag).not.toBe(ownerView.headers.etag);
+      expect(readerView.body.data.attributes.email).toBeUndefined();
+    });
+
     it('shows a users:read token the name but never the email', async () => {
       const response = await app.get('/users/2', await token('admin', 'users:read'));
       expect(response.status).toBe(200);

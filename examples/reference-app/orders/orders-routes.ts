@@ -1,4 +1,4 @@
-import type { App, Context } from 'rest-conventions';
+import type { App, Context, Middleware } from 'rest-conventions';
 import { requireAuth } from 'rest-conventions/auth';
 import { conditional, preconditionFailed, versionEtag } from 'rest-conventions/caching';
 import { contextKey, created, json, noContent } from 'rest-conventions/core';
@@ -62,7 +62,16 @@ export class OrdersRoutes {
 
   register(app: App): void {
     const authenticated = [requireAuth()];
-    const validators = (ctx: Context<{ readonly id: string }>) => this.ownOrderValidators(ctx);
+    // The caller's own order is loaded first, so no precondition (304, 412, 428) ever answers about
+    // someone else's order: they get the same 404 as for one that does not exist.
+    const ownOrder: Middleware<Context<{ readonly id: string }>> = async (ctx, next) => {
+      ctx.set(OWN_ORDER, await this.ownOrder(ctx));
+      return next();
+    };
+    const validators = (ctx: Context<{ readonly id: string }>) => {
+      const order = ctx.get(OWN_ORDER)!;
+      return { etag: versionEtag(order.version), lastModified: order.updatedAt };
+    };
     app.route({
       method: 'POST',
       path: '/orders',
@@ -83,7 +92,7 @@ export class OrdersRoutes {
     app.route({
       method: 'GET',
       path: '/orders/{id}',
-      use: [...authenticated, conditional({ validators, policy: privateRevalidated })],
+      use: [...authenticated, ownOrder, conditional({ validators, policy: privateRevalidated })],
       handler: async (ctx) => json(200, orderDocument(await this.ownOrder(ctx))),
     });
     app.route({
@@ -92,6 +101,7 @@ export class OrdersRoutes {
       use: [
         ...authenticated,
         idempotency({ store: this.idempotencyStore }),
+        ownOrder,
         conditional({ validators, requireIfMatch: true }),
       ],
       handler: async (ctx) => {
@@ -118,14 +128,6 @@ export class OrdersRoutes {
         return noContent();
       },
     });
-  }
-
-  /** Validators of the caller's own order; someone else's order does not exist for them. */
-  private async ownOrderValidators(ctx: Context<{ readonly id: string }>) {
-    const found = await this.orders.find(numericId(ctx.params.id, 'order'));
-    if (found.kind !== 'live' || found.order.ownerId !== ctx.principal!.sub) return undefined;
-    ctx.set(OWN_ORDER, found.order);
-    return { etag: versionEtag(found.order.version), lastModified: found.order.updatedAt };
   }
 
   private async ownOrder(ctx: Context<{ readonly id: string }>): Promise<Order> {

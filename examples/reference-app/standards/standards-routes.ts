@@ -1,4 +1,3 @@
-import * as t from 'io-ts';
 import type { App, Context } from 'rest-conventions';
 import { requireScopes } from 'rest-conventions/auth';
 import { conditional, preconditionFailed, versionEtag } from 'rest-conventions/caching';
@@ -6,7 +5,14 @@ import { contextKey, created, json, noContent } from 'rest-conventions/core';
 import { dataDocument, defineResourceType } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
 import { type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
-import { bodyPointer, decodeJsonBody, oneOf, strictObject, text } from 'rest-conventions/validation';
+import {
+  bodyPointer,
+  decodeJsonBody,
+  nullable,
+  oneOf,
+  strictObject,
+  text,
+} from 'rest-conventions/validation';
 import { versioning } from 'rest-conventions/versioning';
 import {
   STANDARD_STATUSES,
@@ -28,13 +34,12 @@ export const standardResource = defineResourceType<Standard, (typeof STANDARD_AT
   links: (standard) => ({ self: `${STANDARDS_PATH}${standard.id}` }),
 });
 
-const code = new t.Type<string, string, unknown>(
-  'a code of 1 to 32 upper-case letters, digits, dots or hyphens',
-  (u): u is string => typeof u === 'string' && /^[A-Z0-9][A-Z0-9.-]{0,31}$/.test(u),
-  (u, c) => (typeof u === 'string' && /^[A-Z0-9][A-Z0-9.-]{0,31}$/.test(u) ? t.success(u) : t.failure(u, c)),
-  t.identity,
-);
-const description = t.union([text({ maxLength: 2000 }), t.null], 'a string of 1 to 2000 characters or null');
+const code = text({
+  maxLength: 32,
+  pattern: /^[A-Z0-9][A-Z0-9.-]*$/,
+  description: 'a code of 1 to 32 upper-case letters, digits, dots or hyphens',
+});
+const description = nullable(text({ maxLength: 2000 }));
 const status = oneOf(STANDARD_STATUSES);
 
 export const StandardCreate = strictObject({ code, name: text({ maxLength: 200 }) }, { description, status });

@@ -1,4 +1,4 @@
-import type { App } from 'rest-conventions';
+import type { App, Context } from 'rest-conventions';
 import { conditional, versionEtag } from 'rest-conventions/caching';
 import { json } from 'rest-conventions/core';
 import { deprecation } from 'rest-conventions/deprecation';
@@ -69,6 +69,11 @@ export const USERS_V1_DEPRECATION = {
 } as const;
 
 const privateRevalidated = { scope: 'private', noCache: true } as const;
+
+/** Whether the caller is the user (who sees every attribute) or another permitted reader. */
+function viewerOf(ctx: Context, user: User): 'self' | 'reader' {
+  return ctx.principal?.sub === user.id ? 'self' : 'reader';
+}
 
 /** A user's account type, identified by its name (`standard`, `premium`). */
 export const accountTypeResource = defineResourceType<{ readonly name: User['accountType'] }, 'name'>({
@@ -141,7 +146,8 @@ export class UsersRoutes {
             const [found] = user.records(ctx);
             const version = ctx.get(API_VERSION) ?? USER_VERSIONING.default;
             return {
-              etag: versionEtag(`${found.updatedAt.getTime()}.v${version}`),
+              // The owner sees `email`, other readers do not: two representations, two tags.
+              etag: versionEtag(`${found.updatedAt.getTime()}.v${version}.${viewerOf(ctx, found)}`),
               lastModified: found.updatedAt,
             };
           },
@@ -174,7 +180,11 @@ export class UsersRoutes {
         return json(
           200,
           dataDocument(
-            items.map((order) => orderResource.toResource(order)),
+            // Linked under the user, the path every reader of this listing may follow.
+            items.map((order) => ({
+              ...orderResource.toResource(order),
+              links: { self: `${userPath(owner)}/orders/${order.id}` },
+            })),
             {
               links: {
                 self: selfLink(ctx),

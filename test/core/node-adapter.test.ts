@@ -1,0 +1,75 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { toNodeHandler } from '../../src/adapters/node.js';
+import { createApp } from '../../src/core/app.js';
+
+const servers: http.Server[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close();
+});
+
+async function serve(app: ReturnType<typeof createApp>): Promise<number> {
+  const server = http.createServer(toNodeHandler(app));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+describe('the node adapter with streamed bodies', () => {
+  it('ends the source when the client goes away mid-stream', async () => {
+    let released!: () => void;
+    const finished = new Promise<void>((resolve) => {
+      released = resolve;
+    });
+    const app = createApp();
+    app.route({
+      method: 'GET',
+      path: '/exports',
+      handler: () => ({
+        status: 200,
+        headers: { 'content-type': 'application/octet-stream' },
+        raw: (async function* endless() {
+          try {
+            for (;;) yield new Uint8Array(1 << 20);
+          } finally {
+            released();
+          }
+        })(),
+      }),
+    });
+    const port = await serve(app);
+    const socket = net.connect(port, '127.0.0.1');
+    socket.write('GET /exports HTTP/1.1\r\nHost: x\r\n\r\n');
+    socket.pause(); // read nothing, so the server meets backpressure
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    await finished; // the test times out if the generator is never closed
+  });
+
+  it('sends no Content-Length of 0 to HEAD when the GET body is a stream', async () => {
+    const app = createApp();
+    app.route({
+      method: 'GET',
+      path: '/exports',
+      handler: () => ({
+        status: 200,
+        headers: { 'content-type': 'text/plain' },
+        raw: (async function* () {
+          yield new TextEncoder().encode('0123456789');
+        })(),
+      }),
+    });
+    const port = await serve(app);
+    const head = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      http
+        .request({ port, host: '127.0.0.1', method: 'HEAD', path: '/exports' }, resolve)
+        .on('error', reject)
+        .end();
+    });
+    head.resume();
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).not.toBe('0');
+  });
+});

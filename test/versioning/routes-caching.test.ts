@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { conditional } from '../../src/caching/index.js';
+import { createApp } from '../../src/core/app.js';
+import { json } from '../../src/core/response.js';
+import { defineVersions, mapAttributes, versionedRoutes } from '../../src/versioning/index.js';
+import { requestView } from '../support/request.js';
+
+describe('versioned routes whose middleware hashes the body for an ETag', () => {
+  const changes = defineVersions({
+    latest: 2,
+    transforms: {
+      1: {
+        response: mapAttributes(
+          ({ givenName, familyName, ...rest }) => ({ ...rest, name: `${givenName} ${familyName}` }),
+          {
+            type: 'users',
+          },
+        ),
+      },
+    },
+  });
+  const app = createApp();
+  for (const route of versionedRoutes({
+    method: 'GET',
+    path: '/v{version}/users/{id}',
+    versioning: { supported: [1, 2], default: 1 },
+    changes,
+    use: [conditional({ policy: { scope: 'private', noCache: true } })],
+    handler: (ctx) =>
+      json(200, {
+        data: { type: 'users', id: ctx.params.id, attributes: { givenName: 'A', familyName: 'B' } },
+      }),
+  }))
+    app.route(route);
+
+  it('still sends each version its own representation, and hashes that one', async () => {
+    const v1 = await app.handle(requestView('GET', '/v1/users/1'));
+    const v2 = await app.handle(requestView('GET', '/v2/users/1'));
+    const body = (r: typeof v1) => JSON.parse(Buffer.from(r.raw as Uint8Array).toString('utf8'));
+    expect(body(v1).data.attributes).toEqual({ name: 'A B' });
+    expect(body(v2).data.attributes).toEqual({ givenName: 'A', familyName: 'B' });
+    expect(v1.headers.etag).not.toBe(v2.headers.etag);
+  });
+});
