@@ -8,12 +8,22 @@ export interface Config {
   readonly databaseUrl: string;
   /** Where idempotency records live: `memory` (default), `redis` or `postgres`. */
   readonly idempotencyStore: 'memory' | 'redis' | 'postgres';
+  /** Namespace of this app's data in shared stores: Redis key prefix, PostgreSQL table prefix. */
+  readonly storePrefix: string;
   /** Every route is limited: `max` requests per `windowSeconds` per caller, kept in `store`. */
   readonly rateLimit: {
     readonly max: number;
     readonly windowSeconds: number;
     readonly store: 'memory' | 'redis';
   };
+}
+
+function storePrefix(value: string | undefined): string {
+  const prefix = value ?? 'reference_app';
+  if (!/^[a-z][a-z0-9_]{0,40}$/.test(prefix)) {
+    throw new TypeError(`STORE_PREFIX must be lower-case letters, digits and underscores, got ${prefix}`);
+  }
+  return prefix;
 }
 
 function positiveInteger(name: string, value: string | undefined, fallback: number): number {
@@ -54,6 +64,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       ['memory', 'redis', 'postgres'] as const,
       'memory',
     ),
+    storePrefix: storePrefix(env.STORE_PREFIX),
     rateLimit: {
       // Generous for interactive use and tests; a burst of `max` is allowed, then `max` per window.
       max: positiveInteger('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX, 1000),

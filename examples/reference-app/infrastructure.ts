@@ -51,10 +51,13 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
   let idempotencyStore: IdempotencyStore;
   switch (config.idempotencyStore) {
     case 'redis':
-      idempotencyStore = redisStore({ client: await redisClient() });
+      idempotencyStore = redisStore({
+        client: await redisClient(),
+        prefix: `${config.storePrefix}:idempotency:`,
+      });
       break;
     case 'postgres': {
-      const store = postgresStore({ pool: postgres() });
+      const store = postgresStore({ pool: postgres(), table: `${config.storePrefix}_idempotency` });
       await store.migrate();
       idempotencyStore = store;
       break;
@@ -64,7 +67,7 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
   }
   const rateLimitStore =
     config.rateLimit.store === 'redis'
-      ? redisRateLimitStore({ client: await redisClient(), prefix: 'reference-app:ratelimit:' })
+      ? redisRateLimitStore({ client: await redisClient(), prefix: `${config.storePrefix}:ratelimit:` })
       : memoryRateLimitStore();
   return {
     idempotencyStore,

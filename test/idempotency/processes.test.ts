@@ -64,12 +64,21 @@ const backends: [Backend, boolean][] = [
 
 for (const [backend, available] of backends) {
   describe.skipIf(!available)(`when two app processes share a ${backend.name} store`, () => {
-    let servers: FixtureServer[] = [];
+    const servers: FixtureServer[] = [];
 
     beforeAll(async () => {
       await backend.setUp();
       const env = { ...backend.env, LEASE_MS: String(LEASE_MS), DELAY_MS: '150' };
-      servers = await Promise.all([startFixture(env), startFixture(env)]);
+      // Keep each server as soon as it is up, so one that started is killed even if the other failed.
+      const starting = [startFixture(env), startFixture(env)].map((start) =>
+        start.then((server) => {
+          servers.push(server);
+          return server;
+        }),
+      );
+      const started = await Promise.allSettled(starting);
+      const failed = started.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
     });
     afterAll(async () => {
       await Promise.all(servers.map((server) => server.kill()));

@@ -1,3 +1,5 @@
+import { Redis } from 'ioredis';
+import pg from 'pg';
 import { parseList } from 'structured-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
@@ -5,7 +7,21 @@ import { configFromEnv } from '../../examples/reference-app/config.js';
 import { connectInfrastructure, type Infrastructure } from '../../examples/reference-app/infrastructure.js';
 import { ADAPTERS, nodeClient, type TestClient } from '../support/clients.js';
 import { bearer, memoryLogger, referenceApp } from '../support/reference-app.js';
-import { serviceAvailable } from '../support/services.js';
+import { DATABASE_URL, REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
+
+/** Leave nothing behind in the shared servers: this run's keys or table. */
+async function removeTestData(store: string, prefix: string): Promise<void> {
+  if (store === 'Redis') {
+    const redis = new Redis(REDIS_URL);
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  } else {
+    const pool = new pg.Pool({ connectionString: DATABASE_URL });
+    await pool.query(`DROP TABLE IF EXISTS ${prefix}_idempotency`);
+    await pool.end();
+  }
+}
 
 const ORDER = { bookId: 2, quantity: 3 };
 
@@ -111,8 +127,15 @@ for (const [name, store, env] of [
     let client: TestClient;
     let token: string;
 
+    const prefix = uniquePrefix('refapp').toLowerCase();
+
     beforeAll(async () => {
-      const config = configFromEnv({ ...process.env, ...env, RATE_LIMIT_MAX: '100000' });
+      const config = configFromEnv({
+        ...process.env,
+        ...env,
+        RATE_LIMIT_MAX: '100000',
+        STORE_PREFIX: prefix,
+      });
       infrastructure = await connectInfrastructure(config);
       client = await nodeClient(createReferenceApp(config, memoryLogger(), infrastructure));
       token = await bearer('1');
@@ -120,6 +143,7 @@ for (const [name, store, env] of [
     afterAll(async () => {
       await client.close();
       await infrastructure.close();
+      await removeTestData(name, prefix);
     });
 
     it('creates exactly one order from 20 concurrent identical requests', async () => {

@@ -54,9 +54,10 @@ export class BooksRoutes {
         const { author } = decodeQuery(ctx, { author: text({ maxLength: 200 }) });
         const books = await this.books.list(author === undefined ? {} : { author });
         const resources = books.map((book) => bookResource.toResource(book));
-        return json(200, dataDocument(resources, { links: { self: selfLink(ctx) } }), {
-          'last-modified': formatHttpDate(lastChange(books)),
-        });
+        // An empty list has no last change to report (and no 1970 date).
+        const headers: Record<string, string> =
+          books.length === 0 ? {} : { 'last-modified': formatHttpDate(lastChange(books)) };
+        return json(200, dataDocument(resources, { links: { self: selfLink(ctx) } }), headers);
       },
     });
     app.route({
