@@ -97,8 +97,11 @@ export function movedUrlTable(table: readonly MovedUrl[]): MovedUrlTable {
   return {
     redirect(method, path, search) {
       const trimmed = trimTrailingSlash(path);
+      // Most requests did not move: rule them out by segment count before splitting the path.
+      const candidates = bySegmentCount.get(segmentCount(trimmed));
+      if (candidates === undefined) return undefined;
       const parts = trimmed === '/' ? [] : trimmed.slice(1).split('/');
-      for (const entry of bySegmentCount.get(parts.length) ?? []) {
+      for (const entry of candidates) {
         const params = matchSegments(entry.from, parts);
         if (params === undefined) continue;
         for (const [name, value] of params) params.set(name, safeForLocation(value));
@@ -109,6 +112,14 @@ export function movedUrlTable(table: readonly MovedUrl[]): MovedUrlTable {
       return undefined;
     },
   };
+}
+
+/** Segments of a path without a trailing slash: `/` has none, `/a/b` two. */
+function segmentCount(path: string): number {
+  if (path === '/') return 0;
+  let count = 0;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) count++;
+  return count;
 }
 
 /**

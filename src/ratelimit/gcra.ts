@@ -127,11 +127,29 @@ export function gcraDecideAll(
   policies: readonly RateLimitPolicy[],
 ): RateLimitDecision & { readonly newStates: readonly GcraState[] } {
   const now = Math.floor(nowMs);
+  if (policies.length === 1) return decideOne(states[0], now, policies[0]!);
   const debts = policies.map((policy, i) => gcraDebt(states[i], now, policy));
   const decision = gcraDecisionFromDebts(policies, debts);
   const cost = (policy: RateLimitPolicy) => (decision.allowed ? windowMs(policy) : 0);
   const newStates = policies.map((policy, i) => gcraStateFromDebt(debts[i]! + cost(policy), now, policy));
   return { ...decision, newStates };
+}
+
+/** {@link gcraDecideAll} for the usual single policy, with the same arithmetic and no lists to map. */
+function decideOne(
+  state: GcraState | undefined,
+  now: number,
+  policy: RateLimitPolicy,
+): RateLimitDecision & { readonly newStates: readonly GcraState[] } {
+  const debt = gcraDebt(state, now, policy);
+  const decision = policyDecision(policy, debt, admits(debt, policy));
+  const newDebt = decision.allowed ? debt + windowMs(policy) : debt;
+  return {
+    allowed: decision.allowed,
+    retryAfterSeconds: decision.retryAfterSeconds,
+    policies: [decision],
+    newStates: [gcraStateFromDebt(newDebt, now, policy)],
+  };
 }
 
 /**

@@ -49,6 +49,8 @@ export function formatRateLimit(decision: PolicyDecision): string {
  * tightestPolicy(decision).policy.name; // 'burst'
  */
 export function tightestPolicy(decision: RateLimitDecision): PolicyDecision {
+  // The usual case, one policy, without copying the list.
+  if (decision.policies.length === 1) return decision.policies[0]!;
   const [first, ...rest] = decision.policies;
   if (first === undefined) throw new TypeError('tightestPolicy: a decision has at least one policy');
   if (!decision.allowed) {
