@@ -32,7 +32,7 @@ export interface VersionedRouteDefinition<P extends string> {
   readonly unversioned?: boolean;
   /** Transforms from `defineVersions`: the handler then speaks only the newest version. */
   readonly changes?: VersionChanges;
-  /** Route middleware, run after version negotiation (and inside the response transforms). */
+  /** Route middleware, run after version negotiation and outside the response transforms. */
   readonly use?: readonly Middleware<Context<VersionedParams<P>>>[];
   readonly handler: Handler<Context<VersionedParams<P>>>;
 }
