@@ -1,3 +1,4 @@
+import { HTTP_TOKEN } from '../core/field-syntax.js';
 import { appendListHeader, bodyBytes } from '../core/response.js';
 import {
   type ApiResponse,
@@ -53,7 +54,6 @@ export interface ConditionalOptions<C extends Context = Context> {
 export const CHECKED_VALIDATORS = contextKey<Validators>('validators the preconditions were checked against');
 
 const WRITES = new Set(['PUT', 'PATCH', 'DELETE']);
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
  * Conditional requests and caching headers for one route (RFC 9110 sections 8.8, 13 and 15.4.5;
@@ -85,7 +85,7 @@ export function conditional<C extends Context = Context>(options: ConditionalOpt
   const policy = options.policy === undefined ? undefined : cachePolicy(options.policy);
   const vary = options.vary ?? ['Accept'];
   for (const name of vary) {
-    if (typeof name !== 'string' || !TOKEN.test(name)) {
+    if (typeof name !== 'string' || !HTTP_TOKEN.test(name)) {
       throw new TypeError(`conditional: bad Vary field name ${String(name)}`);
     }
   }

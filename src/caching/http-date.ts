@@ -1,4 +1,5 @@
-import { trimOws } from '../core/ows.js';
+import { trimOws } from '../core/field-syntax.js';
+import { imfFixdate } from '../core/http-date.js';
 
 /**
  * HTTP-date (RFC 9110 section 5.6.7): the three formats a recipient must accept, parsed strictly.
@@ -47,7 +48,7 @@ export function formatHttpDate(time: number): string {
   // A resource's Last-Modified repeats from request to request: remember the last one formatted.
   if (second !== lastSecond) {
     lastSecond = second;
-    lastFormatted = new Date(second * 1000).toUTCString();
+    lastFormatted = imfFixdate(time);
   }
   return lastFormatted;
 }

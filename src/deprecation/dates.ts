@@ -45,11 +45,6 @@ function sameCalendarDay(match: RegExpExecArray, midnight: number): boolean {
   );
 }
 
-/** IMF-fixdate (RFC 9110 section 5.6.7), e.g. `Tue, 30 Jun 2026 00:00:00 GMT`. */
-export function imfFixdate(epochMs: number): string {
-  return new Date(epochMs).toUTCString();
-}
-
 /** An RFC 9651 Date item (`@` and integer seconds), as RFC 9745 uses for `Deprecation`. */
 export function structuredDate(epochMs: number): string {
   return `@${Math.floor(epochMs / 1000)}`;

@@ -1,6 +1,7 @@
+import { imfFixdate } from '../core/http-date.js';
 import type { Params } from '../core/types.js';
 import { isVersionNumber } from '../versioning/policy.js';
-import { imfFixdate, instantOf, structuredDate } from './dates.js';
+import { instantOf, structuredDate } from './dates.js';
 import { absoluteUrl, successorTemplate } from './links.js';
 
 /** How a deprecated route or version announces itself. */

@@ -1,5 +1,6 @@
 import { DEFAULT_BODY_LIMIT, readBody } from '../core/body.js';
 import { collectBody } from '../core/response.js';
+import { withTimeout } from '../core/timeout.js';
 import type { ApiResponse, Context, Middleware, Next } from '../core/types.js';
 import { DEFAULT_REPLAY_HEADERS, replayOf, scopeKey, shouldStore, toStoredResponse } from './decision.js';
 import {
@@ -13,7 +14,6 @@ import { requestFingerprint } from './fingerprint.js';
 import { parseIdempotencyKey } from './key.js';
 import { memoryStore } from './memory-store.js';
 import type { ClaimOutcome, IdempotencyStore, StoreTransaction } from './store.js';
-import { withTimeout } from './timeout.js';
 
 /** Options of {@link idempotency}. */
 export interface IdempotencyOptions {
@@ -113,17 +113,10 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
   const config = readOptions(options);
   const { store } = config;
 
-  const bounded = <T>(call: () => Promise<T>, onLate?: (value: T) => void): Promise<T> => {
-    let promise: Promise<T>;
-    try {
-      promise = call();
-    } catch (error) {
-      promise = Promise.reject(error);
-    }
-    return withTimeout(promise, config.storeTimeoutMs, onLate).catch((error: unknown) => {
+  const bounded = <T>(call: () => Promise<T>, onLate?: (value: T) => void): Promise<T> =>
+    withTimeout(call, config.storeTimeoutMs, onLate).catch((error: unknown) => {
       throw storeUnavailableError(error);
     });
-  };
   const quietly = (ctx: Context, what: string, call: () => Promise<unknown>): Promise<void> =>
     bounded(call).then(
       () => undefined,

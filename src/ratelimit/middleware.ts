@@ -1,3 +1,4 @@
+import { withTimeout } from '../core/timeout.js';
 import type { Context, Middleware } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
 import type { RateLimitDecision } from './gcra.js';
@@ -6,7 +7,6 @@ import { defaultRateLimitKey } from './key.js';
 import { memoryRateLimitStore } from './memory-store.js';
 import { type RateLimitPolicy, validatePolicies } from './policy.js';
 import type { RateLimitStore } from './store.js';
-import { withTimeout } from './timeout.js';
 
 /** Options of {@link rateLimit}. */
 export interface RateLimitOptions {

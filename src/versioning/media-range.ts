@@ -2,6 +2,7 @@
  * One element of an `Accept` header (RFC 9110 section 12.5.1): a media range, its parameters and its
  * weight.
  */
+import { HTTP_TOKEN } from '../core/field-syntax.js';
 export interface MediaRange {
   /** Lower-cased type, `*` for a wildcard. */
   readonly type: string;
@@ -13,7 +14,6 @@ export interface MediaRange {
   readonly q: number;
 }
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 
 /**
@@ -46,7 +46,8 @@ function parseElement(element: string): MediaRange | undefined {
     .slice(slash + 1)
     .trim()
     .toLowerCase();
-  if (!TOKEN.test(type) || !TOKEN.test(subtype) || (type === '*' && subtype !== '*')) return undefined;
+  if (!HTTP_TOKEN.test(type) || !HTTP_TOKEN.test(subtype) || (type === '*' && subtype !== '*'))
+    return undefined;
   const params = new Map<string, string>();
   let q = 1;
   for (const raw of rawParams) {
@@ -55,7 +56,7 @@ function parseElement(element: string): MediaRange | undefined {
     if (equals === -1) return undefined;
     const name = raw.slice(0, equals).trim().toLowerCase();
     const value = unquote(raw.slice(equals + 1).trim());
-    if (!TOKEN.test(name) || value === undefined) return undefined;
+    if (!HTTP_TOKEN.test(name) || value === undefined) return undefined;
     if (name === 'q') {
       if (!QVALUE.test(value)) return undefined;
       q = Number(value);
@@ -68,7 +69,7 @@ function parseElement(element: string): MediaRange | undefined {
 
 /** A token as it is, a quoted-string without its quotes and escapes, or `undefined` when malformed. */
 function unquote(value: string): string | undefined {
-  if (!value.startsWith('"')) return TOKEN.test(value) ? value : undefined;
+  if (!value.startsWith('"')) return HTTP_TOKEN.test(value) ? value : undefined;
   if (value.length < 2 || !value.endsWith('"')) return undefined;
   let out = '';
   for (let i = 1; i < value.length - 1; i++) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { trimOws } from '../../src/core/ows.js';
+import { trimOws } from '../../src/core/field-syntax.js';
 
 describe('trimOws', () => {
   it('strips spaces and tabs at both ends and nothing else, like the plain definition', () => {

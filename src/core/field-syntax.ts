@@ -1,3 +1,5 @@
+/** Small pieces of the HTTP field syntax (RFC 9110 section 5.6) shared by the primitives. */
+
 /**
  * Strip optional whitespace (OWS: spaces and tabs, RFC 9110 section 5.6.3) from both ends of a
  * field value, in linear time: header values are client-controlled and may be long, so no
@@ -14,3 +16,6 @@ export function trimOws(value: string): string {
 function isOws(code: number): boolean {
   return code === 32 || code === 9;
 }
+
+/** An RFC 9110 section 5.6.2 token: field names, media-type and parameter names, directive names. */
+export const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
