@@ -10,7 +10,14 @@ afterEach(() => {
   for (const server of servers.splice(0)) server.close();
 });
 
-async function serve(app: ReturnType<typeof createApp>): Promise<number> {
+/** A server whose `GET /exports` answers with the stream `source()` makes for each request. */
+async function serveStream(source: () => AsyncIterable<Uint8Array>): Promise<number> {
+  const app = createApp();
+  app.route({
+    method: 'GET',
+    path: '/exports',
+    handler: () => ({ status: 200, headers: { 'content-type': 'application/octet-stream' }, raw: source() }),
+  });
   const server = http.createServer(toNodeHandler(app));
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -23,23 +30,13 @@ describe('the node adapter with streamed bodies', () => {
     const finished = new Promise<void>((resolve) => {
       released = resolve;
     });
-    const app = createApp();
-    app.route({
-      method: 'GET',
-      path: '/exports',
-      handler: () => ({
-        status: 200,
-        headers: { 'content-type': 'application/octet-stream' },
-        raw: (async function* endless() {
-          try {
-            for (;;) yield new Uint8Array(1 << 20);
-          } finally {
-            released();
-          }
-        })(),
-      }),
+    const port = await serveStream(async function* endless() {
+      try {
+        for (;;) yield new Uint8Array(1 << 20);
+      } finally {
+        released();
+      }
     });
-    const port = await serve(app);
     const socket = net.connect(port, '127.0.0.1');
     socket.write('GET /exports HTTP/1.1\r\nHost: x\r\n\r\n');
     socket.pause(); // read nothing, so the server meets backpressure
@@ -49,19 +46,9 @@ describe('the node adapter with streamed bodies', () => {
   });
 
   it('sends no Content-Length of 0 to HEAD when the GET body is a stream', async () => {
-    const app = createApp();
-    app.route({
-      method: 'GET',
-      path: '/exports',
-      handler: () => ({
-        status: 200,
-        headers: { 'content-type': 'text/plain' },
-        raw: (async function* () {
-          yield new TextEncoder().encode('0123456789');
-        })(),
-      }),
+    const port = await serveStream(async function* tenBytes() {
+      yield new TextEncoder().encode('0123456789');
     });
-    const port = await serve(app);
     const head = await new Promise<http.IncomingMessage>((resolve, reject) => {
       http
         .request({ port, host: '127.0.0.1', method: 'HEAD', path: '/exports' }, resolve)
