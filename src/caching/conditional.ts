@@ -90,8 +90,10 @@ export function conditional<C extends Context = Context>(options: ConditionalOpt
     }
   }
 
+  // Both Vary lists are built once; authenticated responses also vary on Authorization.
+  const varyAuthenticated = [...vary, 'Authorization'];
   const decorate = (response: ApiResponse, ctx: C): ApiResponse =>
-    applyCacheHeaders(response, ctx, policy, vary);
+    applyCacheHeaders(response, ctx, policy, vary, varyAuthenticated);
 
   if (validators !== undefined) {
     return async function conditionalBeforeHandler(ctx, next) {
@@ -210,12 +212,13 @@ function applyCacheHeaders(
   ctx: Context,
   policy: CachePolicy | undefined,
   vary: readonly string[],
+  varyAuthenticated: readonly string[],
 ): ApiResponse {
   const { headers } = response;
   const authenticated = ctx.principal !== undefined || ctx.request.headers.get('authorization') !== undefined;
   if (policy !== undefined)
     headers['cache-control'] ??= authenticated ? policy.authenticated : policy.anonymous;
-  const fields = authenticated ? [...vary, 'Authorization'] : vary;
+  const fields = authenticated ? varyAuthenticated : vary;
   if (fields.length > 0) appendListHeader(headers, 'vary', fields);
   return response;
 }
