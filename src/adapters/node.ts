@@ -15,52 +15,76 @@ class NodeHeaders implements HeaderBag {
   }
 }
 
-/** A neutral request view over a node:http request. */
-export function fromNodeRequest(req: IncomingMessage): RequestView {
-  const url = req.url ?? '/';
-  const query = url.indexOf('?');
-  return {
-    method: req.method ?? 'GET',
-    path: query === -1 ? url : url.slice(0, query),
-    search: query === -1 ? '' : url.slice(query + 1),
-    headers: new NodeHeaders(req.headers),
-    remoteAddress: req.socket.remoteAddress,
-    body: () => req,
-  };
+/**
+ * A neutral request view over a node:http request. The peer address is read only when asked for
+ * (a rate-limit key for an anonymous caller), not on every request.
+ */
+class NodeRequestView implements RequestView {
+  readonly method: string;
+  readonly path: string;
+  readonly search: string;
+  readonly headers: HeaderBag;
+
+  constructor(private readonly req: IncomingMessage) {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    this.method = req.method ?? 'GET';
+    this.path = query === -1 ? url : url.slice(0, query);
+    this.search = query === -1 ? '' : url.slice(query + 1);
+    this.headers = new NodeHeaders(req.headers);
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress;
+  }
+
+  body(): AsyncIterable<Uint8Array> {
+    return this.req;
+  }
 }
 
-/** Write a neutral response to a node:http response, streaming with backpressure when needed. */
-export async function writeNodeResponse(
+/** A neutral request view over a node:http request. */
+export function fromNodeRequest(req: IncomingMessage): RequestView {
+  return new NodeRequestView(req);
+}
+
+/**
+ * Write a neutral response to a node:http response. Whole bodies are written at once (no promise);
+ * a stream is piped with backpressure, and the returned promise settles when it is done.
+ */
+export function writeNodeResponse(
   res: ServerResponse,
   response: ApiResponse,
   req?: IncomingMessage,
-): Promise<void> {
+): Promise<void> | undefined {
   const { headers } = response;
   // A refused body (413) is not read: close the connection rather than drain it.
   if (response.status === 413 && req !== undefined && !req.complete) headers.connection = 'close';
   const { raw } = response;
   if (raw === undefined) {
-    const body = response.json === undefined ? undefined : JSON.stringify(response.json);
+    // Encoded once: measuring the text and then writing it would walk it twice.
+    const body = response.json === undefined ? undefined : Buffer.from(JSON.stringify(response.json));
     // Say the length even of an empty body (a redirect, a 201 without one): no chunked framing. Not
     // for HEAD, whose length is that of the GET body when known (RFC 9110 section 8.6), else absent.
-    const length =
-      body === undefined
-        ? response.status === 204 || response.status === 304 || req?.method === 'HEAD'
-          ? undefined
-          : 0
-        : Buffer.byteLength(body);
-    if (length !== undefined) headers['content-length'] ??= String(length);
+    if (body !== undefined) headers['content-length'] ??= String(body.byteLength);
+    else if (!(response.status === 204 || response.status === 304 || req?.method === 'HEAD')) {
+      headers['content-length'] ??= '0';
+    }
     res.writeHead(response.status, headers);
     res.end(body);
-    return;
+    return undefined;
   }
   if (typeof raw === 'string' || raw instanceof Uint8Array) {
     headers['content-length'] ??= String(typeof raw === 'string' ? Buffer.byteLength(raw) : raw.byteLength);
     res.writeHead(response.status, headers);
     res.end(raw);
-    return;
+    return undefined;
   }
-  res.writeHead(response.status, headers);
+  return pipeStream(res, response, raw);
+}
+
+async function pipeStream(res: ServerResponse, response: ApiResponse, raw: AsyncIterable<Uint8Array>) {
+  res.writeHead(response.status, response.headers);
   for await (const chunk of raw) {
     // Leaving the loop ends the source (its `finally` runs): a client that went away releases
     // whatever the stream holds (a cursor, a file) instead of leaving it waiting for 'drain'.
@@ -92,9 +116,13 @@ function drainedOrClosed(res: ServerResponse): Promise<boolean> {
  */
 export function toNodeHandler(app: App): (req: IncomingMessage, res: ServerResponse) => void {
   return function nodeHandler(req, res) {
-    app
-      .handle(fromNodeRequest(req))
-      .then((response) => writeNodeResponse(res, response, req))
-      .catch(() => writeFallback500(res));
+    const fallback = () => writeFallback500(res);
+    app.handle(new NodeRequestView(req)).then((response) => {
+      try {
+        writeNodeResponse(res, response, req)?.catch(fallback);
+      } catch {
+        fallback();
+      }
+    }, fallback);
   };
 }

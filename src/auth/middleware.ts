@@ -1,3 +1,4 @@
+import { defineMiddleware } from '../core/compose.js';
 import type { Middleware } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { InvalidTokenError, type TokenVerifier } from './verifier.js';
@@ -29,34 +30,40 @@ function challenge(realm: string, error?: string, extra = ''): string {
 export function authenticate(options: AuthenticateOptions): Middleware {
   const realm = options.realm ?? 'api';
   const { verifier } = options;
-  return async function authenticateMiddleware(ctx, next) {
-    const header = ctx.request.headers.get('authorization');
-    if (header === undefined) return next();
-    const match = BEARER.exec(header);
-    if (match === null) {
-      // Another scheme: challenge without an error code (RFC 6750 section 3.1); a Bearer credential
-      // that is not a b64token is an invalid token.
-      const bearer = BEARER_SCHEME.test(header);
-      throw new ApiError(401, {
-        code: bearer ? 'invalid-token' : 'unsupported-scheme',
-        detail: bearer ? 'The bearer token is malformed.' : 'Authorization must use the Bearer scheme.',
-        source: { header: 'Authorization' },
-        headers: { 'www-authenticate': bearer ? challenge(realm, 'invalid_token') : challenge(realm) },
-      });
-    }
-    try {
-      ctx.principal = await verifier.verify(match[1]!);
-    } catch (error) {
-      if (!(error instanceof InvalidTokenError)) throw error;
-      throw new ApiError(401, {
-        code: 'invalid-token',
-        detail: 'The bearer token is invalid or expired.',
-        source: { header: 'Authorization' },
-        headers: { 'www-authenticate': challenge(realm, 'invalid_token') },
-      });
-    }
-    return next();
+  const invalidToken = (error: unknown): never => {
+    if (!(error instanceof InvalidTokenError)) throw error;
+    throw new ApiError(401, {
+      code: 'invalid-token',
+      detail: 'The bearer token is invalid or expired.',
+      source: { header: 'Authorization' },
+      headers: { 'www-authenticate': challenge(realm, 'invalid_token') },
+    });
   };
+  return defineMiddleware({
+    // Anonymous requests pass without waiting; only a presented token is verified.
+    before: function authenticateRequest(ctx) {
+      const header = ctx.request.headers.get('authorization');
+      if (header === undefined) return undefined;
+      const match = BEARER.exec(header);
+      if (match === null) {
+        // Another scheme: challenge without an error code (RFC 6750 section 3.1); a Bearer credential
+        // that is not a b64token is an invalid token.
+        const bearer = BEARER_SCHEME.test(header);
+        throw new ApiError(401, {
+          code: bearer ? 'invalid-token' : 'unsupported-scheme',
+          detail: bearer ? 'The bearer token is malformed.' : 'Authorization must use the Bearer scheme.',
+          source: { header: 'Authorization' },
+          headers: { 'www-authenticate': bearer ? challenge(realm, 'invalid_token') : challenge(realm) },
+        });
+      }
+      return Promise.resolve()
+        .then(() => verifier.verify(match[1]!))
+        .then((principal) => {
+          ctx.principal = principal;
+          return undefined;
+        }, invalidToken);
+    },
+  });
 }
 
 function unauthenticated(realm: string): ApiError {

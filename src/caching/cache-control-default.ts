@@ -1,3 +1,4 @@
+import { defineMiddleware } from '../core/compose.js';
 import type { Middleware } from '../core/types.js';
 
 export interface CacheControlDefaultOptions {
@@ -21,9 +22,10 @@ export function cacheControlDefault(options: CacheControlDefaultOptions = {}): M
   if (typeof value !== 'string' || !FIELD_VALUE.test(value)) {
     throw new TypeError(`cacheControlDefault: not a field value: ${JSON.stringify(value)}`);
   }
-  return async function addDefaultCacheControl(_ctx, next) {
-    const response = await next();
-    response.headers['cache-control'] ??= value;
-    return response;
-  };
+  return defineMiddleware({
+    after: function addDefaultCacheControl(_ctx, response) {
+      response.headers['cache-control'] ??= value;
+      return response;
+    },
+  });
 }

@@ -1,3 +1,4 @@
+import { defineMiddleware } from '../core/compose.js';
 import { HTTP_TOKEN } from '../core/field-syntax.js';
 import { appendListHeader, bodyBytes } from '../core/response.js';
 import {
@@ -91,18 +92,18 @@ export function conditional<C extends Context = Context>(options: ConditionalOpt
   }
 
   // Both Vary lists are built once; authenticated responses also vary on Authorization.
-  const varyAuthenticated = [...vary, 'Authorization'];
+  const varyAnonymous = varyField(vary);
+  const varyAuthenticated = varyField([...vary, 'Authorization']);
   const decorate = (response: ApiResponse, ctx: C): ApiResponse =>
-    applyCacheHeaders(response, ctx, policy, vary, varyAuthenticated);
+    applyCacheHeaders(response, ctx, policy, varyAnonymous, varyAuthenticated);
 
   if (validators !== undefined) {
-    return async function conditionalBeforeHandler(ctx, next) {
-      const { method } = ctx.request;
-      const headers = preconditionHeaders(ctx.request.headers);
-      if (requireIfMatch && WRITES.has(method) && !hasIfMatch(headers, method)) throw preconditionRequired();
-      const found = await validators(ctx);
+    // The validators checked on the way in, for the way out; per instance, so layers never mix.
+    const checked = contextKey<NormalizedValidators | undefined>('validators of this conditional layer');
+    const decideBefore = (ctx: C, headers: PreconditionHeaders, found: Validators | undefined) => {
       const time = now();
       const state = found === undefined ? undefined : normalize(found, time);
+      const { method } = ctx.request;
       const decision = decidePreconditions({
         method,
         headers,
@@ -113,41 +114,60 @@ export function conditional<C extends Context = Context>(options: ConditionalOpt
       if (decision.outcome === 'not-modified') {
         return decorate(notModified({ headers: validatorHeaders(state) }), ctx);
       }
-      if (state !== undefined) ctx.set(CHECKED_VALIDATORS, state);
-      const response = await next();
-      checkEtagHeader(response);
-      if (state !== undefined && isSafe(method) && response.status === 200) {
-        const { etag, 'last-modified': lastModified } = validatorHeaders(state);
-        if (etag !== undefined) response.headers.etag ??= etag;
-        if (lastModified !== undefined) response.headers['last-modified'] ??= lastModified;
+      if (state !== undefined) {
+        ctx.set(CHECKED_VALIDATORS, state);
+        ctx.set(checked, state);
       }
-      return decorate(response, ctx);
+      return undefined;
     };
+    return defineMiddleware<C>({
+      before: function checkPreconditions(ctx) {
+        const { method } = ctx.request;
+        const headers = preconditionHeaders(ctx.request.headers);
+        if (requireIfMatch && WRITES.has(method) && !hasIfMatch(headers, method))
+          throw preconditionRequired();
+        const found = validators(ctx);
+        return found instanceof Promise
+          ? found.then((value) => decideBefore(ctx, headers, value))
+          : decideBefore(ctx, headers, found);
+      },
+      after: function addValidators(ctx, response) {
+        checkEtagHeader(response);
+        const state = ctx.get(checked);
+        if (state !== undefined && isSafe(ctx.request.method) && response.status === 200) {
+          const { headers } = response;
+          if (state.etag !== undefined) headers.etag ??= state.etag;
+          if (state.lastModified !== undefined)
+            headers['last-modified'] ??= formatHttpDate(state.lastModified);
+        }
+        return decorate(response, ctx);
+      },
+    });
   }
 
-  return async function conditionalAfterHandler(ctx, next) {
-    let response = await next();
-    checkEtagHeader(response);
-    const { method } = ctx.request;
-    if (!isSafe(method) || response.status !== 200) return decorate(response, ctx);
-    const time = now();
-    const { headers } = response;
-    if (headers.etag === undefined) {
-      const bytes = bodyBytes(response);
-      if (bytes !== undefined) {
-        headers.etag = bodyEtag(bytes, { weak, contentEncoding: headers['content-encoding'] });
+  return defineMiddleware<C>({
+    after: function checkPreconditionsAfter(ctx, response) {
+      checkEtagHeader(response);
+      const { method } = ctx.request;
+      if (!isSafe(method) || response.status !== 200) return decorate(response, ctx);
+      const time = now();
+      const { headers } = response;
+      if (headers.etag === undefined) {
+        const bytes = bodyBytes(response);
+        if (bytes !== undefined) {
+          headers.etag = bodyEtag(bytes, { weak, contentEncoding: headers['content-encoding'] });
+        }
       }
-    }
-    const decision = decidePreconditions({
-      method,
-      headers: preconditionHeaders(ctx.request.headers),
-      current: { exists: true, etag: headers.etag, lastModified: lastModifiedOf(headers, time) },
-      now: time,
-    });
-    if (decision.outcome === 'precondition-failed') throw preconditionFailed(decision.decidedBy);
-    if (decision.outcome === 'not-modified') response = notModified(response);
-    return decorate(response, ctx);
-  };
+      const decision = decidePreconditions({
+        method,
+        headers: preconditionHeaders(ctx.request.headers),
+        current: { exists: true, etag: headers.etag, lastModified: lastModifiedOf(headers, time) },
+        now: time,
+      });
+      if (decision.outcome === 'precondition-failed') throw preconditionFailed(decision.decidedBy);
+      return decorate(decision.outcome === 'not-modified' ? notModified(response) : response, ctx);
+    },
+  });
 }
 
 function isSafe(method: string): boolean {
@@ -211,14 +231,27 @@ function applyCacheHeaders(
   response: ApiResponse,
   ctx: Context,
   policy: CachePolicy | undefined,
-  vary: readonly string[],
-  varyAuthenticated: readonly string[],
+  vary: VaryField,
+  varyAuthenticated: VaryField,
 ): ApiResponse {
   const { headers } = response;
   const authenticated = ctx.principal !== undefined || ctx.request.headers.get('authorization') !== undefined;
   if (policy !== undefined)
     headers['cache-control'] ??= authenticated ? policy.authenticated : policy.anonymous;
-  const fields = authenticated ? varyAuthenticated : vary;
-  if (fields.length > 0) appendListHeader(headers, 'vary', fields);
+  const field = authenticated ? varyAuthenticated : vary;
+  if (field.tokens.length === 0) return response;
+  // Usually nothing set Vary yet: the joined value is ready.
+  if (headers.vary === undefined) headers.vary = field.value;
+  else appendListHeader(headers, 'vary', field.tokens);
   return response;
+}
+
+/** A Vary list and its field value, joined once. */
+interface VaryField {
+  readonly tokens: readonly string[];
+  readonly value: string;
+}
+
+function varyField(tokens: readonly string[]): VaryField {
+  return { tokens, value: tokens.join(', ') };
 }

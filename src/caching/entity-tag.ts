@@ -110,14 +110,23 @@ export function formatEtag(opaque: string, options: { readonly weak?: boolean } 
  * @example validateEtag('"v7"') // { weak: false, opaque: 'v7' }; validateEtag('v7') // throws TypeError
  */
 export function validateEtag(tag: string): EntityTag {
+  // A route checks the same few tags over and over (its own, then again on the response).
+  if (tag === lastValidated.tag) return lastValidated.parsed;
   const parsed = typeof tag === 'string' ? ENTITY_TAG.exec(tag) : null;
   if (parsed === null) {
     throw new TypeError(
       `Not an entity tag: ${JSON.stringify(tag)}. ETags are quoted ("v7") or weak (W/"v7"); use formatEtag() to quote one.`,
     );
   }
-  return { weak: parsed[1] !== undefined, opaque: parsed[2]! };
+  const result = { weak: parsed[1] !== undefined, opaque: parsed[2]! };
+  lastValidated = { tag, parsed: result };
+  return result;
 }
+
+let lastValidated: { readonly tag: string; readonly parsed: EntityTag } = {
+  tag: '""',
+  parsed: { weak: false, opaque: '' },
+};
 
 /**
  * An ETag from a version the handler already knows (a row version, an update counter, a content
@@ -132,5 +141,7 @@ export function versionEtag(
   if (typeof version === 'number' && !Number.isFinite(version)) {
     throw new TypeError(`A version must be a finite number, got ${version}`);
   }
-  return formatEtag(String(version), options);
+  // Digits, '-', '.', 'e' and '+' are all etagc: a number needs no check.
+  if (typeof version !== 'string') return options.weak === true ? `W/"${version}"` : `"${version}"`;
+  return formatEtag(version, options);
 }

@@ -29,6 +29,8 @@ const ASCTIME_DATE = new RegExp(`^(?:${DAY}) (${MONTH}) (\\d{2}| \\d) ${TIME} (\
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-5.6.7
  */
 export function parseHttpDate(value: string, now: number = Date.now()): number | undefined {
+  // A date this module just formatted (a route's Last-Modified read back) needs no parsing.
+  if (value === lastFormatted && value !== '') return lastSecond * 1000;
   const text = trimOws(value);
   let m = IMF_FIXDATE.exec(text);
   if (m !== null) return toTime(+m[3]!, m[2]!, +m[1]!, +m[4]!, +m[5]!, +m[6]!);

@@ -1,6 +1,6 @@
 import { ApiError, isApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render.js';
-import { compose } from './compose.js';
+import { composePipeline, type MaybePromise } from './compose.js';
 import { RequestContext } from './context.js';
 import { httpDate } from './http-date.js';
 import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from './media-types.js';
@@ -65,9 +65,8 @@ export function createApp(options: AppOptions = {}): App {
   const logger = options.logger ?? jsonLineLogger;
   const idHeader = (options.requestId?.header ?? 'x-request-id').toLowerCase();
   const generateId = options.requestId?.generate ?? (() => crypto.randomUUID());
-  const pipelines = new WeakMap<object, (ctx: Context) => Promise<ApiResponse>>();
 
-  const dispatch = (ctx: Context): Promise<ApiResponse> => {
+  const dispatch = (ctx: Context): MaybePromise<ApiResponse> => {
     const { method, path } = ctx.request;
     const match = router.match(method, path);
     switch (match.kind) {
@@ -79,7 +78,7 @@ export function createApp(options: AppOptions = {}): App {
           headers: { allow: match.allow },
         });
       case 'options':
-        return Promise.resolve({ status: 204, headers: { allow: match.allow } });
+        return { status: 204, headers: { allow: match.allow } };
     }
     const mediaType = negotiateResponseType(ctx.request.headers.get('accept'));
     if (mediaType === undefined) {
@@ -92,35 +91,55 @@ export function createApp(options: AppOptions = {}): App {
     ctx.set(RESPONSE_MEDIA_TYPE, mediaType);
     ctx.params = match.params;
     ctx.routePattern = match.route.pattern;
-    return pipelines.get(match.route)!(ctx);
+    // The router's entry holds the route's composed pipeline (see `route` below).
+    return match.route.handler(ctx);
   };
 
   const onError = (error: unknown, ctx: Context) => renderError(error, ctx);
-  const pipeline = compose(options.use ?? [], dispatch, onError);
+  const pipeline = composePipeline(options.use ?? [], dispatch, onError);
 
   const app: App = {
     route(definition) {
-      const entry = router.add(definition);
-      const { handler } = entry;
-      const withType = async (ctx: Context) => withContentType(await handler(ctx), ctx);
-      pipelines.set(entry, compose(entry.use, withType, onError));
+      const { handler } = definition as unknown as RouteDefinition;
+      const withType = (ctx: Context): MaybePromise<ApiResponse> => {
+        const response = handler(ctx);
+        return response instanceof Promise
+          ? response.then((r) => withContentType(r, ctx))
+          : withContentType(response, ctx);
+      };
+      const use = (definition.use ?? []) as readonly Middleware[];
+      router.add({
+        method: definition.method,
+        path: definition.path,
+        handler: composePipeline(use, withType, onError),
+      });
       return app;
     },
-    async handle(request) {
+    handle(request) {
       const sent = request.headers.get(idHeader);
       const requestId = sent !== undefined && SANE_REQUEST_ID.test(sent) ? sent : generateId();
       const ctx = new RequestContext(request, requestId, logger);
-      let response: ApiResponse;
+      let result: MaybePromise<ApiResponse>;
       try {
-        response = await pipeline(ctx);
+        result = pipeline(ctx);
       } catch (error) {
-        // Only reachable through a misbehaving middleware (e.g. next() twice); still answer.
-        response = renderError(isApiError(error) ? error : new ApiError(500, { cause: error }), ctx);
+        result = failed(error, ctx);
       }
-      return finalize(response, ctx, idHeader);
+      if (result instanceof Promise) {
+        return result.then(
+          (response) => finalize(response, ctx, idHeader),
+          (error: unknown) => finalize(failed(error, ctx), ctx, idHeader),
+        );
+      }
+      return Promise.resolve(finalize(result, ctx, idHeader));
     },
   };
   return app;
+}
+
+/** Only reachable through a misbehaving middleware (e.g. a rejected second `next()`); still answer. */
+function failed(error: unknown, ctx: Context): ApiResponse {
+  return renderError(isApiError(error) ? error : new ApiError(500, { cause: error }), ctx);
 }
 
 function withContentType(response: ApiResponse, ctx: Context): ApiResponse {

@@ -1,7 +1,10 @@
-import type { ApiResponse, Context, Handler, Middleware } from './types.js';
+import type { ApiResponse, Context, Handler, Middleware, MiddlewareHooks } from './types.js';
 
 /** Turns anything a layer threw into a response, so outer layers always see a response. */
 export type ErrorRenderer = (error: unknown, ctx: Context) => ApiResponse;
+
+/** A response now, or later: the pipeline stays synchronous until some layer has to wait. */
+export type MaybePromise<T> = T | Promise<T>;
 
 /**
  * Compose middleware into one function, outermost first, ending in `terminal`.
@@ -15,34 +18,137 @@ export function compose<C extends Context>(
   terminal: Handler<C>,
   onError: ErrorRenderer,
 ): (ctx: C) => Promise<ApiResponse> {
+  const run = composePipeline(middleware, terminal, onError);
+  return (ctx) => {
+    const result = run(ctx);
+    return result instanceof Promise ? result : Promise.resolve(result);
+  };
+}
+
+/**
+ * {@link compose}, answering synchronously when no layer waits. Middleware made with
+ * `defineMiddleware` runs as two plain calls (its `before` and `after` hooks) instead of an async
+ * frame wrapped around the rest, so a run of such layers costs no promise unless one of them waits.
+ * The result never rejects: every throw has become a response at the layer that threw.
+ */
+export function composePipeline<C extends Context>(
+  middleware: readonly Middleware<C>[],
+  terminal: Handler<C>,
+  onError: ErrorRenderer,
+): (ctx: C) => MaybePromise<ApiResponse> {
   const layers = middleware.slice();
+  const hooks = layers.map((layer) => (layer as { hooks?: MiddlewareHooks<C> }).hooks);
   const count = layers.length;
 
-  if (count === 0) {
-    return async function runTerminal(ctx) {
+  /** Runs the `after` hooks of layers `to` down to `from` (all hooked) on the way out. */
+  const unwind = (ctx: C, from: number, to: number, response: ApiResponse): ApiResponse => {
+    let current = response;
+    for (let i = to; i >= from; i--) {
+      const after = hooks[i]!.after;
+      if (after === undefined) continue;
       try {
-        return await terminal(ctx);
+        current = after(ctx, current);
       } catch (error) {
-        return onError(error, ctx);
+        current = onError(error, ctx);
       }
-    };
-  }
-
-  return function runComposed(ctx) {
-    let called = -1;
-    // One error handler per request; each layer's promise gets it instead of an async frame per layer.
-    const recover = (error: unknown) => onError(error, ctx);
-    const dispatch = (index: number): Promise<ApiResponse> => {
-      if (index <= called) return Promise.reject(new Error('next() called more than once in one middleware'));
-      called = index;
-      let result: Promise<ApiResponse> | ApiResponse;
-      try {
-        result = index === count ? terminal(ctx) : layers[index]!(ctx, () => dispatch(index + 1));
-      } catch (error) {
-        return Promise.resolve(recover(error));
-      }
-      return result instanceof Promise ? result.catch(recover) : Promise.resolve(result);
-    };
-    return dispatch(0);
+    }
+    return current;
   };
+
+  /** Runs layers from `start` on: hooked ones in place, up to the first one that wraps `next`. */
+  const runFrom = (ctx: C, start: number): MaybePromise<ApiResponse> => {
+    for (let i = start; i < count; i++) {
+      const layer = hooks[i];
+      if (layer === undefined) return settle(runWrapping(ctx, i), (r) => unwind(ctx, start, i - 1, r));
+      const { before } = layer;
+      if (before === undefined) continue;
+      let early: MaybePromise<ApiResponse | undefined>;
+      try {
+        early = before(ctx);
+      } catch (error) {
+        return unwind(ctx, start, i - 1, onError(error, ctx));
+      }
+      if (early instanceof Promise) {
+        return early.then(
+          (answer) =>
+            answer === undefined
+              ? settle(runFrom(ctx, i + 1), (r) => unwind(ctx, start, i, r))
+              : unwind(ctx, start, i - 1, answer),
+          (error: unknown) => unwind(ctx, start, i - 1, onError(error, ctx)),
+        );
+      }
+      if (early !== undefined) return unwind(ctx, start, i - 1, early);
+    }
+    let result: MaybePromise<ApiResponse>;
+    try {
+      result = terminal(ctx);
+    } catch (error) {
+      return unwind(ctx, start, count - 1, onError(error, ctx));
+    }
+    if (result instanceof Promise) {
+      return result.then(
+        (r) => unwind(ctx, start, count - 1, r),
+        (error: unknown) => unwind(ctx, start, count - 1, onError(error, ctx)),
+      );
+    }
+    return unwind(ctx, start, count - 1, result);
+  };
+
+  /** A `(ctx, next)` middleware: the rest of the pipeline is its `next`, callable once. */
+  const runWrapping = (ctx: C, index: number): MaybePromise<ApiResponse> => {
+    let called = false;
+    const next = (): Promise<ApiResponse> => {
+      if (called) return Promise.reject(new Error('next() called more than once in one middleware'));
+      called = true;
+      const rest = runFrom(ctx, index + 1);
+      return rest instanceof Promise ? rest : Promise.resolve(rest);
+    };
+    let result: Promise<ApiResponse>;
+    try {
+      result = layers[index]!(ctx, next);
+    } catch (error) {
+      return onError(error, ctx);
+    }
+    return result instanceof Promise ? result.catch((error: unknown) => onError(error, ctx)) : result;
+  };
+
+  return (ctx) => runFrom(ctx, 0);
+}
+
+function settle<T, U>(value: MaybePromise<T>, then: (value: T) => U): MaybePromise<U> {
+  return value instanceof Promise ? value.then(then) : then(value);
+}
+
+/**
+ * A middleware given as hooks around the rest of the pipeline rather than wrapped around it: the
+ * pipeline calls `before` on the way in and `after` on the way out, without an async frame per layer
+ * (the cheap way for work that only adds headers or may answer early). The result is still an
+ * ordinary `(ctx, next)` middleware, usable anywhere one is.
+ *
+ * Same rules as a wrapping middleware: a response from `before` answers at once (inner layers do not
+ * run, this layer's `after` does not either); a throw in either hook becomes the response at this
+ * layer, which outer layers still see; `after` sees every response that comes back from inside,
+ * error responses included.
+ *
+ * @example
+ * const poweredByNothing = defineMiddleware({
+ *   after: (_ctx, response) => {
+ *     response.headers['x-robots-tag'] ??= 'noindex';
+ *     return response;
+ *   },
+ * });
+ */
+export function defineMiddleware<C extends Context = Context>(
+  hooks: MiddlewareHooks<C>,
+): Middleware<C> & { readonly hooks: MiddlewareHooks<C> } {
+  const { before, after } = hooks;
+  if (before !== undefined && typeof before !== 'function') throw new TypeError('before must be a function');
+  if (after !== undefined && typeof after !== 'function') throw new TypeError('after must be a function');
+  const middleware = async (ctx: C, next: () => Promise<ApiResponse>): Promise<ApiResponse> => {
+    const early = before === undefined ? undefined : await before(ctx);
+    if (early !== undefined) return early;
+    const response = await next();
+    return after === undefined ? response : after(ctx, response);
+  };
+  return Object.assign(middleware, { hooks: Object.freeze({ before, after }) });
 }

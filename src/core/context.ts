@@ -1,3 +1,4 @@
+import { type ParsedQuery, parseQuery } from './query-string.js';
 import type { Context, ContextKey, Logger, Params, Principal, RequestView } from './types.js';
 
 const EMPTY_PARAMS: Params = Object.freeze({});
@@ -8,8 +9,12 @@ export class RequestContext implements Context {
   principal: Principal | undefined = undefined;
   routePattern: string | undefined = undefined;
   private parsedQuery: URLSearchParams | undefined = undefined;
-  private queryObject: Readonly<Record<string, string>> | undefined = undefined;
-  private state: Map<ContextKey<unknown>, unknown> | undefined = undefined;
+  private parsedQueryString: ParsedQuery | undefined = undefined;
+  /**
+   * Per-request state as `[key, value, key, value, ...]`: a request holds a handful of entries, so a
+   * scan by identity is cheaper than hashing into a Map (and allocates one array, not a table).
+   */
+  private state: unknown[] | undefined = undefined;
 
   constructor(
     readonly request: RequestView,
@@ -18,25 +23,41 @@ export class RequestContext implements Context {
   ) {}
 
   get query(): Readonly<Record<string, string>> {
-    if (this.queryObject === undefined) {
-      const object: Record<string, string> = Object.create(null);
-      for (const [name, value] of this.searchParams()) object[name] = value;
-      this.queryObject = object;
-    }
-    return this.queryObject;
+    return this.parsed().last;
   }
 
   queryAll(name: string): string[] {
-    return this.searchParams().getAll(name);
+    const { last, repeated } = this.parsed();
+    if (repeated?.has(name)) return this.searchParams().getAll(name);
+    const value = last[name];
+    return value === undefined ? [] : [value];
   }
 
   get<T>(key: ContextKey<T>): T | undefined {
-    return this.state?.get(key) as T | undefined;
+    const { state } = this;
+    if (state === undefined) return undefined;
+    for (let i = 0; i < state.length; i += 2) if (state[i] === key) return state[i + 1] as T;
+    return undefined;
   }
 
   set<T>(key: ContextKey<T>, value: T): void {
-    if (this.state === undefined) this.state = new Map();
-    this.state.set(key, value);
+    const { state } = this;
+    if (state === undefined) {
+      this.state = [key, value];
+      return;
+    }
+    for (let i = 0; i < state.length; i += 2) {
+      if (state[i] === key) {
+        state[i + 1] = value;
+        return;
+      }
+    }
+    state.push(key, value);
+  }
+
+  private parsed(): ParsedQuery {
+    if (this.parsedQueryString === undefined) this.parsedQueryString = parseQuery(this.request.search);
+    return this.parsedQueryString;
   }
 
   private searchParams(): URLSearchParams {

@@ -73,6 +73,17 @@ export type Next = () => Promise<ApiResponse>;
 /** One step of the pipeline. Returns the response (its own, or the one `next()` produced). */
 export type Middleware<C extends Context = Context> = (ctx: C, next: Next) => Promise<ApiResponse>;
 
+/**
+ * A middleware as two hooks instead of a wrapper (see `defineMiddleware`): `before` runs on the way
+ * in and may answer at once; `after` runs on the way out on whatever response comes back.
+ */
+export interface MiddlewareHooks<C extends Context = Context> {
+  /** Returns a response to answer now, or `undefined` to go on. May wait (return a promise). */
+  readonly before?: (ctx: C) => ApiResponse | undefined | Promise<ApiResponse | undefined>;
+  /** Decorates (or replaces) the response coming back, error responses included. Synchronous. */
+  readonly after?: (ctx: C, response: ApiResponse) => ApiResponse;
+}
+
 /** Produces the response for a matched route. May throw an `ApiError` (or anything: it becomes a 500). */
 export type Handler<C extends Context = Context> = (ctx: C) => Promise<ApiResponse> | ApiResponse;
 

@@ -1,3 +1,4 @@
+import { defineMiddleware } from '../core/compose.js';
 import { trimTrailingSlash } from '../core/route-pattern.js';
 import type { Middleware } from '../core/types.js';
 import {
@@ -133,12 +134,13 @@ function segmentCount(path: string): number {
  */
 export function movedUrls(options: MovedUrlsOptions): Middleware {
   const table = movedUrlTable(options?.table);
-  return async function redirectMovedUrl(ctx, next) {
-    const { method, path, search } = ctx.request;
-    const redirect = table.redirect(method, path, search);
-    if (redirect === undefined) return next();
-    return { status: redirect.status, headers: { location: redirect.location } };
-  };
+  return defineMiddleware({
+    before: function redirectMovedUrl(ctx) {
+      const { method, path, search } = ctx.request;
+      const redirect = table.redirect(method, path, search);
+      return redirect && { status: redirect.status, headers: { location: redirect.location } };
+    },
+  });
 }
 
 function sameShape(a: UrlPattern, b: UrlPattern): boolean {

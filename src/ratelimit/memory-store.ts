@@ -1,4 +1,4 @@
-import { type GcraState, gcraDecideAll } from './gcra.js';
+import { type GcraState, gcraDecideAll, type RateLimitDecision } from './gcra.js';
 import { policyStorageId, type RateLimitPolicy } from './policy.js';
 import type { RateLimitStore } from './store.js';
 
@@ -16,6 +16,8 @@ export interface MemoryRateLimitStoreOptions {
 
 /** A memory store with a readable size, for tests and metrics. */
 export interface MemoryRateLimitStore extends RateLimitStore {
+  /** Decides at once: memory never makes a request wait. */
+  consume(key: string, policies: readonly RateLimitPolicy[]): RateLimitDecision;
   /** Entries currently held. */
   readonly size: number;
 }
@@ -84,7 +86,7 @@ export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
     get size() {
       return entries.size;
     },
-    async consume(key: string, policies: readonly RateLimitPolicy[]) {
+    consume(key: string, policies: readonly RateLimitPolicy[]): RateLimitDecision {
       const at = Math.floor(now());
       sweep(at);
       const ids = idsOf(key, policies);

@@ -1,5 +1,6 @@
+import { defineMiddleware } from '../core/compose.js';
 import { withTimeout } from '../core/timeout.js';
-import type { Context, Middleware } from '../core/types.js';
+import { type Context, contextKey, type Middleware } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
 import type { RateLimitDecision } from './gcra.js';
 import { formatRateLimitPolicy, rateLimitHeaders, tightestPolicy } from './headers.js';
@@ -34,17 +35,25 @@ export const DEFAULT_RATE_LIMIT_TIMEOUT_MS = 200;
 /** `Retry-After` of the 503 sent when the store fails and `onStoreError` is `closed`. */
 export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
-/** Header lists this middleware merges with what an inner rate limiter already set. */
-const LIST_HEADERS = ['ratelimit-policy', 'ratelimit'] as const;
-
-function addHeaders(target: Record<string, string>, headers: Record<string, string>): void {
-  for (const name in headers) {
-    const value = headers[name]!;
-    const current = target[name];
-    if (current === undefined || current === '') target[name] = value;
-    else if ((LIST_HEADERS as readonly string[]).includes(name)) target[name] = `${current}, ${value}`;
-    // The legacy trio cannot list several policies: the innermost limiter's values stay.
+/**
+ * Adds one limiter's fields to a response. `RateLimit-Policy` and `RateLimit` are lists: an inner
+ * limiter's members stay and this one's are appended. The legacy trio cannot list several policies:
+ * the innermost limiter's values stay.
+ */
+function addHeaders(target: Record<string, string>, headers: Record<string, string>, legacy: boolean): void {
+  target['ratelimit-policy'] = joinList(target['ratelimit-policy'], headers['ratelimit-policy']!);
+  target.ratelimit = joinList(target.ratelimit, headers.ratelimit!);
+  if (!legacy) return;
+  for (const name of LEGACY_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined && (target[name] === undefined || target[name] === '')) target[name] = value;
   }
+}
+
+const LEGACY_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
+
+function joinList(current: string | undefined, value: string): string {
+  return current === undefined || current === '' ? value : `${current}, ${value}`;
 }
 
 function quotaExceeded(decision: RateLimitDecision, headers: Record<string, string>): ApiError {
@@ -106,21 +115,16 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   const legacy = options.legacyHeaders ?? false;
   const policyField = formatRateLimitPolicy(policies);
 
-  return async function rateLimitMiddleware(ctx, next) {
-    const key = keyOf(ctx);
-    let decision: RateLimitDecision;
-    try {
-      decision = store.inProcess
-        ? await store.consume(key, policies)
-        : await withTimeout(() => store.consume(key, policies), timeoutMs);
-    } catch (error) {
-      if (onStoreError === 'open') {
-        ctx.logger.warn('rate-limit store failed; request let through unlimited', {
-          requestId: ctx.requestId,
-          error,
-        });
-        return next();
-      }
+  // Per limiter: two limiters on one request keep their own headers.
+  const decided = contextKey<Record<string, string>>('rate-limit headers');
+  const admit = (ctx: Context, decision: RateLimitDecision): undefined => {
+    const headers = rateLimitHeaders(decision, policyField, legacy);
+    if (!decision.allowed) throw quotaExceeded(decision, headers);
+    ctx.set(decided, headers);
+    return undefined;
+  };
+  const storeFailed = (ctx: Context, error: unknown): undefined => {
+    if (onStoreError === 'closed') {
       throw new ApiError(503, {
         code: 'rate-limit-unavailable',
         detail: 'The service cannot check its rate limits right now.',
@@ -128,10 +132,37 @@ export function rateLimit(options: RateLimitOptions): Middleware {
         cause: error,
       });
     }
-    const headers = rateLimitHeaders(decision, policyField, legacy);
-    if (!decision.allowed) throw quotaExceeded(decision, headers);
-    const response = await next();
-    addHeaders(response.headers, headers);
-    return response;
+    ctx.logger.warn('rate-limit store failed; request let through unlimited', {
+      requestId: ctx.requestId,
+      error,
+    });
+    return undefined;
   };
+
+  return defineMiddleware({
+    // An in-process store decides synchronously; a remote one is bounded by the timeout.
+    before: function checkRateLimit(ctx) {
+      const key = keyOf(ctx);
+      let decision: RateLimitDecision | Promise<RateLimitDecision>;
+      try {
+        decision = store.inProcess
+          ? store.consume(key, policies)
+          : withTimeout(() => store.consume(key, policies), timeoutMs);
+      } catch (error) {
+        return storeFailed(ctx, error);
+      }
+      if (decision instanceof Promise) {
+        return decision.then(
+          (d) => admit(ctx, d),
+          (error: unknown) => storeFailed(ctx, error),
+        );
+      }
+      return admit(ctx, decision);
+    },
+    after: function addRateLimitHeaders(ctx, response) {
+      const headers = ctx.get(decided);
+      if (headers !== undefined) addHeaders(response.headers, headers, legacy);
+      return response;
+    },
+  });
 }

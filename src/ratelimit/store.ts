@@ -10,7 +10,8 @@ import type { RateLimitPolicy } from './policy.js';
  * const decision = await store.consume('ip:198.51.100.9', [{ name: 'burst', quota: 100, windowSeconds: 60 }]);
  */
 export interface RateLimitStore {
-  consume(key: string, policies: readonly RateLimitPolicy[]): Promise<RateLimitDecision>;
+  /** In-process stores may answer synchronously: the middleware then does not wait at all. */
+  consume(key: string, policies: readonly RateLimitPolicy[]): RateLimitDecision | Promise<RateLimitDecision>;
   /**
    * True when the store answers from this process's memory and cannot hang: the middleware then
    * skips the timer that bounds calls to remote stores (one timer per request saved).

@@ -1,3 +1,4 @@
+import { defineMiddleware } from '../core/compose.js';
 import type { Middleware } from '../core/types.js';
 import { resolveSecurityHeaders, type SecurityHeadersOptions, SOFTWARE_HEADERS } from './headers.js';
 
@@ -15,12 +16,16 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
   const names = entries.map(([name]) => name);
   const values = entries.map(([, value]) => value);
   const count = names.length;
-  return async function securityHeadersMiddleware(_ctx, next) {
-    const response = await next();
-    const { headers } = response;
-    for (let i = 0; i < count; i++) headers[names[i]!] ??= values[i]!;
-    // `delete` turns the object into a slow dictionary; only pay for it when there is something to drop.
-    for (const name of SOFTWARE_HEADERS) if (headers[name] !== undefined) delete headers[name];
-    return response;
-  };
+  return defineMiddleware({
+    after: function addSecurityHeaders(_ctx, response) {
+      const { headers } = response;
+      for (let i = 0; i < count; i++) headers[names[i]!] ??= values[i]!;
+      // `delete` turns the object into a slow dictionary: only pay for it when there is something to
+      // drop. The two SOFTWARE_HEADERS are checked by name, which costs less than a keyed lookup each.
+      if (headers.server !== undefined || headers['x-powered-by'] !== undefined) {
+        for (const name of SOFTWARE_HEADERS) delete headers[name];
+      }
+      return response;
+    },
+  });
 }

@@ -34,6 +34,8 @@ const SEED: ReadonlyArray<readonly [string, string]> = [
 export class MemoryBookStore implements BookStore {
   private readonly books: ReadonlyMap<number, Book>;
   private readonly all: readonly Book[];
+  /** Authors lower-cased once, for the case-insensitive filter. */
+  private readonly authorKeys: readonly string[];
 
   constructor() {
     const updatedAt = new Date('2026-01-15T09:30:00Z');
@@ -45,12 +47,13 @@ export class MemoryBookStore implements BookStore {
       internalSku: `SKU-${9000 + index}`,
     }));
     this.books = new Map(this.all.map((book) => [book.id, book]));
+    this.authorKeys = this.all.map((book) => book.author.toLowerCase());
   }
 
   async list(filter: { readonly author?: string }): Promise<readonly Book[]> {
     if (filter.author === undefined) return this.all;
     const wanted = filter.author.toLowerCase();
-    return this.all.filter((book) => book.author.toLowerCase() === wanted);
+    return this.all.filter((_book, index) => this.authorKeys[index] === wanted);
   }
 
   async get(id: number): Promise<Book | undefined> {

@@ -1,6 +1,6 @@
 import type { App } from 'rest-conventions';
-import { conditional, formatHttpDate, versionEtag } from 'rest-conventions/caching';
-import { json } from 'rest-conventions/core';
+import { conditional, digestEtag, versionEtag } from 'rest-conventions/caching';
+import { type Context, contextKey, json } from 'rest-conventions/core';
 import { dataDocument, defineResourceType, selfLink } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
 import { decodeQuery, text } from 'rest-conventions/validation';
@@ -25,9 +25,13 @@ export function numericId(raw: string, what: string): number {
 
 const publicMinute = { scope: 'public', maxAge: 60 } as const;
 
-function lastChange(books: readonly Book[]): number {
-  let latest = 0;
-  for (const book of books) latest = Math.max(latest, book.updatedAt.getTime());
+// What a request loaded, shared by the route's validators and its handler: one store call each.
+const LISTED = contextKey<Promise<readonly Book[]>>('books listed for this request');
+const FOUND = contextKey<Promise<Book | undefined>>('book named by the path');
+
+function lastChange(books: readonly Book[]): number | undefined {
+  let latest: number | undefined;
+  for (const book of books) latest = Math.max(latest ?? 0, book.updatedAt.getTime());
   return latest;
 }
 
@@ -37,36 +41,69 @@ export class BooksRoutes {
 
   constructor(private readonly books: BookStore) {}
 
-  private async validators(rawId: string) {
-    const book = ID.test(rawId) ? await this.books.get(Number(rawId)) : undefined;
-    return (
-      book && { etag: versionEtag(`${book.id}-${book.updatedAt.getTime()}`), lastModified: book.updatedAt }
-    );
+  private listed(ctx: Context): Promise<readonly Book[]> {
+    let books = ctx.get(LISTED);
+    if (books === undefined) {
+      const { author } = decodeQuery(ctx, { author: text({ maxLength: 200 }) });
+      books = this.books.list(author === undefined ? {} : { author });
+      ctx.set(LISTED, books);
+    }
+    return books;
+  }
+
+  private found(ctx: Context<{ readonly id: string }>): Promise<Book | undefined> {
+    let book = ctx.get(FOUND);
+    if (book === undefined) {
+      const { id } = ctx.params;
+      book = ID.test(id) ? this.books.get(Number(id)) : Promise.resolve(undefined);
+      ctx.set(FOUND, book);
+    }
+    return book;
   }
 
   register(app: App): void {
     app.route({
       method: 'GET',
       path: '/books',
-      // The ETag is hashed from the body: the list depends on the query.
-      use: [conditional({ policy: publicMinute })],
+      // Validators from the listed records and the query (the self link repeats it): a 304 is
+      // answered before the document is built, and nothing is hashed but ids and versions.
+      use: [
+        conditional({
+          policy: publicMinute,
+          validators: async (ctx) => {
+            const books = await this.listed(ctx);
+            const parts: (string | number)[] = [ctx.request.search];
+            for (const book of books) parts.push(book.id, book.updatedAt.getTime());
+            return { etag: digestEtag(parts), lastModified: lastChange(books) };
+          },
+        }),
+      ],
       handler: async (ctx) => {
-        const { author } = decodeQuery(ctx, { author: text({ maxLength: 200 }) });
-        const books = await this.books.list(author === undefined ? {} : { author });
+        const books = await this.listed(ctx);
         const resources = books.map((book) => bookResource.toResource(book));
-        // An empty list has no last change to report (and no 1970 date).
-        const headers: Record<string, string> =
-          books.length === 0 ? {} : { 'last-modified': formatHttpDate(lastChange(books)) };
-        return json(200, dataDocument(resources, { links: { self: selfLink(ctx) } }), headers);
+        return json(200, dataDocument(resources, { links: { self: selfLink(ctx) } }));
       },
     });
     app.route({
       method: 'GET',
       path: '/books/{id}',
       // Validators from the record: a 304 is answered before the document is built.
-      use: [conditional({ policy: publicMinute, validators: (ctx) => this.validators(ctx.params.id) })],
+      use: [
+        conditional({
+          policy: publicMinute,
+          validators: async (ctx) => {
+            const book = await this.found(ctx);
+            return (
+              book && {
+                etag: versionEtag(`${book.id}-${book.updatedAt.getTime()}`),
+                lastModified: book.updatedAt,
+              }
+            );
+          },
+        }),
+      ],
       handler: async (ctx) => {
-        const book = await this.books.get(numericId(ctx.params.id, 'book'));
+        const book = await this.found(ctx);
         if (book === undefined) throw new ApiError(404, { detail: `No book with id ${ctx.params.id}.` });
         return json(
           200,
