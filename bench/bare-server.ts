@@ -1,6 +1,8 @@
 /**
  * The baseline: a bare node:http server answering the given paths with fixed bytes and headers (the
  * reference app's own answers, captured by the bench runner). Nothing is parsed, routed or checked.
+ * With BENCH_SERIALIZE=1 it serializes the captured document on every request instead of sending
+ * canned bytes: the price of JSON alone.
  */
 import http from 'node:http';
 
@@ -8,10 +10,14 @@ interface Canned {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly body: string;
+  readonly document?: unknown;
 }
 
+const serialize = process.env.BENCH_SERIALIZE === '1';
 const responses = new Map<string, Canned>(
-  Object.entries(JSON.parse(process.env.BENCH_CANNED ?? '{}') as Record<string, Canned>),
+  Object.entries(JSON.parse(process.env.BENCH_CANNED ?? '{}') as Record<string, Canned>).map(
+    ([path, canned]) => [path, serialize ? { ...canned, document: JSON.parse(canned.body) } : canned],
+  ),
 );
 
 const server = http.createServer((req, res) => {
@@ -21,7 +27,7 @@ const server = http.createServer((req, res) => {
     return;
   }
   res.writeHead(canned.status, canned.headers);
-  res.end(canned.body);
+  res.end(serialize ? Buffer.from(JSON.stringify(canned.document)) : canned.body);
 });
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const address = server.address();

@@ -15,15 +15,14 @@ class NodeHeaders implements HeaderBag {
   }
 }
 
-/**
- * A neutral request view over a node:http request. The peer address is read only when asked for
- * (a rate-limit key for an anonymous caller), not on every request.
- */
+/** A neutral request view over a node:http request. */
 class NodeRequestView implements RequestView {
   readonly method: string;
   readonly path: string;
   readonly search: string;
   readonly headers: HeaderBag;
+  // Read now: once the client resets the connection the socket no longer knows its peer.
+  readonly remoteAddress: string | undefined;
 
   constructor(private readonly req: IncomingMessage) {
     const url = req.url ?? '/';
@@ -32,10 +31,7 @@ class NodeRequestView implements RequestView {
     this.path = query === -1 ? url : url.slice(0, query);
     this.search = query === -1 ? '' : url.slice(query + 1);
     this.headers = new NodeHeaders(req.headers);
-  }
-
-  get remoteAddress(): string | undefined {
-    return this.req.socket.remoteAddress;
+    this.remoteAddress = req.socket.remoteAddress;
   }
 
   body(): AsyncIterable<Uint8Array> {
@@ -48,14 +44,30 @@ export function fromNodeRequest(req: IncomingMessage): RequestView {
   return new NodeRequestView(req);
 }
 
+const WRITTEN: Promise<void> = Promise.resolve();
+
 /**
- * Write a neutral response to a node:http response. Whole bodies are written at once (no promise);
- * a stream is piped with backpressure, and the returned promise settles when it is done.
+ * Write a neutral response to a node:http response, streaming with backpressure when needed. The
+ * promise settles once the body is handed to node (at once for a whole body) and rejects if writing
+ * fails.
  */
 export function writeNodeResponse(
   res: ServerResponse,
   response: ApiResponse,
   req?: IncomingMessage,
+): Promise<void> {
+  try {
+    return writeResponse(res, response, req) ?? WRITTEN;
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** Whole bodies are written at once (no promise); a stream returns the promise of its piping. */
+function writeResponse(
+  res: ServerResponse,
+  response: ApiResponse,
+  req: IncomingMessage | undefined,
 ): Promise<void> | undefined {
   const { headers } = response;
   // A refused body (413) is not read: close the connection rather than drain it.
@@ -117,12 +129,17 @@ function drainedOrClosed(res: ServerResponse): Promise<boolean> {
 export function toNodeHandler(app: App): (req: IncomingMessage, res: ServerResponse) => void {
   return function nodeHandler(req, res) {
     const fallback = () => writeFallback500(res);
-    app.handle(new NodeRequestView(req)).then((response) => {
+    const write = (response: ApiResponse) => {
       try {
-        writeNodeResponse(res, response, req)?.catch(fallback);
+        writeResponse(res, response, req)?.catch(fallback);
       } catch {
         fallback();
       }
-    }, fallback);
+    };
+    try {
+      app.handle(new NodeRequestView(req)).then(write, fallback);
+    } catch {
+      fallback();
+    }
   };
 }

@@ -98,8 +98,9 @@ export function conditional<C extends Context = Context>(options: ConditionalOpt
     applyCacheHeaders(response, ctx, policy, varyAnonymous, varyAuthenticated);
 
   if (validators !== undefined) {
-    // The validators checked on the way in, for the way out; per instance, so layers never mix.
-    const checked = contextKey<NormalizedValidators | undefined>('validators of this conditional layer');
+    // The validators checked on the way in, for the way out: per instance, and a stack per request,
+    // so one instance used at two layers pairs each way out with its own way in.
+    const checked = contextKey<(NormalizedValidators | undefined)[]>('validators of this conditional layer');
     const decideBefore = (ctx: C, headers: PreconditionHeaders, found: Validators | undefined) => {
       const time = now();
       const state = found === undefined ? undefined : normalize(found, time);
@@ -114,10 +115,10 @@ export function conditional<C extends Context = Context>(options: ConditionalOpt
       if (decision.outcome === 'not-modified') {
         return decorate(notModified({ headers: validatorHeaders(state) }), ctx);
       }
-      if (state !== undefined) {
-        ctx.set(CHECKED_VALIDATORS, state);
-        ctx.set(checked, state);
-      }
+      if (state !== undefined) ctx.set(CHECKED_VALIDATORS, state);
+      const stack = ctx.get(checked);
+      if (stack === undefined) ctx.set(checked, [state]);
+      else stack.push(state);
       return undefined;
     };
     return defineMiddleware<C>({
@@ -133,7 +134,7 @@ export function conditional<C extends Context = Context>(options: ConditionalOpt
       },
       after: function addValidators(ctx, response) {
         checkEtagHeader(response);
-        const state = ctx.get(checked);
+        const state = ctx.get(checked)?.pop();
         if (state !== undefined && isSafe(ctx.request.method) && response.status === 200) {
           const { headers } = response;
           if (state.etag !== undefined) headers.etag ??= state.etag;

@@ -118,14 +118,14 @@ export function validateEtag(tag: string): EntityTag {
       `Not an entity tag: ${JSON.stringify(tag)}. ETags are quoted ("v7") or weak (W/"v7"); use formatEtag() to quote one.`,
     );
   }
-  const result = { weak: parsed[1] !== undefined, opaque: parsed[2]! };
+  const result = Object.freeze({ weak: parsed[1] !== undefined, opaque: parsed[2]! });
   lastValidated = { tag, parsed: result };
   return result;
 }
 
 let lastValidated: { readonly tag: string; readonly parsed: EntityTag } = {
   tag: '""',
-  parsed: { weak: false, opaque: '' },
+  parsed: Object.freeze({ weak: false, opaque: '' }),
 };
 
 /**

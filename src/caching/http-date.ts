@@ -29,11 +29,16 @@ const ASCTIME_DATE = new RegExp(`^(?:${DAY}) (${MONTH}) (\\d{2}| \\d) ${TIME} (\
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-5.6.7
  */
 export function parseHttpDate(value: string, now: number = Date.now()): number | undefined {
-  // A date this module just formatted (a route's Last-Modified read back) needs no parsing.
-  if (value === lastFormatted && value !== '') return lastSecond * 1000;
+  // The same IMF-fixdate comes back request after request (a route's Last-Modified read back, a
+  // client's If-Modified-Since): remember the last one parsed. Its meaning does not depend on `now`.
+  if (value === lastParsed.text) return lastParsed.time;
   const text = trimOws(value);
   let m = IMF_FIXDATE.exec(text);
-  if (m !== null) return toTime(+m[3]!, m[2]!, +m[1]!, +m[4]!, +m[5]!, +m[6]!);
+  if (m !== null) {
+    const time = toTime(+m[3]!, m[2]!, +m[1]!, +m[4]!, +m[5]!, +m[6]!);
+    lastParsed = { text: value, time };
+    return time;
+  }
   m = RFC850_DATE.exec(text);
   if (m !== null) return toTime(fullYear(+m[3]!, now), m[2]!, +m[1]!, +m[4]!, +m[5]!, +m[6]!);
   m = ASCTIME_DATE.exec(text);
@@ -55,6 +60,10 @@ export function formatHttpDate(time: number): string {
   return lastFormatted;
 }
 
+let lastParsed: { readonly text: string | undefined; readonly time: number | undefined } = {
+  text: undefined,
+  time: undefined,
+};
 let lastSecond = Number.NaN;
 let lastFormatted = '';
 

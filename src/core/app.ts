@@ -116,22 +116,28 @@ export function createApp(options: AppOptions = {}): App {
       return app;
     },
     handle(request) {
-      const sent = request.headers.get(idHeader);
-      const requestId = sent !== undefined && SANE_REQUEST_ID.test(sent) ? sent : generateId();
-      const ctx = new RequestContext(request, requestId, logger);
-      let result: MaybePromise<ApiResponse>;
+      // Never throws: a failure here (an id generator, a HEAD body that cannot be serialized)
+      // rejects, as an async function would, and the adapter answers with its fallback 500.
       try {
-        result = pipeline(ctx);
+        const sent = request.headers.get(idHeader);
+        const requestId = sent !== undefined && SANE_REQUEST_ID.test(sent) ? sent : generateId();
+        const ctx = new RequestContext(request, requestId, logger);
+        let result: MaybePromise<ApiResponse>;
+        try {
+          result = pipeline(ctx);
+        } catch (error) {
+          result = failed(error, ctx);
+        }
+        if (result instanceof Promise) {
+          return result.then(
+            (response) => finalize(response, ctx, idHeader),
+            (error: unknown) => finalize(failed(error, ctx), ctx, idHeader),
+          );
+        }
+        return Promise.resolve(finalize(result, ctx, idHeader));
       } catch (error) {
-        result = failed(error, ctx);
+        return Promise.reject(error);
       }
-      if (result instanceof Promise) {
-        return result.then(
-          (response) => finalize(response, ctx, idHeader),
-          (error: unknown) => finalize(failed(error, ctx), ctx, idHeader),
-        );
-      }
-      return Promise.resolve(finalize(result, ctx, idHeader));
     },
   };
   return app;

@@ -16,11 +16,13 @@ export interface ParsedQuery {
 }
 
 /** Parse a query string (without its `?`). */
-export function parseQuery(search: string): ParsedQuery {
+export function parseQuery(raw: string): ParsedQuery {
+  // Like URLSearchParams, one leading '?' is not part of the first name (`/books??a=1` names `a`).
+  const search = raw.charCodeAt(0) === 0x3f ? raw.slice(1) : raw;
   const fast = new QueryBuilder();
   if (search === '' || (!SURROGATE.test(search) && decodeInto(search, fast))) return fast;
   const standard = new QueryBuilder();
-  for (const [name, value] of new URLSearchParams(search)) standard.add(name, value);
+  for (const [name, value] of new URLSearchParams(raw)) standard.add(name, value);
   return standard;
 }
 

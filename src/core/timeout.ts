@@ -13,7 +13,7 @@ export class StoreTimeoutError extends Error {
  * absorbed (no unhandled rejection). A synchronous throw becomes a rejection.
  */
 export function withTimeout<T>(
-  call: () => T | Promise<T>,
+  call: () => Promise<T>,
   timeoutMs: number,
   onLate?: (value: T) => void,
 ): Promise<T> {
@@ -40,7 +40,7 @@ export function withTimeout<T>(
       reject(error);
     };
     try {
-      Promise.resolve(call()).then(onValue, onError);
+      call().then(onValue, onError);
     } catch (error) {
       onError(error);
     }

@@ -17,7 +17,7 @@ export interface MemoryRateLimitStoreOptions {
 /** A memory store with a readable size, for tests and metrics. */
 export interface MemoryRateLimitStore extends RateLimitStore {
   /** Decides at once: memory never makes a request wait. */
-  consume(key: string, policies: readonly RateLimitPolicy[]): RateLimitDecision;
+  consumeSync(key: string, policies: readonly RateLimitPolicy[]): RateLimitDecision;
   /** Entries currently held. */
   readonly size: number;
 }
@@ -81,35 +81,44 @@ export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
     return ids;
   };
 
+  const consumeSync = (key: string, policies: readonly RateLimitPolicy[]): RateLimitDecision => {
+    const at = Math.floor(now());
+    sweep(at);
+    const ids = idsOf(key, policies);
+    const decision = gcraDecideAll(
+      ids.map((id) => entries.get(id)),
+      at,
+      policies,
+    );
+    if (decision.allowed) {
+      ids.forEach((id, i) => {
+        entries.delete(id);
+        entries.set(id, decision.newStates[i]!);
+      });
+      for (const id of entries.keys()) {
+        if (entries.size <= maxEntries) break;
+        entries.delete(id);
+      }
+    }
+    return {
+      allowed: decision.allowed,
+      retryAfterSeconds: decision.retryAfterSeconds,
+      policies: decision.policies,
+    };
+  };
+
   return {
     inProcess: true,
     get size() {
       return entries.size;
     },
-    consume(key: string, policies: readonly RateLimitPolicy[]): RateLimitDecision {
-      const at = Math.floor(now());
-      sweep(at);
-      const ids = idsOf(key, policies);
-      const decision = gcraDecideAll(
-        ids.map((id) => entries.get(id)),
-        at,
-        policies,
-      );
-      if (decision.allowed) {
-        ids.forEach((id, i) => {
-          entries.delete(id);
-          entries.set(id, decision.newStates[i]!);
-        });
-        for (const id of entries.keys()) {
-          if (entries.size <= maxEntries) break;
-          entries.delete(id);
-        }
+    consume(key: string, policies: readonly RateLimitPolicy[]): Promise<RateLimitDecision> {
+      try {
+        return Promise.resolve(consumeSync(key, policies));
+      } catch (error) {
+        return Promise.reject(error);
       }
-      return {
-        allowed: decision.allowed,
-        retryAfterSeconds: decision.retryAfterSeconds,
-        policies: decision.policies,
-      };
     },
+    consumeSync,
   };
 }

@@ -115,12 +115,15 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   const legacy = options.legacyHeaders ?? false;
   const policyField = formatRateLimitPolicy(policies);
 
-  // Per limiter: two limiters on one request keep their own headers.
-  const decided = contextKey<Record<string, string>>('rate-limit headers');
+  // Per limiter, a stack per request: a limiter used at two layers (app and route) pushes on the
+  // way in and pops on the way out, so each layer adds its own decision's headers.
+  const decided = contextKey<Record<string, string>[]>('rate-limit headers');
   const admit = (ctx: Context, decision: RateLimitDecision): undefined => {
     const headers = rateLimitHeaders(decision, policyField, legacy);
     if (!decision.allowed) throw quotaExceeded(decision, headers);
-    ctx.set(decided, headers);
+    const stack = ctx.get(decided);
+    if (stack === undefined) ctx.set(decided, [headers]);
+    else stack.push(headers);
     return undefined;
   };
   const storeFailed = (ctx: Context, error: unknown): undefined => {
@@ -145,9 +148,12 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       const key = keyOf(ctx);
       let decision: RateLimitDecision | Promise<RateLimitDecision>;
       try {
-        decision = store.inProcess
-          ? store.consume(key, policies)
-          : withTimeout(() => store.consume(key, policies), timeoutMs);
+        decision =
+          store.consumeSync !== undefined
+            ? store.consumeSync(key, policies)
+            : store.inProcess
+              ? store.consume(key, policies)
+              : withTimeout(() => store.consume(key, policies), timeoutMs);
       } catch (error) {
         return storeFailed(ctx, error);
       }
@@ -160,7 +166,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       return admit(ctx, decision);
     },
     after: function addRateLimitHeaders(ctx, response) {
-      const headers = ctx.get(decided);
+      const headers = ctx.get(decided)?.pop();
       if (headers !== undefined) addHeaders(response.headers, headers, legacy);
       return response;
     },

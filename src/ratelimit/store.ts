@@ -10,8 +10,12 @@ import type { RateLimitPolicy } from './policy.js';
  * const decision = await store.consume('ip:198.51.100.9', [{ name: 'burst', quota: 100, windowSeconds: 60 }]);
  */
 export interface RateLimitStore {
-  /** In-process stores may answer synchronously: the middleware then does not wait at all. */
-  consume(key: string, policies: readonly RateLimitPolicy[]): RateLimitDecision | Promise<RateLimitDecision>;
+  consume(key: string, policies: readonly RateLimitPolicy[]): Promise<RateLimitDecision>;
+  /**
+   * The same decision, synchronously, for a store that can answer from this process's memory: the
+   * middleware then decides without waiting at all. Optional.
+   */
+  consumeSync?(key: string, policies: readonly RateLimitPolicy[]): RateLimitDecision;
   /**
    * True when the store answers from this process's memory and cannot hang: the middleware then
    * skips the timer that bounds calls to remote stores (one timer per request saved).

@@ -50,10 +50,6 @@ describe('digestEtag', () => {
     expect(() => digestEtag([{} as never])).toThrow(TypeError);
   });
 
-  test.prop([fc.array(part, { maxLength: 8 })])('gives the same parts the same tag', (parts) => {
-    expect(digestEtag(parts)).toBe(digestEtag([...parts]));
-  });
-
   test.prop([fc.array(part, { maxLength: 8 }), fc.array(part, { maxLength: 8 })], { numRuns: 2000 })(
     'gives different parts different tags',
     (a, b) => {

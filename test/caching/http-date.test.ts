@@ -50,6 +50,27 @@ describe('when parsing an HTTP-date (RFC 9110 section 5.6.7)', () => {
     expect(parseHttpDate('Thu, 29 Feb 2024 00:00:00 GMT')).toBe(Date.UTC(2024, 1, 29));
   });
 
+  it('answers a value seen before exactly as the first time, whatever came in between', () => {
+    const dates = fc.oneof(
+      fc.date({ noInvalidDate: true }).map((d) => formatHttpDate(d.getTime())),
+      fc.constantFrom('Invalid Date', '', 'Sunday, 06-Nov-94 08:49:37 GMT', 'Sun Nov  6 08:49:37 1994'),
+      fc.string({ maxLength: 30 }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(dates, fc.double({ noNaN: true })), { maxLength: 12 }), (steps) => {
+        const first = new Map<string, number | undefined>();
+        for (const [value, formatted] of steps) {
+          formatHttpDate(formatted); // touches the formatter's own memo
+          const parsed = parseHttpDate(value, 0);
+          if (!first.has(value)) first.set(value, parsed);
+          expect(parsed).toBe(first.get(value));
+        }
+      }),
+    );
+    formatHttpDate(Number.NaN);
+    expect(parseHttpDate('Invalid Date')).toBeUndefined();
+  });
+
   it('round-trips any time through formatHttpDate, at one-second precision', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: Date.UTC(9999, 11, 31) }), (time) => {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toNodeHandler } from '../../src/adapters/node.js';
+import { toNodeHandler, writeNodeResponse } from '../../src/adapters/node.js';
 import { createApp } from '../../src/core/app.js';
 
 const servers: http.Server[] = [];
@@ -58,5 +58,45 @@ describe('the node adapter with streamed bodies', () => {
     head.resume();
     expect(head.statusCode).toBe(200);
     expect(head.headers['content-length']).not.toBe('0');
+  });
+});
+
+describe('the node adapter when a body cannot be serialized', () => {
+  it.each(['GET', 'HEAD'])('answers %s with the fallback 500 and keeps serving', async (method) => {
+    const app = createApp({ logger: { error() {}, warn() {} } });
+    app.route({
+      method: 'GET',
+      path: '/counts',
+      handler: () => ({ status: 200, headers: {}, json: { n: 1n } }),
+    });
+    app.route({
+      method: 'GET',
+      path: '/books',
+      handler: () => ({ status: 200, headers: {}, json: { data: [] } }),
+    });
+    const server = http.createServer(toNodeHandler(app));
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const failed = await fetch(`${base}/counts`, { method });
+    expect(failed.status).toBe(500);
+    expect(failed.headers.get('cache-control')).toBe('no-store');
+    expect((await fetch(`${base}/books`)).status).toBe(200);
+  });
+});
+
+describe('writeNodeResponse', () => {
+  it('returns a promise for a whole body too, and rejects (not throws) when writing fails', async () => {
+    const server = http.createServer((_req, res) => {
+      const written = writeNodeResponse(res, { status: 200, headers: {}, json: { data: [] } });
+      expect(written).toBeInstanceOf(Promise);
+      const failing = writeNodeResponse(res, { status: 200, headers: {}, json: { n: 1n } });
+      expect(failing).toBeInstanceOf(Promise);
+      failing.catch(() => undefined);
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    expect(res.status).toBe(200);
   });
 });

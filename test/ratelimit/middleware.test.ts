@@ -220,6 +220,18 @@ describe('when nesting limiters (application-wide and per route)', () => {
   });
 });
 
+describe('when one limiter instance is used at two layers', () => {
+  it('each layer reports its own decision', async () => {
+    const shared = rateLimit({ policies: [{ name: 'p', quota: 10, windowSeconds: 60 }], now: () => T0 });
+    const app = createApp({ use: [shared] });
+    app.route({ method: 'GET', path: '/books', use: [shared], handler: () => json(200, { data: [] }) });
+    const response = await app.handle(requestView('GET', '/books'));
+    // One request consumed twice from one bucket: the outer layer first (9 left), then the inner
+    // (8 left), whose fields are listed first, as the inner layer adds them first.
+    expect(parseList(response.headers.ratelimit!).map(([, params]) => params.get('r'))).toEqual([8, 9]);
+  });
+});
+
 describe('when the options are wrong', () => {
   const policies = [{ name: 'p', quota: 1, windowSeconds: 1 }];
   it.each<[string, Partial<RateLimitOptions>]>([

@@ -9,6 +9,7 @@ import {
   resolveSecurityHeaders,
   type SecurityHeaderName,
   type SecurityHeadersOptions,
+  SOFTWARE_HEADERS,
 } from '../../src/security/headers.js';
 import { securityHeaders } from '../../src/security/middleware.js';
 import { recordingLogger, send } from '../core/send.js';
@@ -89,6 +90,17 @@ describe('security headers', () => {
       const res = await send(app(), 'GET', '/users');
       expect(res.headers.server).toBeUndefined();
       expect(res.headers['x-powered-by']).toBeUndefined();
+    });
+
+    it.each(SOFTWARE_HEADERS)('removes %s when it is the only one set', async (name) => {
+      const only = createApp({ use: [securityHeaders()] }).route({
+        method: 'GET',
+        path: '/users',
+        handler: () => noContent({ [name]: 'nginx/1.25' }),
+      });
+      const res = await send(only, 'GET', '/users');
+      expect(res.status).toBe(204);
+      expect(res.headers[name]).toBeUndefined();
     });
 
     it('keeps a security header the handler set explicitly', async () => {

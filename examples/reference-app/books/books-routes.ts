@@ -54,8 +54,7 @@ export class BooksRoutes {
   private found(ctx: Context<{ readonly id: string }>): Promise<Book | undefined> {
     let book = ctx.get(FOUND);
     if (book === undefined) {
-      const { id } = ctx.params;
-      book = ID.test(id) ? this.books.get(Number(id)) : Promise.resolve(undefined);
+      book = this.books.get(numericId(ctx.params.id, 'book'));
       ctx.set(FOUND, book);
     }
     return book;
