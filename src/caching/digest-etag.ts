@@ -1,5 +1,3 @@
-import { formatEtag } from './entity-tag.js';
-
 /** Anything a representation is built from that identifies its state: ids, versions, a query. */
 export type DigestPart = string | number | bigint | boolean | null | undefined;
 
@@ -21,7 +19,9 @@ export function digestEtag(parts: readonly DigestPart[], options: { readonly wea
   if (!Array.isArray(parts)) throw new TypeError('digestEtag: parts must be an array');
   const digest = new Digest();
   for (const part of parts) digest.part(part);
-  return formatEtag(digest.hex(parts.length), options);
+  // Sixteen hex digits are always a valid opaque tag: no check needed.
+  const opaque = digest.hex(parts.length);
+  return options.weak === true ? `W/"${opaque}"` : `"${opaque}"`;
 }
 
 const TAG = {
