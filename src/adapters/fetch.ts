@@ -3,6 +3,7 @@
  * Fetch requests carry no peer address; pass it as `info.remoteAddress` where the runtime knows it.
  */
 import type { App } from '../core/app.js';
+import { bodyBytes } from '../core/response.js';
 import type { ApiResponse, HeaderBag, RequestView } from '../core/types.js';
 
 class FetchHeaders implements HeaderBag {
@@ -40,16 +41,13 @@ export function toFetchResponse(response: ApiResponse): Response {
   const { headers } = response;
   let body: BodyInit | null = null;
   if (!NULL_BODY_STATUS.has(status)) {
-    const whole =
-      raw === undefined ? (response.json === undefined ? undefined : JSON.stringify(response.json)) : raw;
-    if (typeof whole === 'string') {
-      headers['content-length'] ??= String(Buffer.byteLength(whole));
-      body = whole;
-    } else if (whole instanceof Uint8Array) {
-      headers['content-length'] ??= String(whole.byteLength);
-      body = whole as BodyInit;
-    } else if (whole !== undefined) {
-      body = streamOf(whole);
+    if (raw !== undefined && typeof raw !== 'string' && !(raw instanceof Uint8Array)) body = streamOf(raw);
+    else {
+      const bytes = bodyBytes(response);
+      if (bytes !== undefined) {
+        headers['content-length'] ??= String(bytes.byteLength);
+        body = bytes as BodyInit;
+      }
     }
   }
   return new Response(body, { status, headers });

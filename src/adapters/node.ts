@@ -4,6 +4,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../core/app.js';
+import { bodyBytes } from '../core/response.js';
 import type { ApiResponse, HeaderBag, RequestView } from '../core/types.js';
 import { writeFallback500 } from './fallback.js';
 
@@ -73,26 +74,20 @@ function writeResponse(
   // A refused body (413) is not read: close the connection rather than drain it.
   if (response.status === 413 && req !== undefined && !req.complete) headers.connection = 'close';
   const { raw } = response;
-  if (raw === undefined) {
-    // Encoded once: measuring the text and then writing it would walk it twice.
-    const body = response.json === undefined ? undefined : Buffer.from(JSON.stringify(response.json));
-    // Say the length even of an empty body (a redirect, a 201 without one): no chunked framing. Not
-    // for HEAD, whose length is that of the GET body when known (RFC 9110 section 8.6), else absent.
-    if (body !== undefined) headers['content-length'] ??= String(body.byteLength);
-    else if (!(response.status === 204 || response.status === 304 || req?.method === 'HEAD')) {
-      headers['content-length'] ??= '0';
-    }
-    res.writeHead(response.status, headers);
-    res.end(body);
-    return undefined;
+  if (raw !== undefined && typeof raw !== 'string' && !(raw instanceof Uint8Array)) {
+    return pipeStream(res, response, raw);
   }
-  if (typeof raw === 'string' || raw instanceof Uint8Array) {
-    headers['content-length'] ??= String(typeof raw === 'string' ? Buffer.byteLength(raw) : raw.byteLength);
-    res.writeHead(response.status, headers);
-    res.end(raw);
-    return undefined;
+  // Encoded once (JSON or text to bytes): measuring the text and then writing it would walk it twice.
+  const body = bodyBytes(response);
+  // Say the length even of an empty body (a redirect, a 201 without one): no chunked framing. Not
+  // for HEAD, whose length is that of the GET body when known (RFC 9110 section 8.6), else absent.
+  if (body !== undefined) headers['content-length'] ??= String(body.byteLength);
+  else if (!(response.status === 204 || response.status === 304 || req?.method === 'HEAD')) {
+    headers['content-length'] ??= '0';
   }
-  return pipeStream(res, response, raw);
+  res.writeHead(response.status, headers);
+  res.end(body);
+  return undefined;
 }
 
 async function pipeStream(res: ServerResponse, response: ApiResponse, raw: AsyncIterable<Uint8Array>) {

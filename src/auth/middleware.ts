@@ -78,10 +78,12 @@ function unauthenticated(realm: string): ApiError {
 /** 401 unless the request is authenticated. */
 export function requireAuth(options: { readonly realm?: string } = {}): Middleware {
   const realm = options.realm ?? 'api';
-  return async function requireAuthMiddleware(ctx, next) {
-    if (ctx.principal === undefined) throw unauthenticated(realm);
-    return next();
-  };
+  return defineMiddleware({
+    before: function requireAuthentication(ctx) {
+      if (ctx.principal === undefined) throw unauthenticated(realm);
+      return undefined;
+    },
+  });
 }
 
 /**
@@ -100,17 +102,19 @@ export function requireScopes(options: {
     throw new TypeError('requireScopes: give one or more scope tokens (RFC 6749 section 3.3)');
   }
   const scopeList = scopes.join(' ');
-  return async function requireScopesMiddleware(ctx, next) {
-    const { principal } = ctx;
-    if (principal === undefined) throw unauthenticated(realm);
-    const missing = scopes.filter((s) => !principal.scopes.has(s));
-    if (missing.length > 0) {
-      throw new ApiError(403, {
-        code: 'insufficient-scope',
-        detail: `This operation needs the scope ${missing.join(' ')}.`,
-        headers: { 'www-authenticate': challenge(realm, 'insufficient_scope', `, scope="${scopeList}"`) },
-      });
-    }
-    return next();
-  };
+  return defineMiddleware({
+    before: function checkScopes(ctx) {
+      const { principal } = ctx;
+      if (principal === undefined) throw unauthenticated(realm);
+      const missing = scopes.filter((s) => !principal.scopes.has(s));
+      if (missing.length > 0) {
+        throw new ApiError(403, {
+          code: 'insufficient-scope',
+          detail: `This operation needs the scope ${missing.join(' ')}.`,
+          headers: { 'www-authenticate': challenge(realm, 'insufficient_scope', `, scope="${scopeList}"`) },
+        });
+      }
+      return undefined;
+    },
+  });
 }

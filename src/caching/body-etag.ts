@@ -1,4 +1,5 @@
 import etag from 'etag';
+import { HTTP_TOKEN } from '../core/field-syntax.js';
 
 export interface BodyEtagOptions {
   /** A weak tag (`W/"..."`): semantically equivalent, not byte-identical (RFC 9110 section 8.8.1). */
@@ -9,8 +10,6 @@ export interface BodyEtagOptions {
    */
   readonly contentEncoding?: string;
 }
-
-const CODING = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
  * An ETag from the bytes of a representation, via jshttp `etag` (length and SHA-1): strong unless
@@ -37,7 +36,8 @@ function codingSuffix(contentEncoding: string | undefined): string {
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c !== '' && c !== 'identity');
   for (const coding of codings) {
-    if (!CODING.test(coding)) throw new TypeError(`Not a content coding: ${JSON.stringify(contentEncoding)}`);
+    if (!HTTP_TOKEN.test(coding))
+      throw new TypeError(`Not a content coding: ${JSON.stringify(contentEncoding)}`);
   }
   return codings.join('+');
 }

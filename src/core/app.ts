@@ -1,4 +1,4 @@
-import { ApiError, isApiError } from '../errors/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render.js';
 import { composePipeline, type MaybePromise } from './compose.js';
 import { RequestContext } from './context.js';
@@ -116,36 +116,23 @@ export function createApp(options: AppOptions = {}): App {
       return app;
     },
     handle(request) {
-      // Never throws: a failure here (an id generator, a HEAD body that cannot be serialized)
-      // rejects, as an async function would, and the adapter answers with its fallback 500.
+      // Never throws: the pipeline has made every throw a response, and a failure here (an id
+      // generator, a HEAD body that cannot be serialized) rejects, as in an async function, so the
+      // adapter answers with its fallback 500.
       try {
         const sent = request.headers.get(idHeader);
         const requestId = sent !== undefined && SANE_REQUEST_ID.test(sent) ? sent : generateId();
         const ctx = new RequestContext(request, requestId, logger);
-        let result: MaybePromise<ApiResponse>;
-        try {
-          result = pipeline(ctx);
-        } catch (error) {
-          result = failed(error, ctx);
-        }
-        if (result instanceof Promise) {
-          return result.then(
-            (response) => finalize(response, ctx, idHeader),
-            (error: unknown) => finalize(failed(error, ctx), ctx, idHeader),
-          );
-        }
-        return Promise.resolve(finalize(result, ctx, idHeader));
+        const result = pipeline(ctx);
+        return result instanceof Promise
+          ? result.then((response) => finalize(response, ctx, idHeader))
+          : Promise.resolve(finalize(result, ctx, idHeader));
       } catch (error) {
         return Promise.reject(error);
       }
     },
   };
   return app;
-}
-
-/** Only reachable through a misbehaving middleware (e.g. a rejected second `next()`); still answer. */
-function failed(error: unknown, ctx: Context): ApiResponse {
-  return renderError(isApiError(error) ? error : new ApiError(500, { cause: error }), ctx);
 }
 
 function withContentType(response: ApiResponse, ctx: Context): ApiResponse {

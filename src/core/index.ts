@@ -12,7 +12,15 @@ export {
   PROBLEM_JSON,
   RESPONSE_MEDIA_TYPES,
 } from './media-types.js';
-export { appendListHeader, bodyBytes, collectBody, created, json, noContent } from './response.js';
+export {
+  appendListHeader,
+  appendListMember,
+  bodyBytes,
+  collectBody,
+  created,
+  json,
+  noContent,
+} from './response.js';
 export {
   IRREGULAR_PLURALS,
   type NamingRules,

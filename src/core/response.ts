@@ -74,3 +74,13 @@ export function appendListHeader(
   const added = tokens.filter((t) => !present.has(t.toLowerCase()));
   if (added.length > 0) headers[name] = `${current}, ${added.join(', ')}`;
 }
+
+/**
+ * Append one member to a list-valued header as it is, after what is there. Unlike
+ * {@link appendListHeader} nothing is split or deduplicated: for members that may contain commas or
+ * legitimately repeat (`Link`, `RateLimit`, `RateLimit-Policy`).
+ */
+export function appendListMember(headers: Record<string, string>, name: string, member: string): void {
+  const current = headers[name];
+  headers[name] = current === undefined || current === '' ? member : `${current}, ${member}`;
+}

@@ -1,3 +1,4 @@
+import { appendListMember } from '../core/response.js';
 import type { Middleware } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { API_VERSION } from '../versioning/middleware.js';
@@ -53,10 +54,7 @@ export function deprecation(options: DeprecationOptions): Middleware {
 
     const response = await next();
     Object.assign(response.headers, headers);
-    if (link !== undefined) {
-      const existing = response.headers.link;
-      response.headers.link = existing === undefined || existing === '' ? link : `${existing}, ${link}`;
-    }
+    if (link !== undefined) appendListMember(response.headers, 'link', link);
     return response;
   };
 }

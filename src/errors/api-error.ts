@@ -97,8 +97,16 @@ export function statusPhrase(status: number): string {
 
 /** The default machine code of a status: its phrase as a slug (`Unsupported Media Type` → `unsupported-media-type`). */
 export function statusCode(status: number): string {
-  return statusPhrase(status)
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
+  // Remembered like the phrase: every 404 and 405 the router answers asks for it.
+  let code = codes.get(status);
+  if (code === undefined) {
+    code = statusPhrase(status)
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
+    codes.set(status, code);
+  }
+  return code;
 }
+
+const codes = new Map<number, string>();

@@ -1,7 +1,7 @@
 import createHttpError from 'http-errors';
+import { HTTP_TOKEN } from '../core/field-syntax.js';
 import { ApiError, isApiError } from './api-error.js';
 
-const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** The `headers` an http-errors error asks to send (`Allow`, `WWW-Authenticate`, ...), if well-formed. */
@@ -10,7 +10,7 @@ function headersOf(thrown: { headers?: Record<string, unknown> }): Record<string
   if (typeof headers !== 'object' || headers === null) return undefined;
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (typeof value === 'string' && FIELD_NAME.test(name) && FIELD_VALUE.test(value)) {
+    if (typeof value === 'string' && HTTP_TOKEN.test(name) && FIELD_VALUE.test(value)) {
       kept[name.toLowerCase()] = value;
     }
   }

@@ -1,4 +1,5 @@
 import { defineMiddleware } from '../core/compose.js';
+import { appendListMember } from '../core/response.js';
 import { withTimeout } from '../core/timeout.js';
 import { type Context, contextKey, type Middleware } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
@@ -41,8 +42,8 @@ export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
  * the innermost limiter's values stay.
  */
 function addHeaders(target: Record<string, string>, headers: Record<string, string>, legacy: boolean): void {
-  target['ratelimit-policy'] = joinList(target['ratelimit-policy'], headers['ratelimit-policy']!);
-  target.ratelimit = joinList(target.ratelimit, headers.ratelimit!);
+  appendListMember(target, 'ratelimit-policy', headers['ratelimit-policy']!);
+  appendListMember(target, 'ratelimit', headers.ratelimit!);
   if (!legacy) return;
   for (const name of LEGACY_HEADERS) {
     const value = headers[name];
@@ -51,10 +52,6 @@ function addHeaders(target: Record<string, string>, headers: Record<string, stri
 }
 
 const LEGACY_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
-
-function joinList(current: string | undefined, value: string): string {
-  return current === undefined || current === '' ? value : `${current}, ${value}`;
-}
 
 function quotaExceeded(decision: RateLimitDecision, headers: Record<string, string>): ApiError {
   const { policy } = tightestPolicy(decision);

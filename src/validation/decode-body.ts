@@ -103,12 +103,7 @@ function unwrapDocument(document: unknown, type: string, id: string | undefined)
   }
   const { data } = document;
   if (!isObject(data)) {
-    problems.push({
-      code: 'missing-field',
-      title: 'Missing field',
-      detail: '"data" must be a resource object.',
-      source: { pointer: '/data' },
-    });
+    problems.push(missing('/data', '"data" must be a resource object.'));
     throw badRequest(problems);
   }
   for (const member of Object.keys(data)) {

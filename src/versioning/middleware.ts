@@ -29,12 +29,20 @@ export const NO_PATH_VERSION: PathVersionReader = () => undefined;
 export const versionFromRoutePattern: PathVersionReader = (ctx) => {
   const pattern = ctx.routePattern;
   if (pattern === undefined) return undefined;
+  // Patterns are the app's few registered routes: each is read once, not split on every request.
+  if (!patternVersions.has(pattern)) patternVersions.set(pattern, versionInPattern(pattern));
+  return patternVersions.get(pattern);
+};
+
+const patternVersions = new Map<string, number | undefined>();
+
+function versionInPattern(pattern: string): number | undefined {
   for (const segment of pattern.split('/')) {
     const match = VERSION_SEGMENT.exec(segment);
     if (match) return Number(match[1]);
   }
   return undefined;
-};
+}
 
 /**
  * Version negotiation (seed section 9) as route middleware: decides the version from the path and

@@ -24,6 +24,7 @@ export function numericId(raw: string, what: string): number {
 }
 
 const publicMinute = { scope: 'public', maxAge: 60 } as const;
+const LIST_QUERY = { author: text({ maxLength: 200 }) };
 
 // What a request loaded, shared by the route's validators and its handler: one store call each.
 const LISTED = contextKey<Promise<readonly Book[]>>('books listed for this request');
@@ -44,7 +45,7 @@ export class BooksRoutes {
   private listed(ctx: Context): Promise<readonly Book[]> {
     let books = ctx.get(LISTED);
     if (books === undefined) {
-      const { author } = decodeQuery(ctx, { author: text({ maxLength: 200 }) });
+      const { author } = decodeQuery(ctx, LIST_QUERY);
       books = this.books.list(author === undefined ? {} : { author });
       ctx.set(LISTED, books);
     }

@@ -12,16 +12,19 @@ type Position = Array<string | number | null>;
 
 export const DEFAULT_PAGE_SIZE = 20;
 
+/** The parameters of `GET /api/v1/standards/`, built once. */
+const LISTING_QUERY = {
+  'page[size]': queryInteger({ min: 1, max: 100 }),
+  'page[after]': text({ maxLength: 2000 }),
+  'page[before]': text({ maxLength: 2000 }),
+  'filter[status]': queryList(STANDARD_STATUSES),
+  sort: querySort(SORTABLE),
+  'fields[standards]': queryList(STANDARD_ATTRIBUTES),
+};
+
 /** The query of `GET /api/v1/standards/`; anything else is a 400 naming the parameter. */
 export function listingQuery(ctx: Context) {
-  const query = decodeQuery(ctx, {
-    'page[size]': queryInteger({ min: 1, max: 100 }),
-    'page[after]': text({ maxLength: 2000 }),
-    'page[before]': text({ maxLength: 2000 }),
-    'filter[status]': queryList(STANDARD_STATUSES),
-    sort: querySort(SORTABLE),
-    'fields[standards]': queryList(STANDARD_ATTRIBUTES),
-  });
+  const query = decodeQuery(ctx, LISTING_QUERY);
   if (query['page[after]'] !== undefined && query['page[before]'] !== undefined) {
     throw new ApiError(400, {
       code: 'invalid-parameter',
