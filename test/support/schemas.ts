@@ -4,12 +4,11 @@ import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 
 /**
- * Validators for what the project emits, from the official schemas in the shared folder beside the
- * checkout: JSON:API 1.0 for documents, RFC 9457 for problem details. Formats are left unchecked
- * (links are relative references, fine in JSON:API 1.1).
+ * Validators for what the project emits, from the official schemas copied into
+ * `test/fixtures/schemas/` (their sources are in its README): JSON:API 1.0 for documents, RFC 9457
+ * for problem details. Formats are left unchecked (links are relative references, fine in JSON:API 1.1).
  */
-const here = dirname(fileURLToPath(import.meta.url));
-const schemaDir = process.env.SCHEMA_DIR ?? join(here, '..', '..', '..', 'shared', 'schemas');
+const schemaDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'schemas');
 
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
 const jsonApi = ajv.compile(JSON.parse(readFileSync(join(schemaDir, 'jsonapi-1.0.schema.json'), 'utf8')));
