@@ -2,6 +2,8 @@ export { type AuthenticateOptions, authenticate, requireAuth, requireScopes } fr
 export {
   hs256Verifier,
   InvalidTokenError,
+  type JwtClaims,
+  type JwtKeyResolver,
   type JwtVerifierOptions,
   jwtVerifier,
   principalFromClaims,

@@ -1,4 +1,4 @@
-import { type JWTPayload, type JWTVerifyGetKey, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { type JWTVerifyGetKey, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Principal } from '../core/types.js';
 
 /**
@@ -15,9 +15,26 @@ export class InvalidTokenError extends Error {
   override readonly name = 'InvalidTokenError';
 }
 
+/**
+ * Resolves the verification key from the token's JOSE header (RFC 7515 section 4.1: `alg`, `kid`),
+ * as jose's `createRemoteJWKSet` does. Structural, so that the published declarations do not
+ * import jose (an ES module only, which a CommonJS consumer's `tsc` refuses to resolve).
+ */
+export type JwtKeyResolver = (
+  protectedHeader: { readonly alg?: string; readonly kid?: string },
+  token: { readonly payload: string | Uint8Array; readonly signature: string; readonly protected?: string },
+) => unknown;
+
+/** A verified JWT claims set (RFC 7519 section 4): `sub` and `scope` are read, the rest kept. */
+export type JwtClaims = {
+  readonly sub?: string;
+  readonly scope?: unknown;
+  readonly [claim: string]: unknown;
+};
+
 export interface JwtVerifierOptions {
   /** A shared secret (HS*), a public key, or a key resolver such as jose's `createRemoteJWKSet`. */
-  readonly key: Uint8Array | CryptoKey | JWTVerifyGetKey;
+  readonly key: Uint8Array | CryptoKey | JwtKeyResolver;
   /** Accepted `alg` values. Required: `none` and unlisted algorithms are always refused. */
   readonly algorithms: readonly string[];
   readonly issuer?: string;
@@ -29,7 +46,7 @@ export interface JwtVerifierOptions {
 }
 
 /** The principal a verified JWT payload describes: `sub`, space-separated `scope` (RFC 8693 section 4.2). */
-export function principalFromClaims(payload: JWTPayload): Principal {
+export function principalFromClaims(payload: JwtClaims): Principal {
   if (typeof payload.sub !== 'string' || payload.sub === '')
     throw new InvalidTokenError('The token has no subject.');
   const scope = typeof payload.scope === 'string' ? payload.scope : '';
@@ -65,7 +82,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       try {
         const { payload } =
           typeof key === 'function'
-            ? await jwtVerify(token, key, checked)
+            ? await jwtVerify(token, key as JWTVerifyGetKey, checked)
             : await jwtVerify(token, key, checked);
         return principalFromClaims(payload);
       } catch (error) {

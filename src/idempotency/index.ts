@@ -1,3 +1,4 @@
+export type { RedisScriptClient } from '../core/redis-client.js';
 export {
   DEFAULT_REPLAY_HEADERS,
   NEVER_STORED_STATUSES,
@@ -28,8 +29,10 @@ export {
 export { type MemoryStoreOptions, memoryStore } from './memory-store.js';
 export { type IdempotencyOptions, idempotency } from './middleware.js';
 export {
+  type ConnectionPool,
   IDEMPOTENCY_TRANSACTION,
   idempotencyTableDdl,
+  type PooledConnection,
   type PostgresIdempotencyStore,
   type PostgresStoreOptions,
   postgresStore,

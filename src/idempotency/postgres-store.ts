@@ -1,4 +1,3 @@
-import type { Client, Pool, PoolClient } from 'pg';
 import { type Context, contextKey } from '../core/types.js';
 import {
   type ClaimOutcome,
@@ -8,12 +7,31 @@ import {
   type StoreTransaction,
 } from './store.js';
 
-/** Anything that runs a query: a `pg` Pool, Client or PoolClient. */
-export type Queryable = Pick<Pool | Client | PoolClient, 'query'>;
+/**
+ * Anything that runs a parameterized query the way `pg` does: a `pg` Pool, Client or PoolClient fits.
+ * Structural, so that the published declarations do not import `pg` (an optional peer dependency).
+ */
+export interface Queryable {
+  query<Row extends Record<string, unknown> = Record<string, unknown>>(
+    text: string,
+    values?: unknown[],
+  ): Promise<{ rows: Row[]; rowCount: number | null }>;
+}
+
+/** A connection checked out of a pool (a `pg` PoolClient fits): `release(true)` destroys it. */
+export interface PooledConnection extends Queryable {
+  release(destroy?: boolean): void;
+}
+
+/** A pool of connections (a `pg` Pool fits). */
+export interface ConnectionPool extends Queryable {
+  connect(): Promise<PooledConnection>;
+  readonly totalCount: number;
+}
 
 export interface PostgresStoreOptions {
   /** A `pg` Pool (or Client) the application created; the store never closes it. */
-  readonly pool: Pool | Client | PoolClient;
+  readonly pool: Queryable | ConnectionPool;
   /** Table name, optionally schema-qualified (default `idempotency_records`). */
   readonly table?: string;
   /**
@@ -44,7 +62,7 @@ export interface PostgresIdempotencyStore extends IdempotencyStore {
  * const db = ctx.get(IDEMPOTENCY_TRANSACTION) ?? pool;
  * await db.query('INSERT INTO orders ...');
  */
-export const IDEMPOTENCY_TRANSACTION = contextKey<PoolClient>('idempotency transaction');
+export const IDEMPOTENCY_TRANSACTION = contextKey<PooledConnection>('idempotency transaction');
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}(?:\.[a-z_][a-z0-9_]{0,62})?$/;
 
@@ -83,7 +101,7 @@ function checkTable(table: string): void {
 /**
  * A PostgreSQL {@link IdempotencyStore}, safe with several app instances: the claim is one
  * `INSERT ... ON CONFLICT DO UPDATE ... WHERE expired`, and every later write is fenced by the claim's
- * token. Only `pg`'s types are imported; the application passes its own pool.
+ * token. The application passes its own `pg` pool; no `pg` type is imported.
  *
  * @example
  * const store = postgresStore({ pool, transactional: true });
@@ -91,7 +109,7 @@ function checkTable(table: string): void {
  */
 export function postgresStore(options: PostgresStoreOptions): PostgresIdempotencyStore {
   const { pool } = options;
-  if (pool === undefined || typeof pool.query !== 'function') {
+  if (pool === null || typeof pool !== 'object' || typeof pool.query !== 'function') {
     throw new TypeError('postgresStore: `pool` must be a pg Pool or Client');
   }
   const table = options.table ?? 'idempotency_records';
@@ -174,7 +192,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresIdempotenc
 
   if (transactional) {
     store.begin = async (ctx: Context): Promise<StoreTransaction> => {
-      const client = await (pool as Pool).connect();
+      const client = await (pool as ConnectionPool).connect();
       try {
         await client.query('BEGIN');
       } catch (error) {
@@ -205,14 +223,17 @@ export function postgresStore(options: PostgresStoreOptions): PostgresIdempotenc
   return store;
 }
 
-interface RecordRow {
+type RecordRow = {
   readonly state: string;
   readonly fingerprint: string;
   readonly status: number | null;
   readonly headers: string | null;
   readonly body: Buffer | null;
-}
+};
 
-function isPool(value: PostgresStoreOptions['pool']): value is Pool {
-  return typeof (value as Pool).connect === 'function' && typeof (value as Pool).totalCount === 'number';
+function isPool(value: PostgresStoreOptions['pool']): value is ConnectionPool {
+  return (
+    typeof (value as ConnectionPool).connect === 'function' &&
+    typeof (value as ConnectionPool).totalCount === 'number'
+  );
 }

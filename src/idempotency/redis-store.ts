@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { Cluster, Redis } from 'ioredis';
+import { isRedisScriptClient, type RedisScriptClient, runRedisScript } from '../core/redis-client.js';
 import { type ClaimOutcome, type IdempotencyStore, newToken, type StoredResponse } from './store.js';
 
 export interface RedisStoreOptions {
-  /** An ioredis client (or cluster) the application created; the store never closes it. */
-  readonly client: Redis | Cluster;
+  /**
+   * An ioredis `Redis` or `Cluster` the application created (any client with the `evalsha`/`eval`
+   * of {@link RedisScriptClient}); the store never closes it.
+   */
+  readonly client: RedisScriptClient;
   /** Prefix of every key this store writes (default `idempotency:`). */
   readonly prefix?: string;
   /** Clock in milliseconds (default `Date.now`); tests pass a fake one. */
@@ -62,7 +65,7 @@ type Reply = string | number | null | Reply[];
 /**
  * A Redis {@link IdempotencyStore}, safe with several app instances: each operation is one Lua
  * script, so claim, renew, complete and release are atomic and fenced by the claim's token.
- * Only ioredis' types are imported; the application passes its own client.
+ * The application passes its own ioredis client; no ioredis type is imported.
  *
  * Bodies are stored base64-encoded (Redis strings through ioredis are text).
  *
@@ -72,21 +75,14 @@ type Reply = string | number | null | Reply[];
  */
 export function redisStore(options: RedisStoreOptions): IdempotencyStore {
   const { client } = options;
-  if (client === undefined || typeof client.evalsha !== 'function') {
+  if (!isRedisScriptClient(client)) {
     throw new TypeError('redisStore: `client` must be an ioredis client');
   }
   const prefix = options.prefix ?? 'idempotency:';
   const now = options.now ?? Date.now;
 
-  const run = async (script: Script, key: string, args: readonly (string | number)[]): Promise<Reply> => {
-    const argv = [prefix + key, now(), ...args];
-    try {
-      return (await client.evalsha(script.sha, 1, ...argv)) as Reply;
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return (await client.eval(script.source, 1, ...argv)) as Reply;
-    }
-  };
+  const run = async (script: Script, key: string, args: readonly (string | number)[]): Promise<Reply> =>
+    (await runRedisScript(client, script, [prefix + key], [now(), ...args])) as Reply;
 
   return {
     async claim(key, fingerprint, leaseMs): Promise<ClaimOutcome> {

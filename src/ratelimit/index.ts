@@ -2,6 +2,8 @@
  * Rate limiting (`rest-conventions/ratelimit`): GCRA per client and policy, the IETF RateLimit header
  * fields (draft-ietf-httpapi-ratelimit-headers-10), memory and Redis stores, fail-open/closed.
  */
+
+export type { RedisScriptClient } from '../core/redis-client.js';
 export {
   type AddressBlock,
   addressGroup,

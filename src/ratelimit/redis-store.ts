@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Cluster, Redis } from 'ioredis';
+import { isRedisScriptClient, type RedisScriptClient, runRedisScript } from '../core/redis-client.js';
 import { gcraDecisionFromDebts } from './gcra.js';
 import { policyStorageId, type RateLimitPolicy } from './policy.js';
 import { GCRA_SCRIPT } from './redis-script.js';
@@ -7,13 +7,16 @@ import type { RateLimitStore } from './store.js';
 
 /** Options of {@link redisRateLimitStore}. */
 export interface RedisRateLimitStoreOptions {
-  /** An ioredis client (or cluster) the application created and owns. */
-  readonly client: Redis | Cluster;
+  /**
+   * An ioredis `Redis` or `Cluster` the application created and owns (any client with the
+   * `evalsha`/`eval` of {@link RedisScriptClient}).
+   */
+  readonly client: RedisScriptClient;
   /** Prefix of every key (default `ratelimit:`). */
   readonly prefix?: string;
 }
 
-const SCRIPT_SHA = createHash('sha1').update(GCRA_SCRIPT).digest('hex');
+const SCRIPT = { source: GCRA_SCRIPT, sha: createHash('sha1').update(GCRA_SCRIPT).digest('hex') };
 
 /**
  * A store shared by every app instance: one atomic Lua script per decision covering all the
@@ -26,27 +29,17 @@ const SCRIPT_SHA = createHash('sha1').update(GCRA_SCRIPT).digest('hex');
  */
 export function redisRateLimitStore(options: RedisRateLimitStoreOptions): RateLimitStore {
   const { client } = options;
-  if (client === null || typeof client !== 'object' || typeof client.evalsha !== 'function') {
+  if (!isRedisScriptClient(client)) {
     throw new TypeError('redisRateLimitStore: client must be an ioredis client');
   }
   const prefix = options.prefix ?? 'ratelimit:';
   if (typeof prefix !== 'string') throw new TypeError('redisRateLimitStore: prefix must be a string');
 
-  const run = async (keys: string[], args: number[]): Promise<unknown> => {
-    try {
-      return await client.evalsha(SCRIPT_SHA, keys.length, ...keys, ...args);
-    } catch (error) {
-      // First use on this server (or after SCRIPT FLUSH): EVAL loads the script into the cache.
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return client.eval(GCRA_SCRIPT, keys.length, ...keys, ...args);
-    }
-  };
-
   return {
     async consume(key: string, policies: readonly RateLimitPolicy[]) {
       const keys = policies.map((policy) => `${prefix}{${key}}:${policyStorageId(policy)}`);
       const args = policies.flatMap((policy) => [policy.quota, policy.windowSeconds * 1000]);
-      const reply = await run(keys, args);
+      const reply = await runRedisScript(client, SCRIPT, keys, args);
       if (
         !Array.isArray(reply) ||
         reply.length !== policies.length + 1 ||

@@ -7,6 +7,7 @@ import {
   IDEMPOTENCY_TRANSACTION,
   idempotency,
   postgresStore,
+  type Queryable,
   REPLAYED_HEADER,
 } from '../../src/idempotency/index.js';
 import { requestView } from '../support/request.js';
@@ -48,7 +49,7 @@ describe.skipIf(!available)('when the PostgreSQL store shares the handler’s tr
       path: '/orders',
       use: [idempotency({ store, leaseMs: 60_000, now: () => clock.t })],
       handler: async (ctx) => {
-        const db = ctx.get(IDEMPOTENCY_TRANSACTION) ?? pool;
+        const db: Queryable = ctx.get(IDEMPOTENCY_TRANSACTION) ?? pool;
         const key = ctx.request.headers.get('idempotency-key') ?? '';
         const { rows } = await db.query<{ id: number }>(
           `INSERT INTO ${prefix}_orders (key) VALUES ($1) RETURNING id`,

@@ -1,36 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBPATHS } from '../../build/entries.js';
-
-const root = resolve(import.meta.dirname, '..', '..');
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Build unless dist/ is at least as new as every source file (CI builds before testing). */
-function ensureBuilt(): void {
-  const marker = join(root, 'dist', 'index.js');
-  if (existsSync(marker) && statSync(marker).mtimeMs >= newestMtime(join(root, 'src'))) return;
-  execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'pipe' });
-}
+import { ensureBuilt, root } from '../support/built-package.js';
 
 describe('the built package', () => {
   let consumer: string;

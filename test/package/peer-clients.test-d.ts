@@ -1,0 +1,26 @@
+import type { Cluster, Redis } from 'ioredis';
+import { createRemoteJWKSet, type JWTPayload } from 'jose';
+import type { Client, Pool, PoolClient } from 'pg';
+import { expectTypeOf, test } from 'vitest';
+import type {
+  ConnectionPool,
+  JwtClaims,
+  JwtKeyResolver,
+  PooledConnection,
+  Queryable,
+  RedisScriptClient,
+} from '../../src/index.js';
+
+test('the real pg and ioredis clients fit the structural client types', () => {
+  expectTypeOf<Pool>().toExtend<ConnectionPool>();
+  expectTypeOf<Pool>().toExtend<Queryable>();
+  expectTypeOf<Client>().toExtend<Queryable>();
+  expectTypeOf<PoolClient>().toExtend<PooledConnection>();
+  expectTypeOf<Redis>().toExtend<RedisScriptClient>();
+  expectTypeOf<Cluster>().toExtend<RedisScriptClient>();
+});
+
+test('jose key resolvers and payloads fit the auth types, which do not import jose', () => {
+  expectTypeOf(createRemoteJWKSet(new URL('https://issuer.example/jwks'))).toExtend<JwtKeyResolver>();
+  expectTypeOf<JWTPayload>().toExtend<JwtClaims>();
+});
