@@ -6,7 +6,7 @@ type Note = { id: string; body: string; owner: string };
 const notes = new Map<string, Note>();
 const noteType = rc.defineResourceType({ type: 'notes', id: (n: Note) => n.id, attributes: ['body'] });
 const NoteInput = rc.strictObject({ body: rc.text({ maxLength: 500 }) });
-const verifier = rc.hs256Verifier({ secret: process.env.AUTH_SECRET ?? '' }); // throws at start if unset
+const verifier = rc.hs256Verifier({ secret: process.env.AUTH_SECRET ?? '' }); // TypeError at start if unset
 const app = rc.createApp({ use: [rc.securityHeaders(), rc.authenticate({ verifier })] });
 app.route({
   method: 'POST',
@@ -28,4 +28,4 @@ app.route({
     return rc.json(200, rc.dataDocument(noteType.toResource(note)));
   },
 });
-http.createServer(toNodeHandler(app)).listen(3000);
+http.createServer(toNodeHandler(app)).listen(Number(process.env.PORT ?? 3000));

@@ -21,3 +21,21 @@ describe('the README', () => {
     }
   });
 });
+
+describe('the repository files a user looks for', () => {
+  it('has the MIT LICENSE that package.json declares, and ignores packed tarballs', () => {
+    expect(JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')).license).toBe('MIT');
+    const license = readFileSync(resolve(root, 'LICENSE'), 'utf8');
+    expect(license).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} rest-conventions contributors\n/);
+    expect(license).toContain('THE SOFTWARE IS PROVIDED "AS IS"');
+    expect(readFileSync(resolve(root, '.gitignore'), 'utf8').split('\n')).toContain('*.tgz');
+  });
+
+  it('says next to the own-server example that it reads PORT and throws without AUTH_SECRET', () => {
+    const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## In your own server'), readme.indexOf('```ts'));
+    expect(section).toMatch(/PORT/);
+    expect(section).toMatch(/throws[^.]*AUTH_SECRET. is unset/);
+    expect(readFileSync(resolve(root, 'examples/readme/server.ts'), 'utf8')).toContain('process.env.PORT');
+  });
+});
