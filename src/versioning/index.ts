@@ -3,7 +3,9 @@ export { type MediaRange, parseAccept } from './media-range.js';
 export {
   API_VERSION,
   type PathVersionReader,
+  type PathVersionSegment,
   type VersioningMiddlewareOptions,
+  versionedPath,
   versionFromRoutePattern,
   versioning,
 } from './middleware.js';

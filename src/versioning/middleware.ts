@@ -9,6 +9,36 @@ import { isVersionNumber, type VersioningOptions, type VersionPolicy, versionPol
 /** The API version chosen for this request, set by {@link versioning}. */
 export const API_VERSION = contextKey<number>('api version');
 
+/**
+ * Where the route that answers names its version: the index of the `v<N>` segment among the path's
+ * `/`-separated segments, and that segment. Set by the routes {@link versionedRoutes} mounts on a
+ * path version; read by {@link versionedPath}.
+ */
+export interface PathVersionSegment {
+  readonly at: number;
+  readonly segment: string;
+}
+
+const PATH_VERSION_SEGMENT = contextKey<PathVersionSegment>('path version segment');
+
+/**
+ * The link to `path` (an unversioned path, `/users/1`) in the version this request was asked by, so
+ * that a representation's links lead back to the same version: on `/v2/users/{id}` it is `/v2/users/1`,
+ * on the unversioned `/users/{id}` (version chosen by `Accept` or the default) it stays `/users/1`.
+ * Outside a route that `versionedRoutes` mounted on a path version, `path` is returned unchanged.
+ *
+ * @example
+ * const self = versionedPath(ctx, `/users/${user.id}`);
+ */
+export function versionedPath(ctx: Context, path: string): string {
+  const place = ctx.get(PATH_VERSION_SEGMENT);
+  if (place === undefined) return path;
+  const segments = path.split('/');
+  if (segments.length < place.at) return path;
+  segments.splice(place.at, 0, place.segment);
+  return segments.join('/');
+}
+
 /** Reads the version a route's path names, or `undefined` when the path names none. */
 export type PathVersionReader = (ctx: Context) => number | undefined;
 
@@ -63,8 +93,15 @@ export function versioning(options: VersioningMiddlewareOptions): Middleware {
   return versioningWith(policy, pathVersionReader(options.pathVersion, policy));
 }
 
-/** The middleware for an already validated policy (shared by `versionedRoutes`). */
-export function versioningWith(policy: VersionPolicy, readPathVersion: PathVersionReader): Middleware {
+/**
+ * The middleware for an already validated policy (shared by `versionedRoutes`, which also says where
+ * its path names the version, for {@link versionedPath}).
+ */
+export function versioningWith(
+  policy: VersionPolicy,
+  readPathVersion: PathVersionReader,
+  pathSegment?: PathVersionSegment,
+): Middleware {
   return async function negotiateApiVersion(ctx, next) {
     const decision = negotiateVersion(
       { accept: ctx.request.headers.get('accept'), pathVersion: readPathVersion(ctx) },
@@ -79,6 +116,7 @@ export function versioningWith(policy: VersionPolicy, readPathVersion: PathVersi
       });
     }
     ctx.set(API_VERSION, decision.version);
+    if (pathSegment !== undefined) ctx.set(PATH_VERSION_SEGMENT, pathSegment);
     if (decision.mediaType !== undefined) ctx.set(RESPONSE_MEDIA_TYPE, decision.mediaType);
     const response = await next();
     appendListHeader(response.headers, 'vary', ['Accept']);

@@ -32,7 +32,11 @@ export interface VersionedRouteDefinition<P extends string> {
   readonly unversioned?: boolean;
   /** Transforms from `defineVersions`: the handler then speaks only the newest version. */
   readonly changes?: VersionChanges;
-  /** Route middleware, run after version negotiation and outside the response transforms. */
+  /**
+   * Route middleware, run after version negotiation and outside the response transforms. Handlers
+   * write links unversioned and pass them through `versionedPath(ctx, path)`, which puts back the
+   * version segment of the path the request was asked by.
+   */
   readonly use?: readonly Middleware<Context<VersionedParams<P>>>[];
   readonly handler: Handler<Context<VersionedParams<P>>>;
 }
@@ -97,7 +101,7 @@ export function versionedRoutes<P extends string>(
     const path = segments.map((segment, i) => (i === at ? `v${version}` : segment)).join('/');
     return route(
       path,
-      versioningWith(policy, () => version),
+      versioningWith(policy, () => version, { at, segment: `v${version}` }),
     );
   });
   if (definition.unversioned === true) {

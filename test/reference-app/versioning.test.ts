@@ -73,6 +73,34 @@ describe.each(ADAPTERS)(
         expect(revalidated.headers.vary).toMatch(/accept/i);
       });
 
+      it.each([
+        ['/v2/users/1', undefined, '/v2/users/1'],
+        ['/v1/users/1', undefined, '/v1/users/1'],
+        ['/users/1', `${JSON_API};version=2`, '/users/1'],
+        ['/users/1', undefined, '/users/1'],
+      ])('%s (Accept %s) links back to %s, the version it was asked by', async (path, accept, self) => {
+        const response = await getUser(path, accept);
+        expect(response.status).toBe(200);
+        expect(response.body.links.self).toBe(self);
+        expect(response.body.data.links.self).toBe(self);
+        // Links to resources that exist only unversioned stay unversioned.
+        expect(response.body.data.relationships.orders.links.related).toBe('/users/1/orders');
+        const followed = await getUser(self, accept);
+        expect(followed.body.data.attributes).toEqual(response.body.data.attributes);
+      });
+
+      it('gives each version of the user its own ETag, by path and by Accept', async () => {
+        const tags = await Promise.all([
+          getUser('/v1/users/1'),
+          getUser('/v2/users/1'),
+          getUser('/users/1', `${JSON_API};version=1`),
+          getUser('/users/1', `${JSON_API};version=2`),
+        ]).then((responses) => responses.map((r) => r.headers.etag));
+        expect(tags.every((tag) => tag !== undefined)).toBe(true);
+        expect(tags[0]).not.toBe(tags[1]);
+        expect(tags[2]).not.toBe(tags[3]);
+      });
+
       it('refuses a path and an Accept version that disagree (400), an unsupported Accept version (406) and path version (404)', async () => {
         const conflict = await getUser('/v1/users/1', `${JSON_API};version=2`);
         expect(conflict.status).toBe(400);

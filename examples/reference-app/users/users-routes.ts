@@ -12,7 +12,13 @@ import {
 } from 'rest-conventions/envelope';
 import { ownedPath, ownershipGuard, selfOrScope, visibleToOwner } from 'rest-conventions/ownership';
 import { decodeQuery, queryInteger } from 'rest-conventions/validation';
-import { API_VERSION, defineVersions, mapAttributes, versionedRoutes } from 'rest-conventions/versioning';
+import {
+  API_VERSION,
+  defineVersions,
+  mapAttributes,
+  versionedPath,
+  versionedRoutes,
+} from 'rest-conventions/versioning';
 import type { Order, OrderStore } from '../orders/order-store.js';
 import { orderResource } from '../orders/orders-routes.js';
 import type { User, UserStore } from './user-store.js';
@@ -155,9 +161,12 @@ export class UsersRoutes {
       ],
       handler: (ctx) => {
         const [found] = user.records(ctx);
+        // Links lead back to the version asked for: /v2/users/1 links to itself, not to /users/1.
+        const self = versionedPath(ctx, userPath(found));
+        const resource = userResource.toResource(found, ctx.principal);
         return json(
           200,
-          dataDocument(userResource.toResource(found, ctx.principal), { links: { self: userPath(found) } }),
+          dataDocument({ ...resource, links: { ...resource.links, self } }, { links: { self } }),
         );
       },
     });
