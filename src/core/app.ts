@@ -61,8 +61,8 @@ function safeJson(value: Record<string, unknown>): string {
  * http.createServer(toNodeHandler(app)).listen(3000);
  */
 export function createApp(options: AppOptions = {}): App {
-  const router = new Router(options.naming);
   const logger = options.logger ?? jsonLineLogger;
+  const router = new Router(options.naming, (message, fields) => logger.warn(message, fields));
   const idHeader = (options.requestId?.header ?? 'x-request-id').toLowerCase();
   const generateId = options.requestId?.generate ?? (() => crypto.randomUUID());
 

@@ -23,7 +23,11 @@ export {
 } from './response.js';
 export {
   IRREGULAR_PLURALS,
+  NAMING_RULE_IDS,
+  type NamingRuleId,
+  type NamingRuleMode,
   type NamingRules,
+  type NamingWarning,
   OPERATION_WORDS,
   type ParamsOf,
   parsePattern,

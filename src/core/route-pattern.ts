@@ -15,12 +15,41 @@ export type PatternSegment =
   | { readonly kind: 'static'; readonly value: string }
   | { readonly kind: 'param'; readonly name: string };
 
-/** Options for the naming rules checked when a route is registered. */
-export interface NamingRules {
-  /** Check the rules at all (default `true`). */
+/**
+ * The naming rules, by id: `kebabCase` (a static segment is lower-case words joined by hyphens),
+ * `noOperationWords` (no segment starts with a verb such as `get` or `create`), `pluralCollections`
+ * (a segment right before a parameter is a plural noun).
+ */
+export type NamingRuleId = 'kebabCase' | 'noOperationWords' | 'pluralCollections';
+
+/** What a broken rule does at registration: throw a `TypeError` (default), log a warning, nothing. */
+export type NamingRuleMode = 'error' | 'warn' | 'off';
+
+export const NAMING_RULE_IDS: readonly NamingRuleId[] = [
+  'kebabCase',
+  'noOperationWords',
+  'pluralCollections',
+];
+
+/** Options for the naming rules checked when a route is registered (see `docs/core.md`). */
+export interface NamingRules extends Partial<Readonly<Record<NamingRuleId, NamingRuleMode>>> {
+  /** Check the rules at all (default `true`); `false` is every rule `'off'`. */
   readonly enforce?: boolean;
   /** Static segments accepted as they are (e.g. a singular collection name your API inherited). */
   readonly allowSegments?: readonly string[];
+}
+
+/** Receives the message of a rule in `'warn'` mode, once per route registered. */
+export type NamingWarning = (message: string, fields: { rule: NamingRuleId; pattern: string }) => void;
+
+/** Checks the naming options at start-up: a `TypeError` names the option at fault. */
+export function checkNamingRules(rules: NamingRules): void {
+  for (const id of NAMING_RULE_IDS) {
+    const mode = rules[id];
+    if (mode !== undefined && mode !== 'error' && mode !== 'warn' && mode !== 'off') {
+      throw new TypeError(`naming.${id} must be 'error', 'warn' or 'off', got ${String(mode)}`);
+    }
+  }
 }
 
 /**
@@ -69,8 +98,15 @@ const SEGMENT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 const VERSION_SEGMENT = /^v\d+$/;
 
-/** Parse a pattern into segments, checking its syntax and (unless disabled) the naming rules. */
-export function parsePattern(pattern: string, rules: NamingRules = {}): PatternSegment[] {
+/**
+ * Parse a pattern into segments, checking its syntax and (unless turned off) the naming rules: a rule
+ * in `'error'` mode throws, in `'warn'` mode calls `warn`.
+ */
+export function parsePattern(
+  pattern: string,
+  rules: NamingRules = {},
+  warn: NamingWarning = () => {},
+): PatternSegment[] {
   if (!pattern.startsWith('/')) throw new TypeError(`Route pattern must start with "/": ${pattern}`);
   if (/[?#]/.test(pattern)) {
     throw new TypeError(
@@ -94,32 +130,47 @@ export function parsePattern(pattern: string, rules: NamingRules = {}): PatternS
       segments.push({ kind: 'static', value: part });
     }
   }
-  if (rules.enforce !== false) checkNaming(pattern, segments, new Set(rules.allowSegments ?? []));
+  if (rules.enforce !== false) checkNaming(pattern, segments, rules, warn);
   return segments;
 }
 
-function checkNaming(pattern: string, segments: PatternSegment[], allowed: ReadonlySet<string>): void {
+function checkNaming(
+  pattern: string,
+  segments: PatternSegment[],
+  rules: NamingRules,
+  warn: NamingWarning,
+): void {
+  const allowed = new Set(rules.allowSegments ?? []);
+  const broken = (rule: NamingRuleId, problem: string): void => {
+    const mode = rules[rule] ?? 'error';
+    if (mode === 'off') return;
+    const message =
+      `${problem}: ${pattern} (naming rule "${rule}"; relax it with createApp({ naming: { ${rule}: 'warn' } }) ` +
+      `or 'off', or list the segment in naming.allowSegments; see docs/core.md)`;
+    if (mode === 'error') throw new TypeError(message);
+    warn(message, { rule, pattern });
+  };
   segments.forEach((segment, index) => {
     if (segment.kind !== 'static' || allowed.has(segment.value)) return;
     const { value } = segment;
     if (!SEGMENT.test(value)) {
-      throw new TypeError(
-        `Route segment "${value}" must be lower-case words separated by hyphens (e.g. "account-type"): ${pattern}`,
+      broken(
+        'kebabCase',
+        `Route segment "${value}" must be lower-case words separated by hyphens (e.g. "account-type")`,
       );
     }
     const verb = [value.split('-')[0]!].find((word) => OPERATION_WORDS.has(word));
     if (verb !== undefined) {
-      throw new TypeError(
-        `Route segment "${value}" names an operation ("${verb}"); use a noun and let the HTTP method be the operation: ${pattern}`,
+      broken(
+        'noOperationWords',
+        `Route segment "${value}" names an operation ("${verb}"); use a noun and let the HTTP method be the operation`,
       );
     }
     const next = segments[index + 1];
     const lastWord = value.slice(value.lastIndexOf('-') + 1);
     const plural = lastWord.endsWith('s') || IRREGULAR_PLURALS.has(lastWord);
     if (next?.kind === 'param' && !VERSION_SEGMENT.test(value) && !plural) {
-      throw new TypeError(
-        `Collection segment "${value}" must be a plural noun (e.g. "${value}s"): ${pattern}`,
-      );
+      broken('pluralCollections', `Collection segment "${value}" must be a plural noun (e.g. "${value}s")`);
     }
   });
 }

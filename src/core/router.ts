@@ -1,5 +1,12 @@
 import { ApiError } from '../errors/api-error.js';
-import { type NamingRules, type ParamsOf, parsePattern, trimTrailingSlash } from './route-pattern.js';
+import {
+  checkNamingRules,
+  type NamingRules,
+  type NamingWarning,
+  type ParamsOf,
+  parsePattern,
+  trimTrailingSlash,
+} from './route-pattern.js';
 import type { Context, Handler, Middleware, Params } from './types.js';
 
 /** A route: one method on one path pattern, its own middleware and its handler. */
@@ -49,12 +56,17 @@ const METHOD = /^[A-Z]+$/;
 export class Router {
   private readonly root = new TrieNode();
 
-  constructor(private readonly naming: NamingRules = {}) {}
+  constructor(
+    private readonly naming: NamingRules = {},
+    private readonly warn?: NamingWarning,
+  ) {
+    checkNamingRules(naming);
+  }
 
   add<P extends string>(definition: RouteDefinition<P>): RouteEntry {
     const method = definition.method.toUpperCase();
     if (!METHOD.test(method)) throw new TypeError(`Invalid HTTP method: ${definition.method}`);
-    const segments = parsePattern(definition.path, this.naming);
+    const segments = parsePattern(definition.path, this.naming, this.warn);
     let node = this.root;
     const paramNames: string[] = [];
     const paramPositions: number[] = [];
