@@ -59,15 +59,15 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
     use: [
       securityHeaders(),
       cacheControlDefault(),
-      // Before authentication: an old URL redirects whoever asks, like the new one would answer.
-      movedUrls({ table: MOVED_URLS }),
       authenticate({ verifier: injector.resolve('verifier') }),
       // After authentication, so callers are keyed by user (else by address); outside every route,
-      // so 404s, replays and conflicts count too.
+      // so 404s, replays, conflicts and redirects count too.
       rateLimit({
         policies: [{ name: 'default', quota: limits.max, windowSeconds: limits.windowSeconds }],
         store: stores.rateLimitStore ?? memoryRateLimitStore(),
       }),
+      // After the limiter: a 308 for an old URL is a request like any other (RateLimit headers).
+      movedUrls({ table: MOVED_URLS }),
     ],
   });
   injector.resolve('booksRoutes').register(app);

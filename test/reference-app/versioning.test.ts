@@ -134,6 +134,13 @@ describe.each(ADAPTERS)(
         expect(response.status).toBe(308);
         expect(response.headers.location).toBe('/users/1/account-type?x=1');
         expect(response.headers['x-frame-options']).toBe('DENY');
+        // The redirect is rate limited like every route: counted, with RateLimit headers.
+        expect(response.headers['ratelimit-policy']).toMatch(/^"default";q=\d+;w=\d+$/);
+        const remaining = (r: { headers: Record<string, string | undefined> }) =>
+          Number(/;r=(\d+)/.exec(r.headers.ratelimit ?? '')?.[1]);
+        const again = await client.request('GET', '/users/1/accountType');
+        expect(again.status).toBe(308);
+        expect(remaining(again)).toBe(remaining(response) - 1);
         const followed = await getUser('/users/1/account-type');
         expect(followed.body.data).toMatchObject({ type: 'account-types', id: 'premium' });
       });
