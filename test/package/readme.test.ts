@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import fc from 'fast-check';
+import { isRight } from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
+import { STANDARD_STATUSES } from '../../examples/reference-app/standards/standard-store.js';
+import { STANDARD_ATTRIBUTES } from '../../examples/reference-app/standards/standards-listing.js';
+import { StandardCreate } from '../../examples/reference-app/standards/standards-routes.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
@@ -37,5 +42,37 @@ describe('the repository files a user looks for', () => {
     expect(section).toMatch(/PORT/);
     expect(section).toMatch(/throws[^.]*AUTH_SECRET. is unset/);
     expect(readFileSync(resolve(root, 'examples/readme/server.ts'), 'utf8')).toContain('process.env.PORT');
+  });
+});
+
+describe("the README's standards table", () => {
+  const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+  const row = (field: string) => new RegExp(`^\\| \`${field}\` \\|.*$`, 'm').exec(readme)?.[0] ?? '';
+
+  it('states the code format the codec enforces (independent check on random strings)', () => {
+    const documented = /`(\^\[A-Z0-9\][^`]*\$)`/.exec(row('code'))?.[1];
+    expect(documented).toBeDefined();
+    const rule = new RegExp(documented!);
+    const maxLength = Number(/1 to (\d+) characters/.exec(row('code'))?.[1]);
+    const accepts = (code: string) => isRight(StandardCreate.decode({ code, name: 'A standard' }));
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...'AZ09.-_az ÉĀ'.split('')), maxLength: 40 }),
+        (code) => {
+          expect(accepts(code)).toBe(rule.test(code) && code.length <= maxLength);
+        },
+      ),
+    );
+  });
+
+  it('lists every status and every attribute of a standard', () => {
+    expect(row('status')).not.toBe('');
+    for (const status of STANDARD_STATUSES) expect(row('status')).toContain(`\`${status}\``);
+    for (const field of STANDARD_ATTRIBUTES) expect(row(field), field).not.toBe('');
+  });
+
+  it('names the scope each standards route needs', () => {
+    expect(readme).toMatch(/`standards:read` to `GET`/);
+    expect(readme).toMatch(/`standards:write` to `POST`, `PATCH` or `DELETE`/);
   });
 });
