@@ -26,7 +26,11 @@ interface Order {
 class OrderStore {
   order: Order = { quantity: 1, version: 1 };
   writes = 0;
-  constructor(private readonly step: <T>(value: T, label: string) => Promise<T>) {}
+  constructor(
+    private readonly step: <T>(value: T, label: string) => Promise<T>,
+    /** `false`: a blind `UPDATE` that ignores the version, the mistake the negative case shows. */
+    private readonly compareAndSet = true,
+  ) {}
 
   read(): Promise<Order> {
     return this.step({ ...this.order }, 'read');
@@ -35,9 +39,9 @@ class OrderStore {
   /** Atomic compare-and-set on the version, like `UPDATE ... WHERE version = $expected`. */
   async update(expectedVersion: number, quantity: number): Promise<Order | undefined> {
     await this.step(undefined, 'write');
-    if (this.order.version !== expectedVersion) return undefined;
+    if (this.compareAndSet && this.order.version !== expectedVersion) return undefined;
     this.writes++;
-    this.order = { quantity, version: expectedVersion + 1 };
+    this.order = { quantity, version: this.order.version + 1 };
     return this.order;
   }
 }
@@ -108,6 +112,25 @@ describe('when two clients PATCH the same order with the ETag they both read', (
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('when the handler writes without compare-and-set', () => {
+  it('the scheduler finds an interleaving where both PATCHes succeed and one update is lost', async () => {
+    const outcome = await fc.check(
+      fc.asyncProperty(fc.scheduler(), async (s) => {
+        const store = new OrderStore((value, label) => s.schedule(Promise.resolve(value), label), false);
+        const app = orderApp(store);
+        const read = await s.waitFor(app.handle(requestView('GET', '/orders/1')));
+        const [a, b] = await s.waitFor(
+          Promise.all([app.handle(patch(read.headers.etag!, 2)), app.handle(patch(read.headers.etag!, 3))]),
+        );
+        // The property that holds with compare-and-set: never two winners from one read.
+        return !(a.status === 200 && b.status === 200);
+      }),
+      { numRuns: 200 },
+    );
+    expect(outcome.failed).toBe(true);
   });
 });
 
