@@ -1,16 +1,16 @@
 import http from 'node:http';
-import { jsonLineLogger } from 'rest-conventions';
 import { toNodeHandler } from 'rest-conventions/adapters/node';
 import { createReferenceApp } from './composition-root.js';
 import { configFromEnv } from './config.js';
 import { connectInfrastructure } from './infrastructure.js';
+import { referenceAppLogger } from './logger.js';
 
 const config = configFromEnv();
-const logger = jsonLineLogger;
+// pino: pretty in a terminal, JSON lines otherwise. Pass any `Logger` to createReferenceApp instead.
+const logger = referenceAppLogger();
 if (config.usingDevSecret) {
   logger.warn(
     'AUTH_SECRET is not set: using the documented development secret. Never do this in production.',
-    {},
   );
 }
 

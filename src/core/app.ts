@@ -40,10 +40,10 @@ export interface App {
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,200}$/;
 
-/** Default logger: one JSON line per event on stderr. */
+/** Default logger: one JSON line per event on stderr (`info` and `debug` are left out). */
 export const jsonLineLogger: Logger = {
-  error: (message, fields) => process.stderr.write(`${safeJson({ level: 'error', message, ...fields })}\n`),
-  warn: (message, fields) => process.stderr.write(`${safeJson({ level: 'warn', message, ...fields })}\n`),
+  error: (fields, message) => process.stderr.write(`${safeJson({ level: 'error', message, ...fields })}\n`),
+  warn: (fields, message) => process.stderr.write(`${safeJson({ level: 'warn', message, ...fields })}\n`),
 };
 
 function safeJson(value: Record<string, unknown>): string {
@@ -62,7 +62,7 @@ function safeJson(value: Record<string, unknown>): string {
  */
 export function createApp(options: AppOptions = {}): App {
   const logger = options.logger ?? jsonLineLogger;
-  const router = new Router(options.naming, (message, fields) => logger.warn(message, fields));
+  const router = new Router(options.naming, (message, fields) => logger.warn(fields, message));
   const idHeader = (options.requestId?.header ?? 'x-request-id').toLowerCase();
   const generateId = options.requestId?.generate ?? (() => crypto.randomUUID());
 

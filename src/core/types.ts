@@ -87,10 +87,16 @@ export interface MiddlewareHooks<C extends Context = Context> {
 /** Produces the response for a matched route. May throw an `ApiError` (or anything: it becomes a 500). */
 export type Handler<C extends Context = Context> = (ctx: C) => Promise<ApiResponse> | ApiResponse;
 
-/** Logs server-side failures; the default writes one JSON line to stderr. */
+/**
+ * Logs server-side failures; the default writes one JSON line to stderr. The call shape is pino's
+ * (and bunyan's): fields first, then the message, so a pino logger is passed as it is
+ * (`createApp({ logger: pino() })`). Errors go under `err`, pino's key for serialized errors.
+ */
 export interface Logger {
-  error(message: string, fields: Record<string, unknown>): void;
-  warn(message: string, fields: Record<string, unknown>): void;
+  error(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  info?(fields: Record<string, unknown>, message: string): void;
+  debug?(fields: Record<string, unknown>, message: string): void;
 }
 
 /** The per-request context passed through the pipeline. */

@@ -13,13 +13,16 @@ export function renderError(thrown: unknown, ctx: Context): ApiResponse {
   const error = toApiError(thrown);
   if (error.status >= 500) {
     try {
-      ctx.logger.error('request failed', {
-        requestId: ctx.requestId,
-        method: ctx.request.method,
-        route: ctx.routePattern,
-        status: error.status,
-        error: error.cause ?? error,
-      });
+      ctx.logger.error(
+        {
+          requestId: ctx.requestId,
+          method: ctx.request.method,
+          route: ctx.routePattern,
+          status: error.status,
+          err: error.cause ?? error,
+        },
+        'request failed',
+      );
     } catch {
       // A failing logger must not turn one error response into none.
     }

@@ -120,7 +120,8 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
   const quietly = (ctx: Context, what: string, call: () => Promise<unknown>): Promise<void> =>
     bounded(call).then(
       () => undefined,
-      (error: unknown) => ctx.logger.warn(`idempotency: ${what} failed`, { requestId: ctx.requestId, error }),
+      (error: unknown) =>
+        ctx.logger.warn({ requestId: ctx.requestId, err: error }, `idempotency: ${what} failed`),
     );
 
   const claim = async (key: string, fingerprint: string): Promise<ClaimOutcome> => {
@@ -146,10 +147,10 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
       bounded(() => store.renew(key, token, config.leaseMs)).then(
         (renewed) => {
           if (!renewed)
-            ctx.logger.warn('idempotency: lease lost while the handler ran', { requestId: ctx.requestId });
+            ctx.logger.warn({ requestId: ctx.requestId }, 'idempotency: lease lost while the handler ran');
         },
         (error: unknown) =>
-          ctx.logger.warn('idempotency: lease renewal failed', { requestId: ctx.requestId, error }),
+          ctx.logger.warn({ requestId: ctx.requestId, err: error }, 'idempotency: lease renewal failed'),
       );
     }, config.leaseMs / 3);
     timer.unref?.();
@@ -216,13 +217,14 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
     try {
       const completed = await bounded(() => store.complete(key, token, stored, config.retentionMs));
       if (!completed) {
-        ctx.logger.warn('idempotency: lease was taken over before completion; response not stored', {
-          requestId: ctx.requestId,
-        });
+        ctx.logger.warn(
+          { requestId: ctx.requestId },
+          'idempotency: lease was taken over before completion; response not stored',
+        );
       }
     } catch (error) {
       // The side effect happened; the client gets its real result. A retry after the lease re-runs.
-      ctx.logger.error('idempotency: response could not be stored', { requestId: ctx.requestId, error });
+      ctx.logger.error({ requestId: ctx.requestId, err: error }, 'idempotency: response could not be stored');
     }
     return response;
   };

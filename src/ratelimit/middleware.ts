@@ -132,10 +132,10 @@ export function rateLimit(options: RateLimitOptions): Middleware {
         cause: error,
       });
     }
-    ctx.logger.warn('rate-limit store failed; request let through unlimited', {
-      requestId: ctx.requestId,
-      error,
-    });
+    ctx.logger.warn(
+      { requestId: ctx.requestId, err: error },
+      'rate-limit store failed; request let through unlimited',
+    );
     return undefined;
   };
 

@@ -372,7 +372,7 @@ describe('when headers are already set', () => {
 
   it('a malformed ETag from a handler is reported at once (500, logged)', async () => {
     const logged: unknown[] = [];
-    const app = createApp({ logger: { error: (_m, fields) => logged.push(fields.error), warn: () => {} } });
+    const app = createApp({ logger: { error: (fields) => logged.push(fields.err), warn: () => {} } });
     app.route({
       method: 'GET',
       path: '/bad',

@@ -101,7 +101,7 @@ describe('compose', () => {
       expect(res.status).toBe(500);
       expect(handled).toBe(1);
       expect(res.body.errors[0]).toMatchObject({ status: '500', detail: 'Internal Server Error' });
-      expect(String(logger.entries[0]?.fields.error)).toMatch(/next\(\) called more than once/);
+      expect(String(logger.entries[0]?.fields.err)).toMatch(/next\(\) called more than once/);
     });
   });
 

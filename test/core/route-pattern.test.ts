@@ -89,7 +89,7 @@ describe('each naming rule in its three modes', () => {
       warnings,
       errors,
       logger: {
-        warn: (message: string, fields: Record<string, unknown>) => warnings.push({ message, fields }),
+        warn: (fields: Record<string, unknown>, message: string) => warnings.push({ message, fields }),
         error: (...args: unknown[]) => errors.push(args),
       },
     };

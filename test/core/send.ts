@@ -47,7 +47,7 @@ export function recordingLogger(): Logger & { readonly entries: LogEntry[] } {
   const entries: LogEntry[] = [];
   return {
     entries,
-    error: (message, fields) => entries.push({ level: 'error', message, fields }),
-    warn: (message, fields) => entries.push({ level: 'warn', message, fields }),
+    error: (fields, message) => entries.push({ level: 'error', message, fields }),
+    warn: (fields, message) => entries.push({ level: 'warn', message, fields }),
   };
 }

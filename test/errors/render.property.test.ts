@@ -121,7 +121,7 @@ describe('error mapping properties', () => {
           expect(logger.entries).toHaveLength(1);
           const fields = logger.entries[0]!.fields;
           expect(fields.requestId).toBe(res.headers['x-request-id']);
-          expect(fields.error).toBe(thrown);
+          expect(fields.err).toBe(thrown);
         },
       ),
     );

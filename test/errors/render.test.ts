@@ -183,7 +183,7 @@ describe('error rendering', () => {
         {
           level: 'error',
           message: 'request failed',
-          fields: { requestId: 'trace-42', method: 'GET', route: '/books/{id}', status: 500, error: thrown },
+          fields: { requestId: 'trace-42', method: 'GET', route: '/books/{id}', status: 500, err: thrown },
         },
       ]);
     });
@@ -193,7 +193,7 @@ describe('error rendering', () => {
       const { app, logger } = throwing(() => new ApiError(503, { cause }));
       const res = await send(app, 'GET', '/books/1');
       expect(res.text).not.toContain('10.0.0.7');
-      expect(logger.entries[0]?.fields.error).toBe(cause);
+      expect(logger.entries[0]?.fields.err).toBe(cause);
     });
 
     it('does not log client errors', async () => {

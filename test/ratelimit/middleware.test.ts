@@ -12,8 +12,8 @@ function recordingLogger() {
   const warnings: { message: string; fields: Record<string, unknown> }[] = [];
   const errors: string[] = [];
   const logger: Logger = {
-    warn: (message, fields) => warnings.push({ message, fields }),
-    error: (message) => errors.push(message),
+    warn: (fields, message) => warnings.push({ message, fields }),
+    error: (_fields, message) => errors.push(message),
   };
   return { logger, warnings, errors };
 }

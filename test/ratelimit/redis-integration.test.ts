@@ -149,7 +149,7 @@ describe.skipIf(!available)('with real Redis', () => {
         await waitForOutput(redis, /Ready to accept connections/);
 
         const warnings: string[] = [];
-        const logger: Logger = { warn: (message) => warnings.push(message), error: () => {} };
+        const logger: Logger = { warn: (_fields, message) => warnings.push(message), error: () => {} };
         const timeoutMs = 150;
         const app = appWith(
           {

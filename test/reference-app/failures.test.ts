@@ -54,6 +54,6 @@ describe.each(ADAPTERS)('server failures through the $adapter adapter', ({ conne
     await client.request('GET', '/books/2', { headers: { 'x-request-id': 'trace-me-7' } });
     const entry = logger.entries.find((e) => e.fields.requestId === 'trace-me-7');
     expect(entry?.level).toBe('error');
-    expect(String((entry!.fields.error as Error).message)).toContain(SECRET);
+    expect(String((entry!.fields.err as Error).message)).toContain(SECRET);
   });
 });

@@ -10,8 +10,8 @@ export function memoryLogger(): Logger & {
   const entries: Array<{ level: string; message: string; fields: Record<string, unknown> }> = [];
   return {
     entries,
-    error: (message, fields) => entries.push({ level: 'error', message, fields }),
-    warn: (message, fields) => entries.push({ level: 'warn', message, fields }),
+    error: (fields, message) => entries.push({ level: 'error', message, fields }),
+    warn: (fields, message) => entries.push({ level: 'warn', message, fields }),
   };
 }
 
