@@ -9,7 +9,8 @@ type TopLevelDocument = DataDocument | MetaDocument | ErrorDocument;
 const book: ResourceObject = { type: 'books', id: '1', attributes: { title: 'Dune' } };
 const error: ErrorObject = { status: '404', code: 'not-found', title: 'Not Found', detail: 'No book.' };
 
-// Compile-time checks: `npx tsc --noEmit` fails if a `@ts-expect-error` below has no error to expect.
+// Compile-time checks, run by vitest's typecheck (and `npx tsc --noEmit`): a type error, or a
+// `@ts-expect-error` below with no error to expect, fails the test.
 describe('document types', () => {
   it('accept the legal shapes', () => {
     const documents: TopLevelDocument[] = [

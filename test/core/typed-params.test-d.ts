@@ -3,7 +3,8 @@ import { createApp } from '../../src/core/app.js';
 import { noContent } from '../../src/core/response.js';
 import type { ParamsOf } from '../../src/core/route-pattern.js';
 
-// These are compile-time checks: `npx tsc --noEmit` fails if a `@ts-expect-error` below has no error.
+// Compile-time checks, run by vitest's typecheck (and `npx tsc --noEmit`): a type error, or a
+// `@ts-expect-error` below with no error to expect, fails the test.
 describe('typed route parameters', () => {
   it('derives the parameter names from the pattern', () => {
     expectTypeOf<ParamsOf<'/users/{user_id}/orders/{order_id}'>>().toEqualTypeOf<{
