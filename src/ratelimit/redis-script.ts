@@ -4,15 +4,19 @@
  *
  * KEYS[i]: the state of policy i for this client. ARGV[2i-1], ARGV[2i]: quota and window (ms).
  * A state is `"<tatMs>:<tatFraction>"` (see `GcraState`). Time comes from Redis `TIME`, so every app
- * instance agrees whatever its own clock says (Redis 5+ replicates script effects, so TIME is safe).
+ * instance agrees whatever its own clock says (Redis 5+ replicates script effects, so TIME is safe),
+ * unless ARGV[2n+1] gives the time in ms (the store's `now` option, for tests with a fake clock).
  * Returns `{ allowed (0|1), debt_1, ..., debt_n }`: each policy's debt in ticks before the request;
  * the caller derives remaining/reset/retry-after with the same arithmetic as the memory store.
  * A written key expires when its TAT passes, when it would equal a fresh one anyway.
  */
 export const GCRA_SCRIPT = `
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local count = #KEYS
+local now = tonumber(ARGV[2 * count + 1])
+if not now then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
 local debts = {}
 local allowed = 1
 for i = 1, count do

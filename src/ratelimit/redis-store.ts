@@ -14,6 +14,12 @@ export interface RedisRateLimitStoreOptions {
   readonly client: RedisScriptClient;
   /** Prefix of every key (default `ratelimit:`). */
   readonly prefix?: string;
+  /**
+   * Clock in ms since the epoch, sent with each decision. Default: none, Redis `TIME` decides, so app
+   * instances with skewed clocks agree. Tests pass a fake one; keys still expire in Redis' real time
+   * (only garbage collection: a state past its time counts as fresh whatever is stored).
+   */
+  readonly now?: () => number;
 }
 
 const SCRIPT = { source: GCRA_SCRIPT, sha: createHash('sha1').update(GCRA_SCRIPT).digest('hex') };
@@ -34,11 +40,15 @@ export function redisRateLimitStore(options: RedisRateLimitStoreOptions): RateLi
   }
   const prefix = options.prefix ?? 'ratelimit:';
   if (typeof prefix !== 'string') throw new TypeError('redisRateLimitStore: prefix must be a string');
+  const { now } = options;
+  if (now !== undefined && typeof now !== 'function')
+    throw new TypeError('redisRateLimitStore: now must be a function returning milliseconds');
 
   return {
     async consume(key: string, policies: readonly RateLimitPolicy[]) {
       const keys = policies.map((policy) => `${prefix}{${key}}:${policyStorageId(policy)}`);
       const args = policies.flatMap((policy) => [policy.quota, policy.windowSeconds * 1000]);
+      if (now !== undefined) args.push(Math.floor(now()));
       const reply = await runRedisScript(client, SCRIPT, keys, args);
       if (
         !Array.isArray(reply) ||

@@ -30,9 +30,19 @@ describe('the node adapter with streamed bodies', () => {
     const finished = new Promise<void>((resolve) => {
       released = resolve;
     });
+    let streaming!: () => void;
+    const started = new Promise<void>((resolve) => {
+      streaming = resolve;
+    });
+    let pulled = 0;
     const port = await serveStream(async function* endless() {
       try {
-        for (;;) yield new Uint8Array(1 << 20);
+        for (;;) {
+          // The adapter pulls the next chunk only once the last one is written: a second pull means
+          // the response is mid-stream (and a 1 MiB write to a paused socket meets backpressure).
+          if (++pulled === 2) streaming();
+          yield new Uint8Array(1 << 20);
+        }
       } finally {
         released();
       }
@@ -40,7 +50,7 @@ describe('the node adapter with streamed bodies', () => {
     const socket = net.connect(port, '127.0.0.1');
     socket.write('GET /exports HTTP/1.1\r\nHost: x\r\n\r\n');
     socket.pause(); // read nothing, so the server meets backpressure
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await started; // the response is mid-stream
     socket.destroy();
     await finished; // the test times out if the generator is never closed
   });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { ApiResponse } from '../../src/core/types.js';
 import {
   type IdempotencyStore,
@@ -190,10 +190,14 @@ describe('when a retry arrives while the first request is still running', () => 
   });
 
   it('with a bounded wait, answers 409 once the wait is over', async () => {
-    const clock = { t: 0 };
+    // Fake timers and clock: the retry's polling pauses and its deadline pass without waiting.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const hold = gate();
     const { app, runs } = orderApp({
-      idempotency: idempotency({ wait: { timeoutMs: 5_000 }, leaseMs: 1e9, now: () => clock.t }),
+      idempotency: idempotency({ wait: { timeoutMs: 5_000 }, leaseMs: 1e9 }),
       beforeCreate: () => hold.promise,
     });
     const first = app.handle(post('k-7'));
@@ -202,11 +206,10 @@ describe('when a retry arrives while the first request is still running', () => 
     const retry = app.handle(post('k-7')).finally(() => {
       settled = true;
     });
-    // The retry polls until the clock passes its deadline; move the clock until it gives up.
-    for (let i = 0; i < 100 && !settled; i++) {
-      clock.t += 1_000;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await vi.advanceTimersByTimeAsync(4_900);
+    expect(settled).toBe(false); // still within its wait
+    await vi.advanceTimersByTimeAsync(400); // past the deadline and the longest poll pause
+    expect(settled).toBe(true);
     expect((await retry).status).toBe(409);
     expect(runs.count).toBe(1);
     hold.open();
@@ -298,6 +301,11 @@ describe('when the handler runs longer than the lease', () => {
         return renewed;
       },
     };
+    // Fake timers: the renewal interval (leaseMs / 3) fires when the test says, not after a sleep.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const hold = gate();
     const { app, runs } = orderApp({
       idempotency: idempotency({ store, leaseMs: 30 }),
@@ -307,7 +315,8 @@ describe('when the handler runs longer than the lease', () => {
     await waitUntil(() => runs.count === 1);
     clock.t = 20;
     const seen = renewals;
-    while (renewals === seen) await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.advanceTimersByTimeAsync(10); // one renewal interval
+    await waitUntil(() => renewals > seen);
     clock.t = 45; // past the first lease (30), within the renewed one (20 + 30)
     expect((await app.handle(post('k-renew'))).status).toBe(409);
     hold.open();
