@@ -5,7 +5,8 @@ import { readBody } from '../core/body.js';
 import { essence, JSON_API, JSON_MEDIA } from '../core/media-types.js';
 import type { Context } from '../core/types.js';
 import { ApiError, type ErrorDetail } from '../errors/api-error.js';
-import { escapePointerToken, toFieldErrors } from './field-errors.js';
+import { checkMaxErrors, ErrorList, type MAX_ERRORS, type MAX_ERRORS_LIMIT } from './error-cap.js';
+import { addFieldErrors, escapePointerToken } from './field-errors.js';
 
 export interface DecodeBodyOptions<A> {
   /** The codec of the attributes (use `strictObject` so unknown fields are refused). */
@@ -23,6 +24,11 @@ export interface DecodeBodyOptions<A> {
   readonly id?: string;
   /** Body size limit in bytes (default 100 KiB); larger bodies get 413 without being read. */
   readonly limit?: number;
+  /**
+   * How many problems one 400 lists (default {@link MAX_ERRORS}, at most {@link MAX_ERRORS_LIMIT});
+   * the rest are counted in `meta.omittedErrors`.
+   */
+  readonly maxErrors?: number;
 }
 
 const DOCUMENT_MEMBERS = new Set(['data', 'meta', 'jsonapi']);
@@ -81,7 +87,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The attributes of a JSON:API resource document, checking its envelope. */
-function unwrapDocument(document: unknown, type: string, id: string | undefined): unknown {
+function unwrapDocument(document: unknown, type: string, id: string | undefined, maxErrors: number): unknown {
   if (!isObject(document)) {
     throw badRequest([
       {
@@ -92,36 +98,36 @@ function unwrapDocument(document: unknown, type: string, id: string | undefined)
       },
     ]);
   }
-  const problems: ErrorDetail[] = [];
+  const problems = new ErrorList(maxErrors);
   for (const member of Object.keys(document)) {
     if (!DOCUMENT_MEMBERS.has(member)) {
-      problems.push({
+      problems.add(() => ({
         code: 'unknown-field',
         title: 'Unknown field',
         detail: `"${member}" is not allowed in a request document.`,
         source: { pointer: `/${escapePointerToken(member)}` },
-      });
+      }));
     }
   }
   const { data } = document;
   if (!isObject(data)) {
-    problems.push(missing('/data', '"data" must be a resource object.'));
-    throw badRequest(problems);
+    problems.add(missing('/data', '"data" must be a resource object.'));
+    throw problems.toBadRequest();
   }
   for (const member of Object.keys(data)) {
     if (!DATA_MEMBERS.has(member)) {
-      problems.push({
+      problems.add(() => ({
         code: 'unknown-field',
         title: 'Unknown field',
         detail: `"${member}" is not a resource object member.`,
         source: { pointer: `/data/${escapePointerToken(member)}` },
-      });
+      }));
     }
   }
-  if (data.type === undefined) problems.push(missing('/data/type', '"data.type" is required.'));
+  if (data.type === undefined) problems.add(missing('/data/type', '"data.type" is required.'));
   if (id !== undefined && data.id === undefined)
-    problems.push(missing('/data/id', '"data.id" is required in an update.'));
-  if (problems.length > 0) throw badRequest(problems);
+    problems.add(missing('/data/id', '"data.id" is required in an update.'));
+  if (!problems.empty) throw problems.toBadRequest();
   if (data.type !== type) {
     throw new ApiError(409, {
       code: 'type-mismatch',
@@ -153,11 +159,13 @@ function unwrapDocument(document: unknown, type: string, id: string | undefined)
  * - another or no `Content-Type`: 415, naming the header;
  * - over the size limit: 413, without reading the rest;
  * - malformed JSON: 400;
- * - codec failures: 400 with one error per bad field and its `source.pointer`.
+ * - codec failures: 400 with one error per bad field and its `source.pointer`, at most `maxErrors`
+ *   (default 20), the rest counted in `meta.omittedErrors`.
  *
  * @example const input = await decodeJsonBody(ctx, { codec: OrderInput, type: 'orders' });
  */
 export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions<A>): Promise<A> {
+  const maxErrors = checkMaxErrors(options.maxErrors, 'decodeJsonBody');
   const contentType = ctx.request.headers.get('content-type');
   const mediaType = contentType === undefined ? undefined : essence(contentType);
   if (mediaType !== JSON_MEDIA && mediaType !== JSON_API) {
@@ -180,12 +188,14 @@ export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions
     });
   }
   const parsed = parseJson(await readBody(ctx, options.limit));
-  const attributes = isDocument ? unwrapDocument(parsed, options.type, options.id) : parsed;
+  const attributes = isDocument ? unwrapDocument(parsed, options.type, options.id, maxErrors) : parsed;
   return pipe(
     options.codec.decode(attributes),
     fold(
       (errors) => {
-        throw badRequest(toFieldErrors(errors, isDocument ? '/data/attributes' : ''));
+        const problems = new ErrorList(maxErrors);
+        addFieldErrors(errors, isDocument ? '/data/attributes' : '', problems);
+        throw problems.toBadRequest();
       },
       (value) => value,
     ),

@@ -1,7 +1,7 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 import type { Context } from '../core/types.js';
-import { ApiError, type ErrorDetail } from '../errors/api-error.js';
+import { checkMaxErrors, ErrorList } from './error-cap.js';
 
 type QueryCodecs = Readonly<Record<string, t.Any>>;
 type Decoded<Q extends QueryCodecs> = { readonly [K in keyof Q]?: t.TypeOf<Q[K]> };
@@ -13,25 +13,29 @@ type Decoded<Q extends QueryCodecs> = { readonly [K in keyof Q]?: t.TypeOf<Q[K]>
  *
  * @example const { author } = decodeQuery(ctx, { author: text({ maxLength: 200 }) });
  */
-export function decodeQuery<Q extends QueryCodecs>(ctx: Context, codecs: Q): Decoded<Q> {
+export function decodeQuery<Q extends QueryCodecs>(
+  ctx: Context,
+  codecs: Q,
+  options: { readonly maxErrors?: number } = {},
+): Decoded<Q> {
   if (ctx.request.search === '') return {};
-  const problems: ErrorDetail[] = [];
+  const problems = new ErrorList(checkMaxErrors(options.maxErrors, 'decodeQuery'));
   const result: Record<string, unknown> = {};
   for (const name of Object.keys(ctx.query)) {
     // Own names only: `?toString=1` must be an unknown parameter, not Object.prototype.toString.
     const codec = Object.hasOwn(codecs, name) ? codecs[name] : undefined;
     if (codec === undefined) {
-      problems.push({
+      problems.add(() => ({
         code: 'unknown-parameter',
         title: 'Unknown query parameter',
         detail: `"${name}" is not a query parameter of this resource${allowedList(codecs)}.`,
         source: { parameter: name },
-      });
+      }));
       continue;
     }
     const values = ctx.queryAll(name);
     if (values.length > 1) {
-      problems.push({
+      problems.add({
         code: 'repeated-parameter',
         title: 'Repeated query parameter',
         detail: `"${name}" may be given once.`,
@@ -41,7 +45,7 @@ export function decodeQuery<Q extends QueryCodecs>(ctx: Context, codecs: Q): Dec
     }
     const decoded = codec.decode(values[0]);
     if (isLeft(decoded)) {
-      problems.push({
+      problems.add({
         code: 'invalid-parameter',
         title: 'Invalid query parameter',
         detail: `"${name}" must be ${codec.name}.`,
@@ -51,7 +55,7 @@ export function decodeQuery<Q extends QueryCodecs>(ctx: Context, codecs: Q): Dec
       result[name] = decoded.right;
     }
   }
-  if (problems.length > 0) throw new ApiError(400, { errors: problems });
+  if (!problems.empty || problems.omitted > 0) throw problems.toBadRequest();
   return result as Decoded<Q>;
 }
 
