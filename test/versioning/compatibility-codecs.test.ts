@@ -136,7 +136,7 @@ const modelArb: fc.Arbitrary<Model> = fc.dictionary(
 );
 
 function codecOf(leaf: Leaf): t.Mixed {
-  const base =
+  const base: t.Mixed =
     leaf.kind === 'int'
       ? integer({ min: leaf.min, max: leaf.max })
       : leaf.kind === 'text'
