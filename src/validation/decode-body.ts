@@ -2,6 +2,7 @@ import { fold } from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type * as t from 'io-ts';
 import { readBody } from '../core/body.js';
+import { mediaTypeParameters } from '../core/media-type-parameters.js';
 import { essence, JSON_API, JSON_MEDIA } from '../core/media-types.js';
 import type { Context } from '../core/types.js';
 import { ApiError, type ErrorDetail } from '../errors/api-error.js';
@@ -31,6 +32,12 @@ export interface DecodeBodyOptions<A> {
   readonly maxErrors?: number;
 }
 
+/** The request media types, named in a 415 (RFC 9110 section 15.5.16, W3C LDP 1.0 7.1, RFC 5789 3.1). */
+const ACCEPTED_BODIES = {
+  'accept-post': `${JSON_MEDIA}, ${JSON_API}`,
+  'accept-patch': `${JSON_MEDIA}, ${JSON_API}`,
+} as const;
+
 const DOCUMENT_MEMBERS = new Set(['data', 'meta', 'jsonapi']);
 // `relationships` are not accepted: attributes codecs would silently drop them.
 const DATA_MEMBERS = new Set(['type', 'id', 'attributes', 'meta']);
@@ -42,8 +49,24 @@ function badRequest(errors: ErrorDetail[]): ApiError {
   return new ApiError(400, { errors });
 }
 
+// RFC 8259 section 8.1: JSON exchanged between systems is UTF-8. `fatal` refuses malformed bytes
+// instead of replacing them with U+FFFD; `ignoreBOM` keeps a byte order mark, which JSON.parse refuses.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 function parseJson(bytes: Uint8Array): unknown {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw badRequest([
+      {
+        code: 'invalid-utf8',
+        title: 'Invalid UTF-8',
+        detail: 'The body is not valid UTF-8; JSON text must be encoded in UTF-8 (RFC 8259 section 8.1).',
+        source: { pointer: '' },
+      },
+    ]);
+  }
   if (text.trim() === '') {
     throw badRequest([
       {
@@ -71,15 +94,6 @@ function parseJson(bytes: Uint8Array): unknown {
 
 function missing(pointer: string, detail: string): ErrorDetail {
   return { code: 'missing-field', title: 'Missing field', detail, source: { pointer } };
-}
-
-/** Media-type parameter names of a Content-Type value, lower-cased. */
-function parameterNames(contentType: string): string[] {
-  return contentType
-    .split(';')
-    .slice(1)
-    .map((param) => param.split('=')[0]!.trim().toLowerCase())
-    .filter((name) => name !== '');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -158,6 +172,7 @@ function unwrapDocument(document: unknown, type: string, id: string | undefined,
  *
  * - another or no `Content-Type`: 415, naming the header;
  * - over the size limit: 413, without reading the rest;
+ * - a `charset` other than UTF-8: 415; bytes that are not UTF-8: 400 (RFC 8259 section 8.1);
  * - malformed JSON: 400;
  * - codec failures: 400 with one error per bad field and its `source.pointer`, at most `maxErrors`
  *   (default 20), the rest counted in `meta.omittedErrors`.
@@ -173,12 +188,29 @@ export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions
       code: 'unsupported-media-type',
       detail: `Request bodies must be ${JSON_MEDIA} or ${JSON_API}${contentType === undefined ? '; no Content-Type was sent' : ''}.`,
       source: { header: 'Content-Type' },
-      headers: { 'accept-post': `${JSON_MEDIA}, ${JSON_API}`, 'accept-patch': `${JSON_MEDIA}, ${JSON_API}` },
+      headers: ACCEPTED_BODIES,
     });
   }
   const isDocument = mediaType === JSON_API;
+  const params = mediaTypeParameters(contentType!);
+  if (params === undefined) {
+    throw new ApiError(415, {
+      code: 'unsupported-media-type',
+      detail: 'The Content-Type parameters are malformed (RFC 9110 section 5.6.6).',
+      source: { header: 'Content-Type' },
+    });
+  }
+  const charset = params.get('charset');
+  if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
+    throw new ApiError(415, {
+      code: 'unsupported-media-type',
+      detail: `Request bodies must be encoded in UTF-8 (RFC 8259 section 8.1), not charset "${charset.slice(0, 40)}".`,
+      source: { header: 'Content-Type' },
+      headers: ACCEPTED_BODIES,
+    });
+  }
   const unsupported = isDocument
-    ? parameterNames(contentType!).find((n) => !ALLOWED_JSON_API_PARAMS.has(n))
+    ? [...params.keys()].find((n) => !ALLOWED_JSON_API_PARAMS.has(n))
     : undefined;
   if (unsupported !== undefined) {
     throw new ApiError(415, {
