@@ -100,6 +100,34 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Whether a body the codec refused is a JSON:API resource document: an object of `data` (an object
+ * with a string `type`) and optionally `meta` and `jsonapi`. Checked only after the codec failed, so
+ * attributes that happen to have a `data` field are still decoded as such.
+ */
+function isResourceDocument(body: unknown): boolean {
+  return (
+    isObject(body) &&
+    Object.keys(body).every((member) => DOCUMENT_MEMBERS.has(member)) &&
+    isObject(body.data) &&
+    typeof body.data.type === 'string'
+  );
+}
+
+/**
+ * A JSON:API document sent as `application/json`: the content is not in the format its Content-Type
+ * names, found by inspecting it (RFC 9110 section 15.5.16), so one 415 says how to send it instead of
+ * one 400 per envelope member.
+ */
+function documentAsJson(): ApiError {
+  return new ApiError(415, {
+    code: 'unsupported-media-type',
+    detail: `The body is a JSON:API document but was sent as ${JSON_MEDIA}; send JSON:API documents with Content-Type: ${JSON_API}, or the bare attributes as ${JSON_MEDIA}.`,
+    source: { header: 'Content-Type' },
+    headers: ACCEPTED_BODIES,
+  });
+}
+
 /** The attributes of a JSON:API resource document, checking its envelope. */
 function unwrapDocument(document: unknown, type: string, id: string | undefined, maxErrors: number): unknown {
   if (!isObject(document)) {
@@ -174,6 +202,8 @@ function unwrapDocument(document: unknown, type: string, id: string | undefined,
  * - over the size limit: 413, without reading the rest;
  * - a `charset` other than UTF-8: 415; bytes that are not UTF-8: 400 (RFC 8259 section 8.1);
  * - malformed JSON: 400;
+ * - a JSON:API resource document sent as `application/json` that the codec refuses: one 415 saying
+ *   to send it as `application/vnd.api+json`;
  * - codec failures: 400 with one error per bad field and its `source.pointer`, at most `maxErrors`
  *   (default 20), the rest counted in `meta.omittedErrors`.
  *
@@ -225,6 +255,7 @@ export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions
     options.codec.decode(attributes),
     fold(
       (errors) => {
+        if (!isDocument && isResourceDocument(parsed)) throw documentAsJson();
         const problems = new ErrorList(maxErrors);
         addFieldErrors(errors, isDocument ? '/data/attributes' : '', problems);
         throw problems.toBadRequest();

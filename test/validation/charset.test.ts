@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/core/app.js';
+import { json } from '../../src/core/response.js';
+import { decodeJsonBody, strictObject, text } from '../../src/validation/index.js';
 import { send } from '../core/send.js';
 import { asDocument, orderApp } from './order-app.js';
 
@@ -84,5 +87,41 @@ describe('request body encoding (RFC 8259 section 8.1: JSON is UTF-8)', () => {
   it('answers 415 for malformed parameters', async () => {
     expect((await post('{"bookId":1,"quantity":2}', 'application/json; charset="utf-8')).status).toBe(415);
     expect((await post('{"bookId":1,"quantity":2}', 'application/json; charset')).status).toBe(415);
+  });
+});
+
+describe('a JSON:API document sent as application/json', () => {
+  it('answers one 415 saying JSON:API documents go as application/vnd.api+json', async () => {
+    const res = await post(asDocument({ bookId: 1, quantity: 2 }), 'application/json');
+    expect(res.status).toBe(415);
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0]).toMatchObject({
+      code: 'unsupported-media-type',
+      source: { header: 'Content-Type' },
+    });
+    expect(res.body.errors[0].detail).toMatch(
+      /send JSON:API documents with Content-Type: application\/vnd\.api\+json/,
+    );
+    expect(res.headers['accept-post']).toBe('application/json, application/vnd.api+json');
+  });
+
+  it('still decodes attributes that have a data field when the codec takes one', async () => {
+    const codec = strictObject({ data: strictObject({ type: text() }) });
+    const app = createApp().route({
+      method: 'POST',
+      path: '/notes',
+      handler: async (ctx) => json(201, { meta: await decodeJsonBody(ctx, { codec, type: 'notes' }) }),
+    });
+    const res = await send(app, 'POST', '/notes', {
+      headers: { 'content-type': 'application/json' },
+      body: '{"data":{"type":"x"}}',
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it('keeps field errors for bare attributes that are not a document', async () => {
+    const res = await post('{"data":1,"bookId":1}', 'application/json');
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { code: string }) => e.code)).toEqual(['unknown-field', 'missing-field']);
   });
 });
