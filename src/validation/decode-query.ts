@@ -1,6 +1,7 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 import type { Context } from '../core/types.js';
+import type { ErrorDetail } from '../errors/api-error.js';
 import { checkMaxErrors, ErrorList } from './error-cap.js';
 
 type QueryCodecs = Readonly<Record<string, t.Any>>;
@@ -9,23 +10,30 @@ type Decoded<Q extends QueryCodecs> = { readonly [K in keyof Q]?: t.TypeOf<Q[K]>
 /**
  * Decode query parameters by name (`author`, `page[size]`, `filter[status]`, ...). A parameter that is
  * not listed, given twice, or invalid is a 400 whose error names it in `source.parameter`
- * (JSON:API 1.0 "Query Parameters"). Absent parameters are absent in the result.
+ * (JSON:API 1.0 "Query Parameters"), at most `maxErrors` of them (default `MAX_ERRORS`, 20; the rest are
+ * counted in `meta.omittedErrors`). Absent parameters are absent in the result.
  *
  * @example const { author } = decodeQuery(ctx, { author: text({ maxLength: 200 }) });
  */
 export function decodeQuery<Q extends QueryCodecs>(
   ctx: Context,
   codecs: Q,
-  options: { readonly maxErrors?: number } = {},
+  options?: { readonly maxErrors?: number },
 ): Decoded<Q> {
   if (ctx.request.search === '') return {};
-  const problems = new ErrorList(checkMaxErrors(options.maxErrors, 'decodeQuery'));
+  const max = checkMaxErrors(options?.maxErrors, 'decodeQuery');
+  // Built on the first problem only: a valid query (the common case) allocates nothing for errors.
+  let problems: ErrorList | undefined;
+  const report = (detail: ErrorDetail | (() => ErrorDetail)) => {
+    problems ??= new ErrorList(max);
+    report(detail);
+  };
   const result: Record<string, unknown> = {};
   for (const name of Object.keys(ctx.query)) {
     // Own names only: `?toString=1` must be an unknown parameter, not Object.prototype.toString.
     const codec = Object.hasOwn(codecs, name) ? codecs[name] : undefined;
     if (codec === undefined) {
-      problems.add(() => ({
+      report(() => ({
         code: 'unknown-parameter',
         title: 'Unknown query parameter',
         detail: `"${name}" is not a query parameter of this resource${allowedList(codecs)}.`,
@@ -35,7 +43,7 @@ export function decodeQuery<Q extends QueryCodecs>(
     }
     const values = ctx.queryAll(name);
     if (values.length > 1) {
-      problems.add({
+      report({
         code: 'repeated-parameter',
         title: 'Repeated query parameter',
         detail: `"${name}" may be given once.`,
@@ -45,7 +53,7 @@ export function decodeQuery<Q extends QueryCodecs>(
     }
     const decoded = codec.decode(values[0]);
     if (isLeft(decoded)) {
-      problems.add({
+      report({
         code: 'invalid-parameter',
         title: 'Invalid query parameter',
         detail: `"${name}" must be ${codec.name}.`,
@@ -55,7 +63,7 @@ export function decodeQuery<Q extends QueryCodecs>(
       result[name] = decoded.right;
     }
   }
-  if (!problems.empty || problems.omitted > 0) throw problems.toBadRequest();
+  if (problems !== undefined) throw problems.toBadRequest();
   return result as Decoded<Q>;
 }
 
