@@ -26,7 +26,7 @@ export function decodeQuery<Q extends QueryCodecs>(
   let problems: ErrorList | undefined;
   const report = (detail: ErrorDetail | (() => ErrorDetail)) => {
     problems ??= new ErrorList(max);
-    report(detail);
+    problems.add(detail);
   };
   const result: Record<string, unknown> = {};
   for (const name of Object.keys(ctx.query)) {
