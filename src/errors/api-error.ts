@@ -29,6 +29,11 @@ export interface ApiErrorOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The underlying failure; logged, never sent. */
   readonly cause?: unknown;
+  /**
+   * Facts about the error as a whole, sent as the document's `meta` (JSON:API 1.0 "Top Level"; a
+   * `meta` extension member in a problem document, RFC 9457 section 3.2), e.g. `{ omittedErrors: 12 }`.
+   */
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 const BRAND = Symbol.for('rest-conventions.ApiError');
@@ -49,6 +54,7 @@ export class ApiError extends Error {
   readonly status: number;
   readonly errors: readonly ErrorDetail[];
   readonly headers: Readonly<Record<string, string>>;
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
   readonly [BRAND] = true;
 
   constructor(status: number, options: ApiErrorOptions = {}) {
@@ -71,6 +77,7 @@ export class ApiError extends Error {
     this.status = status;
     this.errors = errors;
     this.headers = options.headers ?? {};
+    this.meta = options.meta;
   }
 }
 

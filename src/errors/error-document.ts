@@ -28,6 +28,8 @@ export interface ProblemDocument {
   readonly code: string;
   /** Extension member: every problem, in JSON:API error-object form, when there are several. */
   readonly errors?: readonly ErrorObject[];
+  /** Extension member: the error's `meta` (e.g. `omittedErrors` when the list was capped). */
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 /** The error objects of an {@link ApiError}, with `status` as a string as JSON:API requires. */
@@ -48,7 +50,9 @@ export function errorObjects(error: ApiError): ErrorObject[] {
  * @example errorDocument(new ApiError(404)) // { errors: [{ status: '404', code: 'not-found', ... }] }
  */
 export function errorDocument(error: ApiError): ErrorDocument {
-  return { errors: errorObjects(error) };
+  return error.meta === undefined
+    ? { errors: errorObjects(error) }
+    : { errors: errorObjects(error), meta: error.meta };
 }
 
 /**
@@ -67,5 +71,6 @@ export function problemDocument(error: ApiError, instance?: string): ProblemDocu
     code: objects.length === 1 ? first.code : 'multiple-errors',
     ...(instance ? { instance } : {}),
     ...(objects.length > 1 ? { errors: objects } : {}),
+    ...(error.meta === undefined ? {} : { meta: error.meta }),
   };
 }

@@ -1,9 +1,13 @@
+import { fold } from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
 import type * as t from 'io-ts';
 import { readBody } from '../core/body.js';
+import { mediaTypeParameters } from '../core/media-type-parameters.js';
 import { essence, JSON_API, JSON_MEDIA } from '../core/media-types.js';
 import type { Context } from '../core/types.js';
 import { ApiError, type ErrorDetail } from '../errors/api-error.js';
-import { escapePointerToken, toFieldErrors } from './field-errors.js';
+import { checkMaxErrors, ErrorList, type MAX_ERRORS, type MAX_ERRORS_LIMIT } from './error-cap.js';
+import { addFieldErrors, escapePointerToken } from './field-errors.js';
 
 export interface DecodeBodyOptions<A> {
   /** The codec of the attributes (use `strictObject` so unknown fields are refused). */
@@ -21,7 +25,18 @@ export interface DecodeBodyOptions<A> {
   readonly id?: string;
   /** Body size limit in bytes (default 100 KiB); larger bodies get 413 without being read. */
   readonly limit?: number;
+  /**
+   * How many problems one 400 lists (default {@link MAX_ERRORS}, at most {@link MAX_ERRORS_LIMIT});
+   * the rest are counted in `meta.omittedErrors`.
+   */
+  readonly maxErrors?: number;
 }
+
+/** The request media types, named in a 415 (RFC 9110 section 15.5.16, W3C LDP 1.0 7.1, RFC 5789 3.1). */
+const ACCEPTED_BODIES = {
+  'accept-post': `${JSON_MEDIA}, ${JSON_API}`,
+  'accept-patch': `${JSON_MEDIA}, ${JSON_API}`,
+} as const;
 
 const DOCUMENT_MEMBERS = new Set(['data', 'meta', 'jsonapi']);
 // `relationships` are not accepted: attributes codecs would silently drop them.
@@ -34,8 +49,24 @@ function badRequest(errors: ErrorDetail[]): ApiError {
   return new ApiError(400, { errors });
 }
 
+// RFC 8259 section 8.1: JSON exchanged between systems is UTF-8. `fatal` refuses malformed bytes
+// instead of replacing them with U+FFFD; `ignoreBOM` keeps a byte order mark, which JSON.parse refuses.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 function parseJson(bytes: Uint8Array): unknown {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw badRequest([
+      {
+        code: 'invalid-utf8',
+        title: 'Invalid UTF-8',
+        detail: 'The body is not valid UTF-8; JSON text must be encoded in UTF-8 (RFC 8259 section 8.1).',
+        source: { pointer: '' },
+      },
+    ]);
+  }
   if (text.trim() === '') {
     throw badRequest([
       {
@@ -65,21 +96,40 @@ function missing(pointer: string, detail: string): ErrorDetail {
   return { code: 'missing-field', title: 'Missing field', detail, source: { pointer } };
 }
 
-/** Media-type parameter names of a Content-Type value, lower-cased. */
-function parameterNames(contentType: string): string[] {
-  return contentType
-    .split(';')
-    .slice(1)
-    .map((param) => param.split('=')[0]!.trim().toLowerCase())
-    .filter((name) => name !== '');
-}
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Whether a body the codec refused is a JSON:API resource document: an object of `data` (an object
+ * with a string `type`) and optionally `meta` and `jsonapi`. Checked only after the codec failed, so
+ * attributes that happen to have a `data` field are still decoded as such.
+ */
+function isResourceDocument(body: unknown): boolean {
+  return (
+    isObject(body) &&
+    Object.keys(body).every((member) => DOCUMENT_MEMBERS.has(member)) &&
+    isObject(body.data) &&
+    typeof body.data.type === 'string'
+  );
+}
+
+/**
+ * A JSON:API document sent as `application/json`: the content is not in the format its Content-Type
+ * names, found by inspecting it (RFC 9110 section 15.5.16), so one 415 says how to send it instead of
+ * one 400 per envelope member.
+ */
+function documentAsJson(): ApiError {
+  return new ApiError(415, {
+    code: 'unsupported-media-type',
+    detail: `The body is a JSON:API document but was sent as ${JSON_MEDIA}; send JSON:API documents with Content-Type: ${JSON_API}, or the bare attributes as ${JSON_MEDIA}.`,
+    source: { header: 'Content-Type' },
+    headers: ACCEPTED_BODIES,
+  });
+}
+
 /** The attributes of a JSON:API resource document, checking its envelope. */
-function unwrapDocument(document: unknown, type: string, id: string | undefined): unknown {
+function unwrapDocument(document: unknown, type: string, id: string | undefined, maxErrors: number): unknown {
   if (!isObject(document)) {
     throw badRequest([
       {
@@ -90,36 +140,36 @@ function unwrapDocument(document: unknown, type: string, id: string | undefined)
       },
     ]);
   }
-  const problems: ErrorDetail[] = [];
+  const problems = new ErrorList(maxErrors);
   for (const member of Object.keys(document)) {
     if (!DOCUMENT_MEMBERS.has(member)) {
-      problems.push({
+      problems.add(() => ({
         code: 'unknown-field',
         title: 'Unknown field',
         detail: `"${member}" is not allowed in a request document.`,
         source: { pointer: `/${escapePointerToken(member)}` },
-      });
+      }));
     }
   }
   const { data } = document;
   if (!isObject(data)) {
-    problems.push(missing('/data', '"data" must be a resource object.'));
-    throw badRequest(problems);
+    problems.add(missing('/data', '"data" must be a resource object.'));
+    throw problems.toBadRequest();
   }
   for (const member of Object.keys(data)) {
     if (!DATA_MEMBERS.has(member)) {
-      problems.push({
+      problems.add(() => ({
         code: 'unknown-field',
         title: 'Unknown field',
         detail: `"${member}" is not a resource object member.`,
         source: { pointer: `/data/${escapePointerToken(member)}` },
-      });
+      }));
     }
   }
-  if (data.type === undefined) problems.push(missing('/data/type', '"data.type" is required.'));
+  if (data.type === undefined) problems.add(missing('/data/type', '"data.type" is required.'));
   if (id !== undefined && data.id === undefined)
-    problems.push(missing('/data/id', '"data.id" is required in an update.'));
-  if (problems.length > 0) throw badRequest(problems);
+    problems.add(missing('/data/id', '"data.id" is required in an update.'));
+  if (!problems.empty) throw problems.toBadRequest();
   if (data.type !== type) {
     throw new ApiError(409, {
       code: 'type-mismatch',
@@ -150,12 +200,17 @@ function unwrapDocument(document: unknown, type: string, id: string | undefined)
  *
  * - another or no `Content-Type`: 415, naming the header;
  * - over the size limit: 413, without reading the rest;
+ * - a `charset` other than UTF-8: 415; bytes that are not UTF-8: 400 (RFC 8259 section 8.1);
  * - malformed JSON: 400;
- * - codec failures: 400 with one error per bad field and its `source.pointer`.
+ * - a JSON:API resource document sent as `application/json` that the codec refuses: one 415 saying
+ *   to send it as `application/vnd.api+json`;
+ * - codec failures: 400 with one error per bad field and its `source.pointer`, at most `maxErrors`
+ *   (default 20), the rest counted in `meta.omittedErrors`.
  *
  * @example const input = await decodeJsonBody(ctx, { codec: OrderInput, type: 'orders' });
  */
 export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions<A>): Promise<A> {
+  const maxErrors = checkMaxErrors(options.maxErrors, 'decodeJsonBody');
   const contentType = ctx.request.headers.get('content-type');
   const mediaType = contentType === undefined ? undefined : essence(contentType);
   if (mediaType !== JSON_MEDIA && mediaType !== JSON_API) {
@@ -163,12 +218,29 @@ export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions
       code: 'unsupported-media-type',
       detail: `Request bodies must be ${JSON_MEDIA} or ${JSON_API}${contentType === undefined ? '; no Content-Type was sent' : ''}.`,
       source: { header: 'Content-Type' },
-      headers: { 'accept-post': `${JSON_MEDIA}, ${JSON_API}`, 'accept-patch': `${JSON_MEDIA}, ${JSON_API}` },
+      headers: ACCEPTED_BODIES,
     });
   }
   const isDocument = mediaType === JSON_API;
+  const params = mediaTypeParameters(contentType!);
+  if (params === undefined) {
+    throw new ApiError(415, {
+      code: 'unsupported-media-type',
+      detail: 'The Content-Type parameters are malformed (RFC 9110 section 5.6.6).',
+      source: { header: 'Content-Type' },
+    });
+  }
+  const charset = params.get('charset');
+  if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
+    throw new ApiError(415, {
+      code: 'unsupported-media-type',
+      detail: `Request bodies must be encoded in UTF-8 (RFC 8259 section 8.1), not charset "${charset.slice(0, 40)}".`,
+      source: { header: 'Content-Type' },
+      headers: ACCEPTED_BODIES,
+    });
+  }
   const unsupported = isDocument
-    ? parameterNames(contentType!).find((n) => !ALLOWED_JSON_API_PARAMS.has(n))
+    ? [...params.keys()].find((n) => !ALLOWED_JSON_API_PARAMS.has(n))
     : undefined;
   if (unsupported !== undefined) {
     throw new ApiError(415, {
@@ -178,10 +250,19 @@ export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions
     });
   }
   const parsed = parseJson(await readBody(ctx, options.limit));
-  const attributes = isDocument ? unwrapDocument(parsed, options.type, options.id) : parsed;
-  const result = options.codec.decode(attributes);
-  if (result._tag === 'Right') return result.right;
-  throw badRequest(toFieldErrors(result.left, isDocument ? '/data/attributes' : ''));
+  const attributes = isDocument ? unwrapDocument(parsed, options.type, options.id, maxErrors) : parsed;
+  return pipe(
+    options.codec.decode(attributes),
+    fold(
+      (errors) => {
+        if (!isDocument && isResourceDocument(parsed)) throw documentAsJson();
+        const problems = new ErrorList(maxErrors);
+        addFieldErrors(errors, isDocument ? '/data/attributes' : '', problems);
+        throw problems.toBadRequest();
+      },
+      (value) => value,
+    ),
+  );
 }
 
 /**

@@ -1,6 +1,8 @@
+import { isLeft } from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 import type { Context } from '../core/types.js';
-import { ApiError, type ErrorDetail } from '../errors/api-error.js';
+import type { ErrorDetail } from '../errors/api-error.js';
+import { checkMaxErrors, ErrorList } from './error-cap.js';
 
 type QueryCodecs = Readonly<Record<string, t.Any>>;
 type Decoded<Q extends QueryCodecs> = { readonly [K in keyof Q]?: t.TypeOf<Q[K]> };
@@ -8,29 +10,40 @@ type Decoded<Q extends QueryCodecs> = { readonly [K in keyof Q]?: t.TypeOf<Q[K]>
 /**
  * Decode query parameters by name (`author`, `page[size]`, `filter[status]`, ...). A parameter that is
  * not listed, given twice, or invalid is a 400 whose error names it in `source.parameter`
- * (JSON:API 1.0 "Query Parameters"). Absent parameters are absent in the result.
+ * (JSON:API 1.0 "Query Parameters"), at most `maxErrors` of them (default `MAX_ERRORS`, 20; the rest are
+ * counted in `meta.omittedErrors`). Absent parameters are absent in the result.
  *
  * @example const { author } = decodeQuery(ctx, { author: text({ maxLength: 200 }) });
  */
-export function decodeQuery<Q extends QueryCodecs>(ctx: Context, codecs: Q): Decoded<Q> {
+export function decodeQuery<Q extends QueryCodecs>(
+  ctx: Context,
+  codecs: Q,
+  options?: { readonly maxErrors?: number },
+): Decoded<Q> {
   if (ctx.request.search === '') return {};
-  const problems: ErrorDetail[] = [];
+  const max = checkMaxErrors(options?.maxErrors, 'decodeQuery');
+  // Built on the first problem only: a valid query (the common case) allocates nothing for errors.
+  let problems: ErrorList | undefined;
+  const report = (detail: ErrorDetail | (() => ErrorDetail)) => {
+    problems ??= new ErrorList(max);
+    problems.add(detail);
+  };
   const result: Record<string, unknown> = {};
   for (const name of Object.keys(ctx.query)) {
     // Own names only: `?toString=1` must be an unknown parameter, not Object.prototype.toString.
     const codec = Object.hasOwn(codecs, name) ? codecs[name] : undefined;
     if (codec === undefined) {
-      problems.push({
+      report(() => ({
         code: 'unknown-parameter',
         title: 'Unknown query parameter',
         detail: `"${name}" is not a query parameter of this resource${allowedList(codecs)}.`,
         source: { parameter: name },
-      });
+      }));
       continue;
     }
     const values = ctx.queryAll(name);
     if (values.length > 1) {
-      problems.push({
+      report({
         code: 'repeated-parameter',
         title: 'Repeated query parameter',
         detail: `"${name}" may be given once.`,
@@ -39,8 +52,8 @@ export function decodeQuery<Q extends QueryCodecs>(ctx: Context, codecs: Q): Dec
       continue;
     }
     const decoded = codec.decode(values[0]);
-    if (decoded._tag === 'Left') {
-      problems.push({
+    if (isLeft(decoded)) {
+      report({
         code: 'invalid-parameter',
         title: 'Invalid query parameter',
         detail: `"${name}" must be ${codec.name}.`,
@@ -50,7 +63,7 @@ export function decodeQuery<Q extends QueryCodecs>(ctx: Context, codecs: Q): Dec
       result[name] = decoded.right;
     }
   }
-  if (problems.length > 0) throw new ApiError(400, { errors: problems });
+  if (problems !== undefined) throw problems.toBadRequest();
   return result as Decoded<Q>;
 }
 

@@ -1,6 +1,7 @@
 import type * as t from 'io-ts';
 import type { ErrorDetail } from '../errors/api-error.js';
-import { MISSING_FIELD, UNKNOWN_FIELD } from './codecs.js';
+import { MISSING_FIELD, OMITTED_FAILURES, UNKNOWN_FIELD } from './codecs.js';
+import { ErrorList } from './error-cap.js';
 
 const FRIENDLY: Readonly<Record<string, string>> = {
   string: 'a string',
@@ -56,37 +57,58 @@ function pathOf(context: t.Context): { keys: string[]; expected: string } {
  * for a JSON:API document, `` for bare attributes). Errors at the same pointer are reported once.
  */
 export function toFieldErrors(errors: t.Errors, prefix: string): ErrorDetail[] {
+  const list = new ErrorList(Number.POSITIVE_INFINITY);
+  addFieldErrors(errors, prefix, list);
+  return list.details;
+}
+
+/**
+ * {@link toFieldErrors} into a capped list: past its cap, problems are counted, not built (a strict
+ * object's count of unknown fields it did not itemize is added as is).
+ */
+export function addFieldErrors(errors: t.Errors, prefix: string, list: ErrorList): void {
   const seen = new Set<string>();
-  const details: ErrorDetail[] = [];
   for (const error of errors) {
+    if (error.message === OMITTED_FAILURES) {
+      list.omitted += error.value as number;
+      continue;
+    }
     const { keys, expected } = pathOf(error.context);
     const pointer = prefix + keys.map((k) => `/${escapePointerToken(k)}`).join('');
     if (seen.has(pointer)) continue;
     seen.add(pointer);
-    const field = keys.length > 0 ? `"${keys.join('.')}"` : 'The body';
-    const friendly = FRIENDLY[expected] ?? expected;
-    if (error.message === UNKNOWN_FIELD) {
-      details.push({
-        code: 'unknown-field',
-        title: 'Unknown field',
-        detail: `${field} is not a known field.`,
-        source: { pointer },
-      });
-    } else if (error.message === MISSING_FIELD) {
-      details.push({
-        code: 'missing-field',
-        title: 'Missing field',
-        detail: `${field} is required.`,
-        source: { pointer },
-      });
-    } else {
-      details.push({
-        code: 'invalid-field',
-        title: 'Invalid field',
-        detail: `${field} must be ${friendly}, got ${describe(error.value)}.`,
-        source: { pointer },
-      });
-    }
+    list.add(() => fieldError(error, keys, expected, pointer));
   }
-  return details;
+}
+
+function fieldError(
+  error: t.ValidationError,
+  keys: readonly string[],
+  expected: string,
+  pointer: string,
+): ErrorDetail {
+  const field = keys.length > 0 ? `"${keys.join('.')}"` : 'The body';
+  if (error.message === UNKNOWN_FIELD) {
+    return {
+      code: 'unknown-field',
+      title: 'Unknown field',
+      detail: `${field} is not a known field.`,
+      source: { pointer },
+    };
+  }
+  if (error.message === MISSING_FIELD) {
+    return {
+      code: 'missing-field',
+      title: 'Missing field',
+      detail: `${field} is required.`,
+      source: { pointer },
+    };
+  }
+  const friendly = FRIENDLY[expected] ?? expected;
+  return {
+    code: 'invalid-field',
+    title: 'Invalid field',
+    detail: `${field} must be ${friendly}, got ${describe(error.value)}.`,
+    source: { pointer },
+  };
 }

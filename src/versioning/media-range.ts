@@ -3,6 +3,7 @@
  * weight.
  */
 import { HTTP_TOKEN } from '../core/field-syntax.js';
+import { mediaTypeParameters, splitOutsideQuotes } from '../core/media-type-parameters.js';
 export interface MediaRange {
   /** Lower-cased type, `*` for a wildcard. */
   readonly type: string;
@@ -38,7 +39,7 @@ export function parseAccept(accept: string): MediaRange[] {
 }
 
 function parseElement(element: string): MediaRange | undefined {
-  const [mediaType = '', ...rawParams] = splitOutsideQuotes(element, ';');
+  const [mediaType = ''] = splitOutsideQuotes(element, ';');
   const slash = mediaType.indexOf('/');
   if (slash === -1) return undefined;
   const type = mediaType.slice(0, slash).trim().toLowerCase();
@@ -48,62 +49,10 @@ function parseElement(element: string): MediaRange | undefined {
     .toLowerCase();
   if (!HTTP_TOKEN.test(type) || !HTTP_TOKEN.test(subtype) || (type === '*' && subtype !== '*'))
     return undefined;
-  const params = new Map<string, string>();
-  let q = 1;
-  for (const raw of rawParams) {
-    if (raw.trim() === '') continue; // `;;` is allowed: the parameter is optional in the grammar
-    const equals = raw.indexOf('=');
-    if (equals === -1) return undefined;
-    const name = raw.slice(0, equals).trim().toLowerCase();
-    const value = unquote(raw.slice(equals + 1).trim());
-    if (!HTTP_TOKEN.test(name) || value === undefined) return undefined;
-    if (name === 'q') {
-      if (!QVALUE.test(value)) return undefined;
-      q = Number(value);
-    } else if (!params.has(name)) {
-      params.set(name, value);
-    }
-  }
-  return { type, subtype, params, q };
-}
-
-/** A token as it is, a quoted-string without its quotes and escapes, or `undefined` when malformed. */
-function unquote(value: string): string | undefined {
-  if (!value.startsWith('"')) return HTTP_TOKEN.test(value) ? value : undefined;
-  if (value.length < 2 || !value.endsWith('"')) return undefined;
-  let out = '';
-  for (let i = 1; i < value.length - 1; i++) {
-    const char = value[i]!;
-    if (char === '\\') {
-      i++;
-      if (i >= value.length - 1) return undefined;
-      out += value[i];
-    } else if (char === '"') {
-      return undefined;
-    } else {
-      out += char;
-    }
-  }
-  return out;
-}
-
-/** Split on `separator`, except inside quoted strings (where a backslash escapes the next character). */
-function splitOutsideQuotes(input: string, separator: string): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  let quoted = false;
-  for (let i = 0; i < input.length; i++) {
-    const char = input[i];
-    if (quoted) {
-      if (char === '\\') i++;
-      else if (char === '"') quoted = false;
-    } else if (char === '"') {
-      quoted = true;
-    } else if (char === separator) {
-      parts.push(input.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(input.slice(start));
-  return parts;
+  const params = mediaTypeParameters(element);
+  if (params === undefined) return undefined;
+  const weight = params.get('q');
+  params.delete('q');
+  if (weight !== undefined && !QVALUE.test(weight)) return undefined;
+  return { type, subtype, params, q: weight === undefined ? 1 : Number(weight) };
 }
