@@ -54,6 +54,13 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
     .provideClass('standardsRoutes', StandardsRoutes);
 
   const { rateLimit: limits } = config;
+  // One limiter, used twice: after authentication, so callers are keyed by user (else by address),
+  // outside every route so 404s, replays and conflicts count too; and around authentication
+  // failures, which have no user and so count against the caller's address.
+  const limiter = rateLimit({
+    policies: [{ name: 'default', quota: limits.max, windowSeconds: limits.windowSeconds }],
+    store: stores.rateLimitStore ?? memoryRateLimitStore(),
+  });
   const app = createApp({
     logger,
     use: [
@@ -61,13 +68,8 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
       cacheControlDefault(),
       // Before authentication: an old URL redirects whoever asks, like the new one would answer.
       movedUrls({ table: MOVED_URLS }),
-      authenticate({ verifier: injector.resolve('verifier') }),
-      // After authentication, so callers are keyed by user (else by address); outside every route,
-      // so 404s, replays and conflicts count too.
-      rateLimit({
-        policies: [{ name: 'default', quota: limits.max, windowSeconds: limits.windowSeconds }],
-        store: stores.rateLimitStore ?? memoryRateLimitStore(),
-      }),
+      authenticate({ verifier: injector.resolve('verifier'), failureLimit: limiter }),
+      limiter,
     ],
   });
   injector.resolve('booksRoutes').register(app);
