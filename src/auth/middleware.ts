@@ -22,6 +22,14 @@ export interface AuthenticateOptions {
 // RFC 6750 section 2.1: b64token
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const BEARER_SCHEME = /^Bearer(?: |$)/i;
+/**
+ * A credential, a comma, then a second one: `<scheme> ..., <scheme> <credentials>` (or `<scheme>` at
+ * the end). Neither a b64token nor a token68 holds a comma, and an auth-param after a comma is
+ * `name=value`, so this is a repeated `Authorization` field joined into one value (RFC 9110 sections
+ * 5.3, 11.6.2). Adapters hand repeated fields over joined (the node adapter too).
+ */
+const SECOND_CREDENTIAL =
+  /^[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+[^,]*,[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+(?: +[^\s=]|[ \t]*$)/;
 
 function challenge(realm: string, error?: string, extra = ''): string {
   return error === undefined
@@ -65,6 +73,16 @@ export function authenticate(options: AuthenticateOptions): Middleware {
     before: function authenticateRequest(ctx) {
       const header = ctx.request.headers.get('authorization');
       if (header === undefined) return undefined;
+      if (SECOND_CREDENTIAL.test(header)) {
+        return refuse(
+          ctx,
+          new ApiError(400, {
+            code: 'invalid-header',
+            detail: 'Authorization must appear once, with one credential (RFC 9110 section 11.6.2).',
+            source: { header: 'Authorization' },
+          }),
+        );
+      }
       const match = BEARER.exec(header);
       if (match === null) {
         // Another scheme: challenge without an error code (RFC 6750 section 3.1); a Bearer credential

@@ -1,5 +1,9 @@
 import { type JWTPayload, type JWTVerifyGetKey, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Principal } from '../core/types.js';
+import { checkTimeClaims, timeClaimsOptions } from './claims.js';
+import { InvalidTokenError } from './invalid-token.js';
+
+export { InvalidTokenError };
 
 /**
  * Checks a bearer token and says who it is for. Implement it to plug in any scheme (RS256 with a
@@ -10,11 +14,6 @@ export interface TokenVerifier {
   verify(token: string): Promise<Principal>;
 }
 
-/** A token that is malformed, badly signed, expired or missing a required claim. */
-export class InvalidTokenError extends Error {
-  override readonly name = 'InvalidTokenError';
-}
-
 export interface JwtVerifierOptions {
   /** A shared secret (HS*), a public key, or a key resolver such as jose's `createRemoteJWKSet`. */
   readonly key: Uint8Array | CryptoKey | JWTVerifyGetKey;
@@ -22,8 +21,10 @@ export interface JwtVerifierOptions {
   readonly algorithms: readonly string[];
   readonly issuer?: string;
   readonly audience?: string;
-  /** Seconds of clock skew tolerated for `exp`/`nbf` (default 0). */
+  /** Seconds of clock skew tolerated for `exp`/`nbf`/`iat` (default 30). */
   readonly clockToleranceSeconds?: number;
+  /** The longest a token may live and the oldest it may be, from `iat` (default 24 h); see `checkTimeClaims`. */
+  readonly maxTokenAgeSeconds?: number;
   /** The clock, in ms since the epoch (default `Date.now`); tests pass a fake one. */
   readonly now?: () => number;
 }
@@ -51,10 +52,11 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   if (algorithms.length === 0 || algorithms.some((a) => a.toLowerCase() === 'none')) {
     throw new TypeError('jwtVerifier: list the accepted algorithms; "none" is never accepted');
   }
+  const bounds = timeClaimsOptions('jwtVerifier', options);
   const verifyOptions = {
     algorithms,
     requiredClaims: ['exp', 'sub'],
-    clockTolerance: options.clockToleranceSeconds ?? 0,
+    clockTolerance: bounds.clockToleranceSeconds,
     ...(options.issuer ? { issuer: options.issuer } : {}),
     ...(options.audience ? { audience: options.audience } : {}),
   };
@@ -67,6 +69,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
           typeof key === 'function'
             ? await jwtVerify(token, key, checked)
             : await jwtVerify(token, key, checked);
+        checkTimeClaims(payload, { nowSeconds: (now?.() ?? Date.now()) / 1000, ...bounds });
         return principalFromClaims(payload);
       } catch (error) {
         if (error instanceof InvalidTokenError) throw error;
@@ -96,10 +99,18 @@ export function hs256Verifier(options: {
   readonly issuer?: string;
   readonly audience?: string;
   readonly now?: () => number;
+  /** See {@link JwtVerifierOptions.clockToleranceSeconds} (default 30). */
+  readonly clockToleranceSeconds?: number;
+  /** See {@link JwtVerifierOptions.maxTokenAgeSeconds} (default 24 h). */
+  readonly maxTokenAgeSeconds?: number;
 }): TokenVerifier {
   return jwtVerifier({
     key: secretBytes(options.secret),
     algorithms: ['HS256'],
+    ...(options.clockToleranceSeconds === undefined
+      ? {}
+      : { clockToleranceSeconds: options.clockToleranceSeconds }),
+    ...(options.maxTokenAgeSeconds === undefined ? {} : { maxTokenAgeSeconds: options.maxTokenAgeSeconds }),
     ...(options.now ? { now: options.now } : {}),
     ...(options.issuer ? { issuer: options.issuer } : {}),
     ...(options.audience ? { audience: options.audience } : {}),
