@@ -1,6 +1,5 @@
-import http from 'node:http';
 import { jsonLineLogger } from 'rest-conventions';
-import { toNodeHandler } from 'rest-conventions/adapters/node';
+import { createNodeServer } from 'rest-conventions/adapters/node';
 import { createReferenceApp } from './composition-root.js';
 import { configFromEnv } from './config.js';
 import { connectInfrastructure } from './infrastructure.js';
@@ -15,7 +14,8 @@ if (config.usingDevSecret) {
 }
 
 const infrastructure = await connectInfrastructure(config);
-const server = http.createServer(toNodeHandler(createReferenceApp(config, logger, infrastructure)));
+// Header, request and idle timeouts and a connection cap: docs/security.md.
+const server = createNodeServer(createReferenceApp(config, logger, infrastructure));
 server.listen(config.port, () => {
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;

@@ -1,9 +1,10 @@
 /**
- * node:http adapter: `http.createServer(toNodeHandler(app))`.
- * Only types are imported from node:http; the core never sees IncomingMessage.
+ * node:http adapter: `createNodeServer(app, options)`, or `http.createServer(toNodeHandler(app))`.
+ * The core never sees IncomingMessage.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { App } from '../core/app.js';
+import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { bodyBytes } from '../core/response.js';
 import type { ApiResponse, HeaderBag, RequestView } from '../core/types.js';
 import { writeFallback500 } from './fallback.js';
@@ -108,8 +109,8 @@ function writeResponse(
   req: IncomingMessage | undefined,
 ): Promise<void> | undefined {
   const { headers } = response;
-  // A refused body (413) is not read: close the connection rather than drain it.
-  if (response.status === 413 && req !== undefined && !req.complete) headers.connection = 'close';
+  // A body nobody read (413, 404, 405, an early error) is not drained: close the connection instead.
+  if (req !== undefined && !req.complete) closeUnreadBody(res, req, headers);
   const { raw } = response;
   if (raw !== undefined && typeof raw !== 'string' && !(raw instanceof Uint8Array)) {
     return pipeStream(res, response, raw);
@@ -125,6 +126,28 @@ function writeResponse(
   res.writeHead(response.status, headers);
   res.end(body);
   return undefined;
+}
+
+/** How long a connection whose body went unread may stay open after its response: 1 s. */
+export const UNREAD_BODY_LINGER_MS = 1000;
+
+/**
+ * Answer, then close, a request whose body the app did not read, instead of letting node read and
+ * discard the rest of it (a 404 for a request declaring 200 MB would read all 200 MB). The response
+ * says `Connection: close` (RFC 9112 section 9.6); once it is flushed the socket stops reading, and is
+ * destroyed after a short linger that lets the client read the response before the reset.
+ */
+function closeUnreadBody(res: ServerResponse, req: IncomingMessage, headers: Record<string, string>): void {
+  headers.connection = 'close';
+  res.once('finish', () => {
+    const { socket } = req;
+    req.removeAllListeners('data');
+    req.pause();
+    socket.pause();
+    const linger = setTimeout(() => socket.destroy(), UNREAD_BODY_LINGER_MS);
+    linger.unref();
+    socket.once('close', () => clearTimeout(linger));
+  });
 }
 
 async function pipeStream(res: ServerResponse, response: ApiResponse, raw: AsyncIterable<Uint8Array>) {
@@ -174,4 +197,103 @@ export function toNodeHandler(app: App): (req: IncomingMessage, res: ServerRespo
       fallback();
     }
   };
+}
+
+/** Options of {@link createNodeServer}. Every time is in milliseconds. */
+export interface NodeServerOptions {
+  /** Time to receive a request's whole header section (node `headersTimeout`). Default 15 s. */
+  readonly headersTimeoutMs?: number;
+  /**
+   * Time to receive a whole request, body included (node `requestTimeout`). Default: the headers
+   * timeout plus the body limit at the minimum body rate, so a bigger limit allows a longer request.
+   */
+  readonly requestTimeoutMs?: number;
+  /** The largest body the app accepts, to derive the request timeout (default 100 KiB, as `readBody`). */
+  readonly bodyLimit?: number;
+  /** Slowest body upload accepted within the default request timeout, bytes per second (default 8 KiB/s). */
+  readonly minBodyBytesPerSecond?: number;
+  /** How long an idle keep-alive connection stays open between requests (node `keepAliveTimeout`). Default 5 s. */
+  readonly keepAliveTimeoutMs?: number;
+  /** A socket with no traffic at all for this long is destroyed (node `server.timeout`). Default 60 s. */
+  readonly idleTimeoutMs?: number;
+  /** Connections open at once; further ones are closed at once, unanswered (node `maxConnections`). Default 1024. */
+  readonly maxConnections?: number;
+}
+
+export const DEFAULT_HEADERS_TIMEOUT_MS = 15_000;
+export const DEFAULT_MIN_BODY_BYTES_PER_SECOND = 8 * 1024;
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_CONNECTIONS = 1024;
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  const chosen = value ?? fallback;
+  if (!Number.isFinite(chosen) || chosen <= 0) {
+    throw new TypeError(`createNodeServer: ${name} must be a positive number, got ${String(value)}`);
+  }
+  return chosen;
+}
+
+/**
+ * The timeouts and connection cap a node server needs against slow or idle clients, resolved from
+ * the options with their defaults (a `TypeError` names a bad option).
+ */
+export function nodeServerLimits(
+  options: NodeServerOptions = {},
+): Required<Omit<NodeServerOptions, 'bodyLimit' | 'minBodyBytesPerSecond'>> {
+  const headersTimeoutMs = positive('headersTimeoutMs', options.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
+  const bodyLimit = positive('bodyLimit', options.bodyLimit, DEFAULT_BODY_LIMIT);
+  const rate = positive(
+    'minBodyBytesPerSecond',
+    options.minBodyBytesPerSecond,
+    DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+  );
+  const requestTimeoutMs = positive(
+    'requestTimeoutMs',
+    options.requestTimeoutMs,
+    headersTimeoutMs + Math.ceil((bodyLimit / rate) * 1000),
+  );
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new TypeError('createNodeServer: requestTimeoutMs must be at least headersTimeoutMs');
+  }
+  const maxConnections = positive('maxConnections', options.maxConnections, DEFAULT_MAX_CONNECTIONS);
+  if (!Number.isSafeInteger(maxConnections)) {
+    throw new TypeError(`createNodeServer: maxConnections must be an integer, got ${maxConnections}`);
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: positive(
+      'keepAliveTimeoutMs',
+      options.keepAliveTimeoutMs,
+      DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+    ),
+    idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
+    maxConnections,
+  };
+}
+
+/**
+ * A node:http server for `app` with bounds against slow and idle clients (see `docs/security.md`):
+ * headers within `headersTimeoutMs`, the whole request within `requestTimeoutMs` (both answered
+ * 408 and closed by node), idle keep-alive connections closed after `keepAliveTimeoutMs`, silent
+ * sockets destroyed after `idleTimeoutMs`, and at most `maxConnections` at once. Not listening yet.
+ *
+ * @example createNodeServer(app, { bodyLimit: 1 << 20 }).listen(3000)
+ */
+export function createNodeServer(app: App, options: NodeServerOptions = {}): http.Server {
+  const limits = nodeServerLimits(options);
+  const server = http.createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // node checks both timeouts on this period (30 s by default): check often enough to hold them.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
+    toNodeHandler(app),
+  );
+  server.timeout = limits.idleTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+  return server;
 }
