@@ -139,8 +139,10 @@ export const UNREAD_BODY_LINGER_MS = 1000;
  */
 function closeUnreadBody(res: ServerResponse, req: IncomingMessage, headers: Record<string, string>): void {
   headers.connection = 'close';
+  // Taken now: node detaches the socket from the request once the response is finished.
+  const { socket } = req;
+  if (socket === null) return;
   res.once('finish', () => {
-    const { socket } = req;
     req.removeAllListeners('data');
     req.pause();
     socket.pause();
