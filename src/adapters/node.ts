@@ -185,8 +185,12 @@ function drainedOrClosed(res: ServerResponse): Promise<boolean> {
  */
 export function toNodeHandler(app: App): (req: IncomingMessage, res: ServerResponse) => void {
   return function nodeHandler(req, res) {
-    const fallback = () => writeFallback500(res);
+    const fallback = () => {
+      if (!res.destroyed) writeFallback500(res);
+    };
     const write = (response: ApiResponse) => {
+      // The client is gone (it aborted mid-body, or reset): nobody can read an answer.
+      if (res.destroyed) return;
       try {
         writeResponse(res, response, req)?.catch(fallback);
       } catch {

@@ -40,10 +40,21 @@ export async function readBody(ctx: Context, limit: number = DEFAULT_BODY_LIMIT)
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of ctx.request.body()) {
-    size += chunk.byteLength;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of ctx.request.body()) {
+      size += chunk.byteLength;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // The stream failed: the client closed or reset the connection mid-body. Its fault, not the
+    // server's: a 400 (not logged, no stack) that the adapter does not write to the dead socket.
+    throw new ApiError(400, {
+      code: 'request-aborted',
+      detail: 'The request body ended before its declared end.',
+      cause: error,
+    });
   }
   const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
   ctx.set(BODY_BYTES, bytes);
