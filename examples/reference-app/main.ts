@@ -2,9 +2,21 @@ import { jsonLineLogger } from 'rest-conventions';
 import { createNodeServer } from 'rest-conventions/adapters/node';
 import { createReferenceApp } from './composition-root.js';
 import { configFromEnv } from './config.js';
-import { connectInfrastructure } from './infrastructure.js';
+import { connectInfrastructure, StartupError } from './infrastructure.js';
 
-const config = configFromEnv();
+/** A start-up failure we can explain (a bad setting, a store that is not there): one line, exit 1. */
+function cannotStart(error: unknown): never {
+  if (!(error instanceof StartupError || error instanceof TypeError)) throw error;
+  process.stderr.write(`rest-conventions reference app cannot start: ${error.message}\n`);
+  process.exit(1);
+}
+
+let config: ReturnType<typeof configFromEnv>;
+try {
+  config = configFromEnv();
+} catch (error) {
+  cannotStart(error);
+}
 const logger = jsonLineLogger;
 if (config.usingDevSecret) {
   logger.warn(
@@ -13,7 +25,7 @@ if (config.usingDevSecret) {
   );
 }
 
-const infrastructure = await connectInfrastructure(config);
+const infrastructure = await connectInfrastructure(config).catch(cannotStart);
 // Header, request and idle timeouts and a connection cap: docs/security.md.
 const server = createNodeServer(createReferenceApp(config, logger, infrastructure));
 server.listen(config.port, () => {
