@@ -1,5 +1,5 @@
 import { jsonLineLogger } from 'rest-conventions';
-import { createNodeServer } from 'rest-conventions/adapters/node';
+import { closeGracefully, createNodeServer } from 'rest-conventions/adapters/node';
 import { createReferenceApp } from './composition-root.js';
 import { configFromEnv } from './config.js';
 import { connectInfrastructure, StartupError } from './infrastructure.js';
@@ -34,9 +34,23 @@ server.listen(config.port, () => {
   process.stdout.write(`rest-conventions reference app listening on http://localhost:${port}\n`);
 });
 
-const stop = () =>
-  server.close(() => {
-    void infrastructure.close().then(() => process.exit(0));
-  });
+/**
+ * SIGTERM/SIGINT: stop accepting, close idle keep-alive connections, let requests in flight finish
+ * (their responses say `Connection: close`) for up to SHUTDOWN_TIMEOUT seconds, then close Redis and
+ * PostgreSQL and exit 0. A request that finished completed its idempotency record; one cut at the
+ * bound leaves its claim to expire with its lease. A second signal exits at once.
+ */
+const stop = () => {
+  process.once('SIGTERM', () => process.exit(1));
+  process.once('SIGINT', () => process.exit(1));
+  void closeGracefully(server, { timeoutMs: config.shutdownTimeoutSeconds * 1000 })
+    .then((outcome) => {
+      if (outcome === 'timed-out') {
+        logger.warn('shutdown: requests still in flight after SHUTDOWN_TIMEOUT were cut', {});
+      }
+      return infrastructure.close();
+    })
+    .then(() => process.exit(0));
+};
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

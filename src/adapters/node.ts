@@ -184,6 +184,18 @@ function drainedOrClosed(res: ServerResponse): Promise<boolean> {
  * @example http.createServer(toNodeHandler(app)).listen(3000)
  */
 export function toNodeHandler(app: App): (req: IncomingMessage, res: ServerResponse) => void {
+  return nodeHandlerFor(app, NEVER_DRAINING);
+}
+
+/** Whether the server is shutting down; read when each response is written. */
+interface DrainState {
+  draining: boolean;
+}
+
+const NEVER_DRAINING: DrainState = Object.freeze({ draining: false });
+const drainStates = new WeakMap<http.Server, DrainState>();
+
+function nodeHandlerFor(app: App, state: DrainState): (req: IncomingMessage, res: ServerResponse) => void {
   return function nodeHandler(req, res) {
     const fallback = () => {
       if (!res.destroyed) writeFallback500(res);
@@ -191,6 +203,8 @@ export function toNodeHandler(app: App): (req: IncomingMessage, res: ServerRespo
     const write = (response: ApiResponse) => {
       // The client is gone (it aborted mid-body, or reset): nobody can read an answer.
       if (res.destroyed) return;
+      // Shutting down: this keep-alive connection ends with this response (RFC 9112 section 9.6).
+      if (state.draining) res.shouldKeepAlive = false;
       try {
         writeResponse(res, response, req)?.catch(fallback);
       } catch {
@@ -289,6 +303,7 @@ export function nodeServerLimits(
  */
 export function createNodeServer(app: App, options: NodeServerOptions = {}): http.Server {
   const limits = nodeServerLimits(options);
+  const state: DrainState = { draining: false };
   const server = http.createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -297,9 +312,45 @@ export function createNodeServer(app: App, options: NodeServerOptions = {}): htt
       // node checks both timeouts on this period (30 s by default): check often enough to hold them.
       connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
     },
-    toNodeHandler(app),
+    nodeHandlerFor(app, state),
   );
   server.timeout = limits.idleTimeoutMs;
   server.maxConnections = limits.maxConnections;
+  drainStates.set(server, state);
   return server;
+}
+
+/** Default bound on a graceful shutdown: 10 s. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/**
+ * Shut a server made by {@link createNodeServer} down gracefully: stop accepting connections, close
+ * the idle keep-alive ones at once, let requests in flight finish (each response then says
+ * `Connection: close` and its connection ends), and after `timeoutMs` close whatever is still open.
+ * Resolves `drained` when every connection ended by itself, `timed-out` when some had to be cut.
+ *
+ * @example process.once('SIGTERM', () => closeGracefully(server).then(() => process.exit(0)))
+ */
+export function closeGracefully(
+  server: http.Server,
+  options: { readonly timeoutMs?: number } = {},
+): Promise<'drained' | 'timed-out'> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
+    throw new TypeError(`closeGracefully: timeoutMs must be a non-negative number, got ${String(timeoutMs)}`);
+  }
+  const state = drainStates.get(server);
+  if (state === undefined) throw new TypeError('closeGracefully: give a server made by createNodeServer');
+  state.draining = true;
+  return new Promise((resolve) => {
+    const cut = setTimeout(() => {
+      server.closeAllConnections();
+      resolve('timed-out');
+    }, timeoutMs);
+    server.close(() => {
+      clearTimeout(cut);
+      resolve('drained');
+    });
+    server.closeIdleConnections();
+  });
 }
