@@ -93,3 +93,25 @@ describe('misplacedWildcard, against a model of the list it was built from', () 
     },
   );
 });
+
+describe('a repeated Authorization field, against how it was built', () => {
+  const b64token = fc.stringMatching(/^[A-Za-z0-9\-._~+/]{1,40}=*$/);
+  const token68 = fc.stringMatching(/^[A-Za-z0-9\-._~+/]{1,40}=*$/);
+  const credential = fc.oneof(
+    b64token.map((t) => `Bearer ${t}`),
+    token68.map((t) => `Basic ${t}`),
+    fc.constantFrom('Bearer a.b.N', 'Token x'),
+  );
+  const app = referenceApp().app;
+  test.prop([credential, credential, fc.constantFrom(', ', ',', ' ,  ')])(
+    'two credentials joined by a comma are a 400, one alone never is',
+    async (first, second, comma) => {
+      const twice = await send(app, 'GET', '/books/1', {
+        headers: { authorization: `${first}${comma}${second}` },
+      });
+      expect(twice.status).toBe(400);
+      const once = await send(app, 'GET', '/books/1', { headers: { authorization: first } });
+      expect(once.status).not.toBe(400);
+    },
+  );
+});
