@@ -1,6 +1,5 @@
-import http from 'node:http';
 import * as rc from 'rest-conventions';
-import { toNodeHandler } from 'rest-conventions/adapters/node';
+import { createNodeServer } from 'rest-conventions/adapters/node';
 
 type Note = { id: string; body: string; owner: string };
 const notes = new Map<string, Note>();
@@ -28,4 +27,5 @@ app.route({
     return rc.json(200, rc.dataDocument(noteType.toResource(note)));
   },
 });
-http.createServer(toNodeHandler(app)).listen(Number(process.env.PORT ?? 3000));
+// Header, request and idle timeouts and a connection cap (docs/security.md).
+createNodeServer(app).listen(Number(process.env.PORT ?? 3000));

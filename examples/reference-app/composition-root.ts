@@ -54,18 +54,23 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
     .provideClass('standardsRoutes', StandardsRoutes);
 
   const { rateLimit: limits } = config;
+  // One limiter, used twice: after authentication, so callers are keyed by user (else by address),
+  // outside every route so 404s, replays and conflicts count too; and around authentication
+  // failures, which have no user and so count against the caller's address.
+  const limiter = rateLimit({
+    policies: [{ name: 'default', quota: limits.max, windowSeconds: limits.windowSeconds }],
+    store: stores.rateLimitStore ?? memoryRateLimitStore(),
+  });
   const app = createApp({
     logger,
     use: [
       securityHeaders(),
       cacheControlDefault(),
-      authenticate({ verifier: injector.resolve('verifier') }),
+      // Failed credentials are counted against the caller's address by the same limiter.
+      authenticate({ verifier: injector.resolve('verifier'), failureLimit: limiter }),
       // After authentication, so callers are keyed by user (else by address); outside every route,
       // so 404s, replays, conflicts and redirects count too.
-      rateLimit({
-        policies: [{ name: 'default', quota: limits.max, windowSeconds: limits.windowSeconds }],
-        store: stores.rateLimitStore ?? memoryRateLimitStore(),
-      }),
+      limiter,
       // After the limiter: a 308 for an old URL is a request like any other (RateLimit headers).
       movedUrls({ table: MOVED_URLS }),
     ],

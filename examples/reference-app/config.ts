@@ -10,6 +10,8 @@ export interface Config {
   readonly idempotencyStore: 'memory' | 'redis' | 'postgres';
   /** Namespace of this app's data in shared stores: Redis key prefix, PostgreSQL table prefix. */
   readonly storePrefix: string;
+  /** How long a SIGTERM/SIGINT waits for requests in flight before cutting them (`SHUTDOWN_TIMEOUT`, s). */
+  readonly shutdownTimeoutSeconds: number;
   /** Every route is limited: `max` requests per `windowSeconds` per caller, kept in `store`. */
   readonly rateLimit: {
     readonly max: number;
@@ -65,6 +67,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       'memory',
     ),
     storePrefix: storePrefix(env.STORE_PREFIX),
+    shutdownTimeoutSeconds: positiveInteger('SHUTDOWN_TIMEOUT', env.SHUTDOWN_TIMEOUT, 10),
     rateLimit: {
       // Generous for interactive use and tests; a burst of `max` is allowed, then `max` per window.
       max: positiveInteger('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX, 1000),

@@ -4,6 +4,31 @@ import { type IdempotencyStore, memoryStore, postgresStore, redisStore } from 'r
 import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from 'rest-conventions/ratelimit';
 import type { Config } from './config.js';
 
+/**
+ * A store the app cannot start without is unusable: the message says which store, where, and why, in
+ * one line, without the URL's credentials (`main.ts` prints it and exits non-zero).
+ */
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+}
+
+/** `host:port` of a connection URL, never its user or password. */
+function hostOf(url: string, setting: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    throw new StartupError(`${setting} is not a valid URL`);
+  }
+}
+
+/** The reason of a connection failure, in a few words: an errno code or the first line of a message. */
+function reasonOf(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return reasonOf(error.errors[0]);
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
 /** The shared stores the configuration asks for, connected and ready, and how to let them go. */
 export interface Infrastructure {
   readonly idempotencyStore: IdempotencyStore;
@@ -23,16 +48,23 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
     if (redis === undefined) {
       // Connect once at start-up and say so clearly when Redis is not there; afterwards a command
       // that cannot be sent fails fast, and the stores' own timeouts decide what the client sees.
+      const host = hostOf(config.redisUrl, 'REDIS_URL');
       const client = new Redis(config.redisUrl, {
         lazyConnect: true,
         maxRetriesPerRequest: 1,
         connectTimeout: 2000,
       });
+      // Without a listener, ioredis prints "[ioredis] Unhandled error event" and a stack per attempt.
+      // The stores' own timeouts and policies decide what clients see while Redis is away.
+      let lastError: unknown;
+      client.on('error', (error: unknown) => {
+        lastError = error;
+      });
       try {
         await client.connect();
       } catch (error) {
         client.disconnect();
-        throw new Error(`Redis is not reachable at ${new URL(config.redisUrl).host}`, { cause: error });
+        throw new StartupError(`Redis is not reachable at ${host}: ${reasonOf(lastError ?? error)}`);
       }
       closers.push(() => client.quit());
       redis = client;
@@ -42,6 +74,8 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
   const postgres = () => {
     if (pool === undefined) {
       const created = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+      // An idle client's connection dropping must not crash the process (pg emits it on the pool).
+      created.on('error', () => {});
       closers.push(() => created.end());
       pool = created;
     }
@@ -57,8 +91,14 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
       });
       break;
     case 'postgres': {
+      const host = hostOf(config.databaseUrl, 'DATABASE_URL');
       const store = postgresStore({ pool: postgres(), table: `${config.storePrefix}_idempotency` });
-      await store.migrate();
+      try {
+        await store.migrate();
+      } catch (error) {
+        await pool?.end().catch(() => {});
+        throw new StartupError(`PostgreSQL (idempotency store) is not usable at ${host}: ${reasonOf(error)}`);
+      }
       idempotencyStore = store;
       break;
     }

@@ -1,11 +1,22 @@
-import http from 'node:http';
-import { toNodeHandler } from 'rest-conventions/adapters/node';
+import { closeGracefully, createNodeServer } from 'rest-conventions/adapters/node';
 import { createReferenceApp } from './composition-root.js';
 import { configFromEnv } from './config.js';
-import { connectInfrastructure } from './infrastructure.js';
+import { connectInfrastructure, StartupError } from './infrastructure.js';
 import { referenceAppLogger } from './logger.js';
 
-const config = configFromEnv();
+/** A start-up failure we can explain (a bad setting, a store that is not there): one line, exit 1. */
+function cannotStart(error: unknown): never {
+  if (!(error instanceof StartupError || error instanceof TypeError)) throw error;
+  process.stderr.write(`rest-conventions reference app cannot start: ${error.message}\n`);
+  process.exit(1);
+}
+
+let config: ReturnType<typeof configFromEnv>;
+try {
+  config = configFromEnv();
+} catch (error) {
+  cannotStart(error);
+}
 // pino: pretty in a terminal, JSON lines otherwise. Pass any `Logger` to createReferenceApp instead.
 const logger = referenceAppLogger();
 if (config.usingDevSecret) {
@@ -14,17 +25,32 @@ if (config.usingDevSecret) {
   );
 }
 
-const infrastructure = await connectInfrastructure(config);
-const server = http.createServer(toNodeHandler(createReferenceApp(config, logger, infrastructure)));
+const infrastructure = await connectInfrastructure(config).catch(cannotStart);
+// Header, request and idle timeouts and a connection cap: docs/security.md.
+const server = createNodeServer(createReferenceApp(config, logger, infrastructure));
 server.listen(config.port, () => {
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   process.stdout.write(`rest-conventions reference app listening on http://localhost:${port}\n`);
 });
 
-const stop = () =>
-  server.close(() => {
-    void infrastructure.close().then(() => process.exit(0));
-  });
+/**
+ * SIGTERM/SIGINT: stop accepting, close idle keep-alive connections, let requests in flight finish
+ * (their responses say `Connection: close`) for up to SHUTDOWN_TIMEOUT seconds, then close Redis and
+ * PostgreSQL and exit 0. A request that finished completed its idempotency record; one cut at the
+ * bound leaves its claim to expire with its lease. A second signal exits at once.
+ */
+const stop = () => {
+  process.once('SIGTERM', () => process.exit(1));
+  process.once('SIGINT', () => process.exit(1));
+  void closeGracefully(server, { timeoutMs: config.shutdownTimeoutSeconds * 1000 })
+    .then((outcome) => {
+      if (outcome === 'timed-out') {
+        logger.warn({}, 'shutdown: requests still in flight after SHUTDOWN_TIMEOUT were cut');
+      }
+      return infrastructure.close();
+    })
+    .then(() => process.exit(0));
+};
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

@@ -1,3 +1,9 @@
+export {
+  checkTimeClaims,
+  DEFAULT_CLOCK_TOLERANCE_SECONDS,
+  DEFAULT_MAX_TOKEN_AGE_SECONDS,
+  type TimeClaimsPolicy,
+} from './claims.js';
 export { type AuthenticateOptions, authenticate, requireAuth, requireScopes } from './middleware.js';
 export {
   hs256Verifier,

@@ -1,17 +1,35 @@
 import { defineMiddleware } from '../core/compose.js';
-import type { Middleware } from '../core/types.js';
+import type { ApiResponse, Context, Middleware } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
+import { renderError } from '../errors/render.js';
 import { InvalidTokenError, type TokenVerifier } from './verifier.js';
 
 export interface AuthenticateOptions {
   readonly verifier: TokenVerifier;
   /** The `realm` of the `WWW-Authenticate` challenge (RFC 6750 section 3). Default `api`. */
   readonly realm?: string;
+  /**
+   * Runs around every authentication failure (a bad, expired or malformed credential, another
+   * scheme), typically the app's `rateLimit`: the failed request has no principal, so the limiter
+   * counts it against the caller's address and answers 429 once over quota; under quota the 401 goes
+   * out with the limiter's headers. Without it, failures are never counted: a client could try
+   * tokens without limit. Pass the same limiter the app uses after `authenticate`, so anonymous
+   * requests and failures from one address share one bucket.
+   */
+  readonly failureLimit?: Middleware;
 }
 
 // RFC 6750 section 2.1: b64token
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const BEARER_SCHEME = /^Bearer(?: |$)/i;
+/**
+ * A credential, a comma, then a second one: `<scheme> ..., <scheme> <credentials>` (or `<scheme>` at
+ * the end). Neither a b64token nor a token68 holds a comma, and an auth-param after a comma is
+ * `name=value`, so this is a repeated `Authorization` field joined into one value (RFC 9110 sections
+ * 5.3, 11.6.2). Adapters hand repeated fields over joined (the node adapter too).
+ */
+const SECOND_CREDENTIAL =
+  /^[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+[^,]*,[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+(?: +[^\s=]|[ \t]*$)/;
 
 function challenge(realm: string, error?: string, extra = ''): string {
   return error === undefined
@@ -29,39 +47,66 @@ function challenge(realm: string, error?: string, extra = ''): string {
  */
 export function authenticate(options: AuthenticateOptions): Middleware {
   const realm = options.realm ?? 'api';
-  const { verifier } = options;
-  const invalidToken = (error: unknown): never => {
+  const { verifier, failureLimit } = options;
+  if (failureLimit !== undefined && typeof failureLimit !== 'function') {
+    throw new TypeError('authenticate: failureLimit must be a middleware (such as rateLimit(...))');
+  }
+  /** Refuse the credentials: through the failure limiter when there is one (its 429 wins). */
+  const refuse = (ctx: Context, error: ApiError): never | Promise<ApiResponse> => {
+    if (failureLimit === undefined) throw error;
+    return failureLimit(ctx, () => Promise.resolve(renderError(error, ctx)));
+  };
+  const invalidToken = (ctx: Context, error: unknown): never | Promise<ApiResponse> => {
     if (!(error instanceof InvalidTokenError)) throw error;
-    throw new ApiError(401, {
-      code: 'invalid-token',
-      detail: 'The bearer token is invalid or expired.',
-      source: { header: 'Authorization' },
-      headers: { 'www-authenticate': challenge(realm, 'invalid_token') },
-    });
+    return refuse(
+      ctx,
+      new ApiError(401, {
+        code: 'invalid-token',
+        detail: 'The bearer token is invalid or expired.',
+        source: { header: 'Authorization' },
+        headers: { 'www-authenticate': challenge(realm, 'invalid_token') },
+      }),
+    );
   };
   return defineMiddleware({
     // Anonymous requests pass without waiting; only a presented token is verified.
     before: function authenticateRequest(ctx) {
       const header = ctx.request.headers.get('authorization');
       if (header === undefined) return undefined;
+      if (SECOND_CREDENTIAL.test(header)) {
+        return refuse(
+          ctx,
+          new ApiError(400, {
+            code: 'invalid-header',
+            detail: 'Authorization must appear once, with one credential (RFC 9110 section 11.6.2).',
+            source: { header: 'Authorization' },
+          }),
+        );
+      }
       const match = BEARER.exec(header);
       if (match === null) {
         // Another scheme: challenge without an error code (RFC 6750 section 3.1); a Bearer credential
         // that is not a b64token is an invalid token.
         const bearer = BEARER_SCHEME.test(header);
-        throw new ApiError(401, {
-          code: bearer ? 'invalid-token' : 'unsupported-scheme',
-          detail: bearer ? 'The bearer token is malformed.' : 'Authorization must use the Bearer scheme.',
-          source: { header: 'Authorization' },
-          headers: { 'www-authenticate': bearer ? challenge(realm, 'invalid_token') : challenge(realm) },
-        });
+        return refuse(
+          ctx,
+          new ApiError(401, {
+            code: bearer ? 'invalid-token' : 'unsupported-scheme',
+            detail: bearer ? 'The bearer token is malformed.' : 'Authorization must use the Bearer scheme.',
+            source: { header: 'Authorization' },
+            headers: { 'www-authenticate': bearer ? challenge(realm, 'invalid_token') : challenge(realm) },
+          }),
+        );
       }
       return Promise.resolve()
         .then(() => verifier.verify(match[1]!))
-        .then((principal) => {
-          ctx.principal = principal;
-          return undefined;
-        }, invalidToken);
+        .then(
+          (principal): undefined => {
+            ctx.principal = principal;
+            return undefined;
+          },
+          (error: unknown) => invalidToken(ctx, error),
+        );
     },
   });
 }

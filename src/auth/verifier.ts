@@ -1,5 +1,9 @@
 import { type JWTVerifyGetKey, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Principal } from '../core/types.js';
+import { checkTimeClaims, timeClaimsOptions } from './claims.js';
+import { InvalidTokenError } from './invalid-token.js';
+
+export { InvalidTokenError };
 
 /**
  * Checks a bearer token and says who it is for. Implement it to plug in any scheme (RS256 with a
@@ -8,11 +12,6 @@ import type { Principal } from '../core/types.js';
  */
 export interface TokenVerifier {
   verify(token: string): Promise<Principal>;
-}
-
-/** A token that is malformed, badly signed, expired or missing a required claim. */
-export class InvalidTokenError extends Error {
-  override readonly name = 'InvalidTokenError';
 }
 
 /**
@@ -39,8 +38,10 @@ export interface JwtVerifierOptions {
   readonly algorithms: readonly string[];
   readonly issuer?: string;
   readonly audience?: string;
-  /** Seconds of clock skew tolerated for `exp`/`nbf` (default 0). */
+  /** Seconds of clock skew tolerated for `exp`/`nbf`/`iat` (default 30). */
   readonly clockToleranceSeconds?: number;
+  /** The longest a token may live and the oldest it may be, from `iat` (default 24 h); see `checkTimeClaims`. */
+  readonly maxTokenAgeSeconds?: number;
   /** The clock, in ms since the epoch (default `Date.now`); tests pass a fake one. */
   readonly now?: () => number;
 }
@@ -68,10 +69,11 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   if (algorithms.length === 0 || algorithms.some((a) => a.toLowerCase() === 'none')) {
     throw new TypeError('jwtVerifier: list the accepted algorithms; "none" is never accepted');
   }
+  const bounds = timeClaimsOptions('jwtVerifier', options);
   const verifyOptions = {
     algorithms,
     requiredClaims: ['exp', 'sub'],
-    clockTolerance: options.clockToleranceSeconds ?? 0,
+    clockTolerance: bounds.clockToleranceSeconds,
     ...(options.issuer ? { issuer: options.issuer } : {}),
     ...(options.audience ? { audience: options.audience } : {}),
   };
@@ -84,6 +86,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
           typeof key === 'function'
             ? await jwtVerify(token, key as JWTVerifyGetKey, checked)
             : await jwtVerify(token, key, checked);
+        checkTimeClaims(payload, { nowSeconds: (now?.() ?? Date.now()) / 1000, ...bounds });
         return principalFromClaims(payload);
       } catch (error) {
         if (error instanceof InvalidTokenError) throw error;
@@ -113,10 +116,18 @@ export function hs256Verifier(options: {
   readonly issuer?: string;
   readonly audience?: string;
   readonly now?: () => number;
+  /** See {@link JwtVerifierOptions.clockToleranceSeconds} (default 30). */
+  readonly clockToleranceSeconds?: number;
+  /** See {@link JwtVerifierOptions.maxTokenAgeSeconds} (default 24 h). */
+  readonly maxTokenAgeSeconds?: number;
 }): TokenVerifier {
   return jwtVerifier({
     key: secretBytes(options.secret),
     algorithms: ['HS256'],
+    ...(options.clockToleranceSeconds === undefined
+      ? {}
+      : { clockToleranceSeconds: options.clockToleranceSeconds }),
+    ...(options.maxTokenAgeSeconds === undefined ? {} : { maxTokenAgeSeconds: options.maxTokenAgeSeconds }),
     ...(options.now ? { now: options.now } : {}),
     ...(options.issuer ? { issuer: options.issuer } : {}),
     ...(options.audience ? { audience: options.audience } : {}),

@@ -8,9 +8,10 @@ import {
   type HeaderBag,
   type Middleware,
 } from '../core/types.js';
+import { ApiError } from '../errors/api-error.js';
 import { bodyEtag } from './body-etag.js';
 import { type CachePolicy, type CachePolicyOptions, cachePolicy } from './cache-policy.js';
-import { validateEtag } from './entity-tag.js';
+import { misplacedWildcard, validateEtag } from './entity-tag.js';
 import { preconditionFailed, preconditionRequired } from './errors.js';
 import { formatHttpDate, parseHttpDate } from './http-date.js';
 import { notModified } from './not-modified.js';
@@ -176,12 +177,25 @@ function isSafe(method: string): boolean {
 }
 
 function preconditionHeaders(headers: HeaderBag): PreconditionHeaders {
+  const ifMatch = headers.get('if-match');
+  const ifNoneMatch = headers.get('if-none-match');
+  if (ifMatch !== undefined && misplacedWildcard(ifMatch)) throw wildcardNotAlone('If-Match');
+  if (ifNoneMatch !== undefined && misplacedWildcard(ifNoneMatch)) throw wildcardNotAlone('If-None-Match');
   return {
-    ifMatch: headers.get('if-match'),
-    ifNoneMatch: headers.get('if-none-match'),
+    ifMatch,
+    ifNoneMatch,
     ifModifiedSince: headers.get('if-modified-since'),
     ifUnmodifiedSince: headers.get('if-unmodified-since'),
   };
+}
+
+/** 400 for `*` listed with other members: it must be the whole value (RFC 9110 sections 13.1.1-2). */
+function wildcardNotAlone(field: 'If-Match' | 'If-None-Match'): ApiError {
+  return new ApiError(400, {
+    code: 'invalid-header',
+    detail: `${field} is either * alone or a list of entity tags, not both (RFC 9110 section 13.1).`,
+    source: { header: field },
+  });
 }
 
 /** If-Match is present, or a PUT says "create only if absent" (`If-None-Match: *`, RFC 9110 13.1.2). */

@@ -59,6 +59,30 @@ export function parseEntityTagList(value: string): EntityTagList {
 }
 
 /**
+ * Whether a `*` appears in a list with other members (`*, "1"`, `"1", *`, `*, *`). The grammar is
+ * `"*" / #entity-tag` (RFC 9110 sections 13.1.1-2): `*` stands alone, so such a value is malformed
+ * and a server answers 400 rather than guess which reading the client meant.
+ *
+ * @example misplacedWildcard('*, "1"') // true
+ * @example misplacedWildcard(' * ') // false
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-13.1.1
+ */
+export function misplacedWildcard(value: string): boolean {
+  if (!value.includes('*') || trimOws(value) === '*') return false;
+  let start = 0;
+  let quoted = false;
+  for (let i = 0; i <= value.length; i++) {
+    const char = value[i];
+    if (char === '"') quoted = !quoted;
+    else if (char === undefined || (char === ',' && !quoted)) {
+      if (trimOws(value.slice(start, i)) === '*') return true;
+      start = i + 1;
+    }
+  }
+  return false;
+}
+
+/**
  * The field value for a tag list: `*`, or the tags joined with `", "`.
  * @example serializeEntityTagList([{ weak: true, opaque: 'v1' }]) // 'W/"v1"'
  */

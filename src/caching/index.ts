@@ -11,6 +11,7 @@ export {
   type EntityTag,
   type EntityTagList,
   formatEtag,
+  misplacedWildcard,
   parseEntityTag,
   parseEntityTagList,
   serializeEntityTag,

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/api-error.js';
+import { checkRequestCodings } from './codings.js';
 import { type Context, contextKey } from './types.js';
 
 /** The bytes of a body already read, so every reader of one request sees the same bytes. */
@@ -12,6 +13,9 @@ export const DEFAULT_BODY_LIMIT = 100 * 1024;
  * is crossed: a declared `Content-Length` over the limit is refused before reading anything, and a
  * chunked body stops being read at the first chunk past the limit.
  *
+ * A transfer coding other than `chunked` is 501 and a content coding other than `identity` is 415,
+ * before anything is read (see {@link checkRequestCodings}).
+ *
  * The stream can be consumed only once, so the bytes are kept on the context: a middleware that
  * needs the body (an idempotency fingerprint, a signature check) and the handler after it both call
  * `readBody` and get the same bytes.
@@ -22,6 +26,7 @@ export async function readBody(ctx: Context, limit: number = DEFAULT_BODY_LIMIT)
     if (cached.byteLength > limit) throw tooLarge(limit);
     return cached;
   }
+  checkRequestCodings(ctx.request.headers);
   const declared = ctx.request.headers.get('content-length');
   if (declared !== undefined) {
     if (!/^\d+$/.test(declared)) {
@@ -35,10 +40,21 @@ export async function readBody(ctx: Context, limit: number = DEFAULT_BODY_LIMIT)
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of ctx.request.body()) {
-    size += chunk.byteLength;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of ctx.request.body()) {
+      size += chunk.byteLength;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // The stream failed: the client closed or reset the connection mid-body. Its fault, not the
+    // server's: a 400 (not logged, no stack) that the adapter does not write to the dead socket.
+    throw new ApiError(400, {
+      code: 'request-aborted',
+      detail: 'The request body ended before its declared end.',
+      cause: error,
+    });
   }
   const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
   ctx.set(BODY_BYTES, bytes);

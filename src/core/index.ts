@@ -1,5 +1,6 @@
 export { type App, type AppOptions, createApp, jsonLineLogger, RESPONSE_MEDIA_TYPE } from './app.js';
 export { DEFAULT_BODY_LIMIT, readBody } from './body.js';
+export { ACCEPTED_CONTENT_CODINGS, checkRequestCodings } from './codings.js';
 export { compose, defineMiddleware, type ErrorRenderer, type MaybePromise } from './compose.js';
 export { RequestContext } from './context.js';
 export { httpDate } from './http-date.js';

@@ -170,7 +170,7 @@ describe('authentication', () => {
 
     it('answers 401 even on a public route (bad credentials are never ignored)', async () => {
       const res = await send(app, 'GET', '/books', {
-        headers: bearer(await sign({ sub: '1', exp: now() - 1 })),
+        headers: bearer(await sign({ sub: '1', exp: now() - 60 })),
       });
       expect(res.status).toBe(401);
     });
@@ -186,6 +186,12 @@ describe('authentication', () => {
       await fc.assert(
         fc.asyncProperty(header, async (authorization) => {
           const res = await send(app, 'GET', '/orders', { headers: { authorization } });
+          // Two credentials joined by a comma are a repeated field: 400 (RFC 9110 section 5.3).
+          if (res.status === 400) {
+            expect(authorization).toContain(',');
+            expect(res.body.errors[0].source).toEqual({ header: 'Authorization' });
+            return;
+          }
           expect(res.status).toBe(401);
           expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="api"/);
         }),
