@@ -6,6 +6,10 @@ export interface Config {
   readonly usingDevSecret: boolean;
   readonly redisUrl: string;
   readonly databaseUrl: string;
+  /** Where books, users, orders and standards live: `memory` (default) or `postgres` (see docs/deployment.md). */
+  readonly dataStore: 'memory' | 'postgres';
+  /** Connections in the PostgreSQL pool (`DATABASE_POOL_SIZE`, default 10). */
+  readonly databasePoolSize: number;
   /** Where idempotency records live: `memory` (default), `redis` or `postgres`. */
   readonly idempotencyStore: 'memory' | 'redis' | 'postgres';
   /** Namespace of this app's data in shared stores: Redis key prefix, PostgreSQL table prefix. */
@@ -58,6 +62,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     usingDevSecret: env.AUTH_SECRET === undefined,
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    dataStore: choice('DATA_STORE', env.DATA_STORE, ['memory', 'postgres'] as const, 'memory'),
+    databasePoolSize: positiveInteger('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10),
     idempotencyStore: choice(
       'IDEMPOTENCY_STORE',
       env.IDEMPOTENCY_STORE,

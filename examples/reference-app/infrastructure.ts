@@ -3,9 +3,12 @@ import pg from 'pg';
 import { type IdempotencyStore, memoryStore, postgresStore, redisStore } from 'rest-conventions/idempotency';
 import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from 'rest-conventions/ratelimit';
 import type { Config } from './config.js';
+import { applyMigrations, type Migration } from './database/migration-runner.js';
+import { dataMigrations, idempotencyMigration } from './database/migrations.js';
+import { type DataStores, postgresDataStores } from './database/postgres-data-stores.js';
 
 /** The shared stores the configuration asks for, connected and ready, and how to let them go. */
-export interface Infrastructure {
+export interface Infrastructure extends Partial<DataStores> {
   readonly idempotencyStore: IdempotencyStore;
   readonly rateLimitStore: RateLimitStore;
   close(): Promise<void>;
@@ -41,7 +44,7 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
   };
   const postgres = () => {
     if (pool === undefined) {
-      const created = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+      const created = new pg.Pool({ connectionString: config.databaseUrl, max: config.databasePoolSize });
       closers.push(() => created.end());
       pool = created;
     }
@@ -57,19 +60,32 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
       });
       break;
     case 'postgres': {
-      const store = postgresStore({ pool: postgres(), table: `${config.storePrefix}_idempotency` });
-      await store.migrate();
-      idempotencyStore = store;
+      // With the data in PostgreSQL too, a write and its idempotency record share one transaction.
+      idempotencyStore = postgresStore({
+        pool: postgres(),
+        table: `${config.storePrefix}_idempotency`,
+        transactional: config.dataStore === 'postgres',
+      });
       break;
     }
     default:
       idempotencyStore = memoryStore();
   }
+  // Versioned migrations, behind an advisory lock so instances starting together take turns.
+  const migrations: Migration[] = [];
+  if (config.dataStore === 'postgres') migrations.push(...dataMigrations(config.storePrefix));
+  if (config.idempotencyStore === 'postgres')
+    migrations.push(idempotencyMigration(`${config.storePrefix}_idempotency`));
+  if (migrations.length > 0)
+    await applyMigrations({ pool: postgres(), prefix: config.storePrefix, migrations });
+  const dataStores =
+    config.dataStore === 'postgres' ? postgresDataStores(postgres(), config.storePrefix) : {};
   const rateLimitStore =
     config.rateLimit.store === 'redis'
       ? redisRateLimitStore({ client: await redisClient(), prefix: `${config.storePrefix}:ratelimit:` })
       : memoryRateLimitStore();
   return {
+    ...dataStores,
     idempotencyStore,
     rateLimitStore,
     close: async () => {
