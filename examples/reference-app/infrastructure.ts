@@ -78,8 +78,12 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
     migrations.push(idempotencyMigration(`${config.storePrefix}_idempotency`));
   if (migrations.length > 0)
     await applyMigrations({ pool: postgres(), prefix: config.storePrefix, migrations });
+  const afterOrderInsert =
+    config.testCrash === 'after-order-insert' ? () => process.kill(process.pid, 'SIGKILL') : undefined;
   const dataStores =
-    config.dataStore === 'postgres' ? postgresDataStores(postgres(), config.storePrefix) : {};
+    config.dataStore === 'postgres'
+      ? postgresDataStores(postgres(), config.storePrefix, afterOrderInsert && { afterOrderInsert })
+      : {};
   const rateLimitStore =
     config.rateLimit.store === 'redis'
       ? redisRateLimitStore({ client: await redisClient(), prefix: `${config.storePrefix}:ratelimit:` })

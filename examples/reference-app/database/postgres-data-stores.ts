@@ -17,10 +17,14 @@ export interface DataStores {
 }
 
 /** The app's four data stores on one PostgreSQL pool, tables under `prefix` (migrated first). */
-export function postgresDataStores(pool: Pool, prefix: string): DataStores {
+export function postgresDataStores(
+  pool: Pool,
+  prefix: string,
+  options: { readonly afterOrderInsert?: () => void } = {},
+): DataStores {
   return {
     bookStore: new PostgresBookStore(pool, prefix),
-    orderStore: new PostgresOrderStore(pool, prefix),
+    orderStore: new PostgresOrderStore(pool, prefix, undefined, options.afterOrderInsert),
     userStore: new PostgresUserStore(pool, prefix),
     standardStore: new PostgresStandardStore(pool, prefix),
   };

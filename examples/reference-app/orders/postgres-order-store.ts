@@ -36,6 +36,8 @@ export class PostgresOrderStore implements OrderStore {
     private readonly pool: Pool,
     prefix: string,
     private readonly now: () => Date = () => new Date(),
+    /** Test-only: runs after the insert, before anything commits (see `Config.testCrash`). */
+    private readonly afterInsert: () => void = () => {},
   ) {
     const table = `${prefix}_orders`;
     const columns = 'id, owner_id, book_id, quantity, version, updated_at, deleted_at';
@@ -74,6 +76,7 @@ export class PostgresOrderStore implements OrderStore {
     const db = options.transaction ?? this.pool;
     const values = [input.ownerId, input.bookId, input.quantity, this.now()];
     const { rows } = await db.query<OrderRow>({ ...this.sql.create, values });
+    this.afterInsert();
     return toOrder(rows[0]!);
   }
 
