@@ -9,6 +9,9 @@ import { createInjector } from 'typed-inject';
 import { type BookStore, MemoryBookStore } from './books/book-store.js';
 import { BooksRoutes } from './books/books-routes.js';
 import type { Config } from './config.js';
+import { exceptHealth } from './health/except-health.js';
+import { HealthRoutes } from './health/health-routes.js';
+import type { ReadinessCheck } from './health/readiness.js';
 import { MemoryOrderStore, type OrderStore } from './orders/order-store.js';
 import { OrdersRoutes } from './orders/orders-routes.js';
 import { MemoryStandardStore, type StandardStore } from './standards/standard-store.js';
@@ -32,6 +35,8 @@ export interface StoreOverrides {
   readonly orderStore?: OrderStore;
   readonly userStore?: UserStore;
   readonly standardStore?: StandardStore;
+  /** What `GET /health/ready` asks (none: always ready). */
+  readonly readinessChecks?: readonly ReadinessCheck[];
 }
 
 /**
@@ -48,6 +53,8 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
     .provideValue('userStore', stores.userStore ?? new MemoryUserStore())
     .provideValue('standardStore', stores.standardStore ?? new MemoryStandardStore())
     .provideValue('idempotencyStore', stores.idempotencyStore ?? memoryStore())
+    .provideValue('readinessChecks', stores.readinessChecks ?? [])
+    .provideClass('healthRoutes', HealthRoutes)
     .provideClass('booksRoutes', BooksRoutes)
     .provideClass('ordersRoutes', OrdersRoutes)
     .provideClass('usersRoutes', UsersRoutes)
@@ -64,12 +71,16 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
       authenticate({ verifier: injector.resolve('verifier') }),
       // After authentication, so callers are keyed by user (else by address); outside every route,
       // so 404s, replays and conflicts count too.
-      rateLimit({
-        policies: [{ name: 'default', quota: limits.max, windowSeconds: limits.windowSeconds }],
-        store: stores.rateLimitStore ?? memoryRateLimitStore(),
-      }),
+      // Health probes are exempt: a limited probe would take a healthy instance out of rotation.
+      exceptHealth(
+        rateLimit({
+          policies: [{ name: 'default', quota: limits.max, windowSeconds: limits.windowSeconds }],
+          store: stores.rateLimitStore ?? memoryRateLimitStore(),
+        }),
+      ),
     ],
   });
+  injector.resolve('healthRoutes').register(app);
   injector.resolve('booksRoutes').register(app);
   injector.resolve('ordersRoutes').register(app);
   injector.resolve('usersRoutes').register(app);

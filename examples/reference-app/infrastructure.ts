@@ -6,11 +6,14 @@ import type { Config } from './config.js';
 import { applyMigrations, type Migration } from './database/migration-runner.js';
 import { dataMigrations, idempotencyMigration } from './database/migrations.js';
 import { type DataStores, postgresDataStores } from './database/postgres-data-stores.js';
+import type { ReadinessCheck } from './health/readiness.js';
 
 /** The shared stores the configuration asks for, connected and ready, and how to let them go. */
 export interface Infrastructure extends Partial<DataStores> {
   readonly idempotencyStore: IdempotencyStore;
   readonly rateLimitStore: RateLimitStore;
+  /** One check per shared store in use, for `GET /health/ready`. */
+  readonly readinessChecks: readonly ReadinessCheck[];
   close(): Promise<void>;
 }
 
@@ -88,8 +91,18 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
     config.rateLimit.store === 'redis'
       ? redisRateLimitStore({ client: await redisClient(), prefix: `${config.storePrefix}:ratelimit:` })
       : memoryRateLimitStore();
+  const readinessChecks: ReadinessCheck[] = [];
+  if (pool !== undefined) {
+    const checked = pool;
+    readinessChecks.push({ name: 'postgres', check: () => checked.query('SELECT 1') });
+  }
+  if (redis !== undefined) {
+    const checked = redis;
+    readinessChecks.push({ name: 'redis', check: () => checked.ping() });
+  }
   return {
     ...dataStores,
+    readinessChecks,
     idempotencyStore,
     rateLimitStore,
     close: async () => {
