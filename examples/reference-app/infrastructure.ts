@@ -47,7 +47,15 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
   };
   const postgres = () => {
     if (pool === undefined) {
-      const created = new pg.Pool({ connectionString: config.databaseUrl, max: config.databasePoolSize });
+      // A bounded wait for a connection: with PostgreSQL gone, requests fail in 2 s instead of queueing.
+      const created = new pg.Pool({
+        connectionString: config.databaseUrl,
+        max: config.databasePoolSize,
+        connectionTimeoutMillis: 2_000,
+      });
+      // An idle connection that breaks (PostgreSQL restarted) is dropped by the pool; without a
+      // listener its 'error' event would end the process. The next query connects afresh.
+      created.on('error', () => {});
       closers.push(() => created.end());
       pool = created;
     }
