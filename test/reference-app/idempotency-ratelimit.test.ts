@@ -166,5 +166,23 @@ for (const [name, store, env] of [
       for (const status of statuses) expect([201, 409]).toContain(status);
       expect(await orderCount(client, token)).toBe(1);
     });
+
+    it('answers a keyed duplicate standard code with 409 and replays that 409, then writes again', async () => {
+      const writer = await bearer('1', 'standards:read standards:write');
+      const post = (key: string, body: unknown) =>
+        client.request('POST', '/api/v1/standards/', {
+          headers: { 'content-type': 'application/json', authorization: writer, 'idempotency-key': key },
+          body: JSON.stringify(body),
+        });
+      const code = `DUP-${name.length}-${Date.now()}`;
+      expect((await post('"dup-1"', { code, name: 'First' })).status).toBe(201);
+      // The refused INSERT must not break the transaction the idempotency record is written in.
+      const refused = await post('"dup-2"', { code, name: 'Second' });
+      expect(refused.status).toBe(409);
+      const replayed = await post('"dup-2"', { code, name: 'Second' });
+      expect(replayed.status).toBe(409);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect((await post('"dup-3"', { code: `${code}-B`, name: 'Third' })).status).toBe(201);
+    });
   });
 }

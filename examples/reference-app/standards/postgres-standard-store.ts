@@ -50,6 +50,28 @@ function duplicateCode(error: unknown): boolean {
 }
 
 /**
+ * Run one write; a unique violation on the live code becomes `duplicate-code`. Inside a shared
+ * transaction the write gets a SAVEPOINT, because a failed statement would otherwise abort the whole
+ * transaction, and with it the idempotency record that is to store the 409.
+ */
+async function refusingDuplicates<R extends StandardWrite | undefined>(
+  db: Pick<Pool, 'query'>,
+  inTransaction: boolean,
+  write: () => Promise<R>,
+): Promise<R | { readonly kind: 'duplicate-code' }> {
+  if (inTransaction) await db.query('SAVEPOINT standard_write');
+  try {
+    const result = await write();
+    if (inTransaction) await db.query('RELEASE SAVEPOINT standard_write');
+    return result;
+  } catch (error) {
+    if (inTransaction) await db.query('ROLLBACK TO SAVEPOINT standard_write');
+    if (duplicateCode(error)) return { kind: 'duplicate-code' };
+    throw error;
+  }
+}
+
+/**
  * Standards in `<prefix>_standards` (`database/migrations.ts`): the version column is the ETag's
  * source and the compare-and-set of PATCH; deletes leave tombstones; pages are keyset queries over
  * the sort key's index (`keyset-sql.ts`).
@@ -110,13 +132,10 @@ export class PostgresStandardStore implements StandardStore {
       this.now(),
       'internal review pending',
     ];
-    try {
+    return refusingDuplicates(db, options.transaction !== undefined, async () => {
       const { rows } = await db.query<StandardRow>({ ...this.sql.create, values });
       return { kind: 'ok', standard: toStandard(rows[0]!) };
-    } catch (error) {
-      if (duplicateCode(error)) return { kind: 'duplicate-code' };
-      throw error;
-    }
+    });
   }
 
   async find(id: string): Promise<StandardLookup> {
@@ -142,13 +161,10 @@ export class PostgresStandardStore implements StandardStore {
       changes.status ?? null,
       this.now(),
     ];
-    try {
+    return refusingDuplicates(db, options.transaction !== undefined, async () => {
       const row = (await db.query<StandardRow>({ ...this.sql.update, values })).rows[0];
       return row === undefined ? undefined : { kind: 'ok', standard: toStandard(row) };
-    } catch (error) {
-      if (duplicateCode(error)) return { kind: 'duplicate-code' };
-      throw error;
-    }
+    });
   }
 
   async delete(id: string): Promise<void> {
