@@ -174,6 +174,42 @@ describe.skipIf(!available)(`${INSTANCES} instances of the reference app (npm ru
     );
   });
 
+  it('serves standards alike from every instance: keyed create, ETag, keyset pages, tombstones', async () => {
+    const [a, b, c] = each as [Pool, Pool, Pool];
+    const auth = { authorization: await bearer('1', 'standards:read standards:write') };
+    const codes = ['C-1', 'C-2', 'C-3', 'C-4', 'C-5'];
+    const locations: string[] = [];
+    for (const [i, code] of codes.entries()) {
+      const headers = { ...auth, 'idempotency-key': `"std-${code}"` };
+      const body = { code, name: code };
+      const first = await send(each[i % INSTANCES]!, 'POST', '/api/v1/standards/', headers, body);
+      expect(first.status).toBe(201);
+      const again = await send(each[(i + 1) % INSTANCES]!, 'POST', '/api/v1/standards/', headers, body);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.headers.location).toBe(first.headers.location);
+      locations.push(first.headers.location!);
+    }
+    // A walk over pages of two, each page from the next instance, meets every standard once, in order.
+    const seen: string[] = [];
+    let next: string | undefined = '/api/v1/standards/?sort=code&page[size]=2';
+    for (let i = 0; next !== undefined; i++) {
+      const page: Reply = await send(each[i % INSTANCES]!, 'GET', next, auth);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.data.map((s: { attributes: { code: string } }) => s.attributes.code));
+      next = page.body.links.next;
+    }
+    expect(seen).toEqual(codes);
+    const read = await send(a, 'GET', locations[0]!, auth);
+    const ifMatch = { ...auth, 'if-match': read.headers.etag! };
+    expect((await send(b, 'PATCH', locations[0]!, ifMatch, { name: 'New' })).status).toBe(200);
+    expect((await send(c, 'PATCH', locations[0]!, ifMatch, { name: 'Old' })).status).toBe(412);
+    for (const pool of each) {
+      const response = await pool.request({ method: 'DELETE', path: locations[1]!, headers: auth });
+      await response.body.dump();
+      expect(response.statusCode).toBe(204);
+    }
+  });
+
   it('answers a repeated DELETE with 204 on every instance', async () => {
     const auth = { authorization: token['1']! };
     const placed = await send(each[0]!, 'POST', '/orders', auth, { bookId: 4, quantity: 1 });

@@ -135,6 +135,15 @@ describe.skipIf(!postgres)('the reference app as processes on a shared PostgreSQ
           },
         );
         expect(created.status).toBe(201);
+        const gone = await call(
+          first,
+          'POST',
+          '/orders',
+          { authorization: token },
+          { bookId: 7, quantity: 1 },
+        );
+        const gonePath = gone.headers.get('location')!;
+        expect((await call(first, 'DELETE', gonePath, { authorization: token })).status).toBe(204);
         await running.pop()!.stop();
 
         const second = await start({ IDEMPOTENCY_STORE: idempotency });
@@ -166,6 +175,9 @@ describe.skipIf(!postgres)('the reference app as processes on a shared PostgreSQ
         const named = await call(second, 'GET', again.headers.get('location')!, { authorization: token });
         expect(named.status).toBe(200);
         expect(named.body.data).toEqual(created.body.data);
+        // The tombstone outlived the restart: the repeated DELETE still answers 204, the GET 404.
+        expect((await call(second, 'DELETE', gonePath, { authorization: token })).status).toBe(204);
+        expect((await call(second, 'GET', gonePath, { authorization: token })).status).toBe(404);
       },
     );
   });
