@@ -9,6 +9,9 @@ import { createInjector } from 'typed-inject';
 import { type BookStore, MemoryBookStore } from './books/book-store.js';
 import { BooksRoutes } from './books/books-routes.js';
 import type { Config } from './config.js';
+import { exceptHealth } from './health/except-health.js';
+import { HealthRoutes } from './health/health-routes.js';
+import type { ReadinessCheck } from './health/readiness.js';
 import { MemoryOrderStore, type OrderStore } from './orders/order-store.js';
 import { OrdersRoutes } from './orders/orders-routes.js';
 import { MemoryStandardStore, type StandardStore } from './standards/standard-store.js';
@@ -32,6 +35,8 @@ export interface StoreOverrides {
   readonly orderStore?: OrderStore;
   readonly userStore?: UserStore;
   readonly standardStore?: StandardStore;
+  /** What `GET /health/ready` asks (none: always ready). */
+  readonly readinessChecks?: readonly ReadinessCheck[];
 }
 
 /**
@@ -48,6 +53,8 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
     .provideValue('userStore', stores.userStore ?? new MemoryUserStore())
     .provideValue('standardStore', stores.standardStore ?? new MemoryStandardStore())
     .provideValue('idempotencyStore', stores.idempotencyStore ?? memoryStore())
+    .provideValue('readinessChecks', stores.readinessChecks ?? [])
+    .provideClass('healthRoutes', HealthRoutes)
     .provideClass('booksRoutes', BooksRoutes)
     .provideClass('ordersRoutes', OrdersRoutes)
     .provideClass('usersRoutes', UsersRoutes)
@@ -69,12 +76,14 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
       // Failed credentials are counted against the caller's address by the same limiter.
       authenticate({ verifier: injector.resolve('verifier'), failureLimit: limiter }),
       // After authentication, so callers are keyed by user (else by address); outside every route,
-      // so 404s, replays, conflicts and redirects count too.
-      limiter,
+      // so 404s, replays, conflicts and redirects count too. Health probes are exempt: a limited
+      // probe would take a healthy instance out of rotation.
+      exceptHealth(limiter),
       // After the limiter: a 308 for an old URL is a request like any other (RateLimit headers).
       movedUrls({ table: MOVED_URLS }),
     ],
   });
+  injector.resolve('healthRoutes').register(app);
   injector.resolve('booksRoutes').register(app);
   injector.resolve('ordersRoutes').register(app);
   injector.resolve('usersRoutes').register(app);

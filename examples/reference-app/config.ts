@@ -6,6 +6,16 @@ export interface Config {
   readonly usingDevSecret: boolean;
   readonly redisUrl: string;
   readonly databaseUrl: string;
+  /** Where books, users, orders and standards live: `memory` (default) or `postgres` (see docs/deployment.md). */
+  readonly dataStore: 'memory' | 'postgres';
+  /** Connections in the PostgreSQL pool (`DATABASE_POOL_SIZE`, default 10). */
+  readonly databasePoolSize: number;
+  /**
+   * Test-only (`REFERENCE_APP_TEST_CRASH=after-order-insert`): the process kills itself with SIGKILL
+   * right after inserting an order and before its transaction commits, to show that the order and
+   * its idempotency record roll back together. Never set it in production.
+   */
+  readonly testCrash: 'after-order-insert' | undefined;
   /** Where idempotency records live: `memory` (default), `redis` or `postgres`. */
   readonly idempotencyStore: 'memory' | 'redis' | 'postgres';
   /** Namespace of this app's data in shared stores: Redis key prefix, PostgreSQL table prefix. */
@@ -60,6 +70,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     usingDevSecret: env.AUTH_SECRET === undefined,
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    dataStore: choice('DATA_STORE', env.DATA_STORE, ['memory', 'postgres'] as const, 'memory'),
+    testCrash:
+      env.REFERENCE_APP_TEST_CRASH === undefined
+        ? undefined
+        : choice(
+            'REFERENCE_APP_TEST_CRASH',
+            env.REFERENCE_APP_TEST_CRASH,
+            ['after-order-insert'] as const,
+            'after-order-insert',
+          ),
+    databasePoolSize: positiveInteger('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10),
     idempotencyStore: choice(
       'IDEMPOTENCY_STORE',
       env.IDEMPOTENCY_STORE,

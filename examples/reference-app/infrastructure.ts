@@ -3,6 +3,10 @@ import pg from 'pg';
 import { type IdempotencyStore, memoryStore, postgresStore, redisStore } from 'rest-conventions/idempotency';
 import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from 'rest-conventions/ratelimit';
 import type { Config } from './config.js';
+import { applyMigrations, type Migration } from './database/migration-runner.js';
+import { dataMigrations, idempotencyMigration } from './database/migrations.js';
+import { type DataStores, postgresDataStores } from './database/postgres-data-stores.js';
+import type { ReadinessCheck } from './health/readiness.js';
 
 /**
  * A store the app cannot start without is unusable: the message says which store, where, and why, in
@@ -30,9 +34,11 @@ function reasonOf(error: unknown): string {
 }
 
 /** The shared stores the configuration asks for, connected and ready, and how to let them go. */
-export interface Infrastructure {
+export interface Infrastructure extends Partial<DataStores> {
   readonly idempotencyStore: IdempotencyStore;
   readonly rateLimitStore: RateLimitStore;
+  /** One check per shared store in use, for `GET /health/ready`. */
+  readonly readinessChecks: readonly ReadinessCheck[];
   close(): Promise<void>;
 }
 
@@ -73,8 +79,14 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
   };
   const postgres = () => {
     if (pool === undefined) {
-      const created = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
-      // An idle client's connection dropping must not crash the process (pg emits it on the pool).
+      // A bounded wait for a connection: with PostgreSQL gone, requests fail in 2 s instead of queueing.
+      const created = new pg.Pool({
+        connectionString: config.databaseUrl,
+        max: config.databasePoolSize,
+        connectionTimeoutMillis: 2_000,
+      });
+      // An idle connection that breaks (PostgreSQL restarted) is dropped by the pool; without a
+      // listener its 'error' event would end the process. The next query connects afresh.
       created.on('error', () => {});
       closers.push(() => created.end());
       pool = created;
@@ -91,25 +103,53 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
       });
       break;
     case 'postgres': {
-      const host = hostOf(config.databaseUrl, 'DATABASE_URL');
-      const store = postgresStore({ pool: postgres(), table: `${config.storePrefix}_idempotency` });
-      try {
-        await store.migrate();
-      } catch (error) {
-        await pool?.end().catch(() => {});
-        throw new StartupError(`PostgreSQL (idempotency store) is not usable at ${host}: ${reasonOf(error)}`);
-      }
-      idempotencyStore = store;
+      // With the data in PostgreSQL too, a write and its idempotency record share one transaction.
+      idempotencyStore = postgresStore({
+        pool: postgres(),
+        table: `${config.storePrefix}_idempotency`,
+        transactional: config.dataStore === 'postgres',
+      });
       break;
     }
     default:
       idempotencyStore = memoryStore();
   }
+  // Versioned migrations, behind an advisory lock so instances starting together take turns.
+  const migrations: Migration[] = [];
+  if (config.dataStore === 'postgres') migrations.push(...dataMigrations(config.storePrefix));
+  if (config.idempotencyStore === 'postgres')
+    migrations.push(idempotencyMigration(`${config.storePrefix}_idempotency`));
+  if (migrations.length > 0) {
+    const host = hostOf(config.databaseUrl, 'DATABASE_URL');
+    try {
+      await applyMigrations({ pool: postgres(), prefix: config.storePrefix, migrations });
+    } catch (error) {
+      await pool?.end().catch(() => {});
+      throw new StartupError(`PostgreSQL is not usable at ${host}: ${reasonOf(error)}`);
+    }
+  }
+  const afterOrderInsert =
+    config.testCrash === 'after-order-insert' ? () => process.kill(process.pid, 'SIGKILL') : undefined;
+  const dataStores =
+    config.dataStore === 'postgres'
+      ? postgresDataStores(postgres(), config.storePrefix, afterOrderInsert && { afterOrderInsert })
+      : {};
   const rateLimitStore =
     config.rateLimit.store === 'redis'
       ? redisRateLimitStore({ client: await redisClient(), prefix: `${config.storePrefix}:ratelimit:` })
       : memoryRateLimitStore();
+  const readinessChecks: ReadinessCheck[] = [];
+  if (pool !== undefined) {
+    const checked = pool;
+    readinessChecks.push({ name: 'postgres', check: () => checked.query('SELECT 1') });
+  }
+  if (redis !== undefined) {
+    const checked = redis;
+    readinessChecks.push({ name: 'redis', check: () => checked.ping() });
+  }
   return {
+    ...dataStores,
+    readinessChecks,
     idempotencyStore,
     rateLimitStore,
     close: async () => {

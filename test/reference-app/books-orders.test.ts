@@ -1,270 +1,283 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectSecurityHeaders } from '../support/assertions.js';
-import { ADAPTERS, type TestClient } from '../support/clients.js';
-import { bearer, referenceApp } from '../support/reference-app.js';
+import type { TestClient } from '../support/clients.js';
+import { APP_MATRIX, bearer, referenceAppOn } from '../support/reference-app.js';
 
 const JSON_BODY = { 'content-type': 'application/json' };
 
-describe.each(ADAPTERS)('the reference app through the $adapter adapter', ({ connect }) => {
-  let client: TestClient;
-  let user1: string;
-  let user2: string;
+describe.each(APP_MATRIX)(
+  'the reference app through the $adapter adapter on $dataStore',
+  ({ connect, dataStore }) => {
+    let built: Awaited<ReturnType<typeof referenceAppOn>>;
+    let client: TestClient;
+    let user1: string;
+    let user2: string;
 
-  beforeAll(async () => {
-    client = await connect(referenceApp().app);
-    user1 = await bearer('1');
-    user2 = await bearer('2');
-  });
-  afterAll(() => client.close());
-
-  const placeOrder = (token: string, body: unknown = { bookId: 1, quantity: 2 }) =>
-    client.request('POST', '/orders', {
-      headers: { ...JSON_BODY, authorization: token },
-      body: JSON.stringify(body),
+    beforeAll(async () => {
+      built = await referenceAppOn(dataStore);
+      client = await connect(built.app);
+      user1 = await bearer('1');
+      user2 = await bearer('2');
+    });
+    afterAll(async () => {
+      await client.close();
+      await built.close();
     });
 
-  describe('GET /books', () => {
-    it('lists every book as a books collection with links.self', async () => {
-      const response = await client.request('GET', '/books');
-      expect(response.status).toBe(200);
-      expect(response.headers['content-type']).toBe('application/vnd.api+json');
-      expect(response.body.data.length).toBeGreaterThanOrEqual(12);
-      expect(
-        new Set(response.body.data.map((b: { attributes: { author: string } }) => b.attributes.author)).size,
-      ).toBeGreaterThanOrEqual(3);
-      expect(response.body.links.self).toBe('/books');
-      expectSecurityHeaders(response);
-    });
+    const placeOrder = (token: string, body: unknown = { bookId: 1, quantity: 2 }) =>
+      client.request('POST', '/orders', {
+        headers: { ...JSON_BODY, authorization: token },
+        body: JSON.stringify(body),
+      });
 
-    it('filters by author and keeps the query in links.self', async () => {
-      const response = await client.request('GET', '/books?author=Octavia%20E.%20Butler');
-      expect(response.status).toBe(200);
-      expect(response.body.data).toHaveLength(4);
-      for (const book of response.body.data) {
-        expect(book.type).toBe('books');
-        expect(book.attributes.author).toBe('Octavia E. Butler');
-        expect(Object.keys(book.attributes).sort()).toEqual(['author', 'title']);
-      }
-      expect(response.body.links.self).toBe('/books?author=Octavia%20E.%20Butler');
-    });
-
-    it('answers an unknown author with an empty collection', async () => {
-      const response = await client.request('GET', '/books?author=Nobody');
-      expect(response.status).toBe(200);
-      expect(response.body.data).toEqual([]);
-    });
-
-    it('refuses an unknown query parameter naming it in source.parameter', async () => {
-      const response = await client.request('GET', '/books?auther=x');
-      expect(response.status).toBe(400);
-      expect(response.body.errors[0].source).toEqual({ parameter: 'auther' });
-    });
-
-    it('serves the application/json media type when the client prefers it', async () => {
-      const response = await client.request('GET', '/books/1', { headers: { accept: 'application/json' } });
-      expect(response.status).toBe(200);
-      expect(response.headers['content-type']).toBe('application/json');
-    });
-
-    it('answers 406 with an error document for a media type it does not offer', async () => {
-      const response = await client.request('GET', '/books', { headers: { accept: 'text/html' } });
-      expect(response.status).toBe(406);
-      expect(response.body.errors[0]).toMatchObject({ status: '406', source: { header: 'Accept' } });
-      expectSecurityHeaders(response);
-    });
-  });
-
-  describe('GET /books/{id}', () => {
-    it('returns one book with its self link and no internal fields', async () => {
-      const response = await client.request('GET', '/books/1');
-      expect(response.status).toBe(200);
-      expect(response.body.data).toMatchObject({ type: 'books', id: '1', links: { self: '/books/1' } });
-      expect(response.text).not.toContain('SKU-');
-    });
-
-    it('is 404 for a book that does not exist, and for a malformed id', async () => {
-      for (const path of ['/books/999', '/books/abc', '/books/0']) {
-        const response = await client.request('GET', path);
-        expect(response.status).toBe(404);
-        expect(response.body.errors[0].status).toBe('404');
+    describe('GET /books', () => {
+      it('lists every book as a books collection with links.self', async () => {
+        const response = await client.request('GET', '/books');
+        expect(response.status).toBe(200);
+        expect(response.headers['content-type']).toBe('application/vnd.api+json');
+        expect(response.body.data.length).toBeGreaterThanOrEqual(12);
+        expect(
+          new Set(response.body.data.map((b: { attributes: { author: string } }) => b.attributes.author))
+            .size,
+        ).toBeGreaterThanOrEqual(3);
+        expect(response.body.links.self).toBe('/books');
         expectSecurityHeaders(response);
-      }
-    });
-
-    it('is reached with or without a trailing slash', async () => {
-      const a = await client.request('GET', '/books/2');
-      const b = await client.request('GET', '/books/2/');
-      expect(b.status).toBe(200);
-      expect(b.body).toEqual(a.body);
-    });
-
-    it('serves HEAD from GET with the same headers and no body', async () => {
-      const get = await client.request('GET', '/books/3');
-      const head = await client.request('HEAD', '/books/3');
-      expect(head.status).toBe(200);
-      expect(head.text).toBe('');
-      expect(head.headers['content-length']).toBe(get.headers['content-length']);
-      expect(head.headers['content-type']).toBe(get.headers['content-type']);
-    });
-
-    it('answers OPTIONS with Allow and 405 with Allow for another method', async () => {
-      const options = await client.request('OPTIONS', '/books/3');
-      expect(options.status).toBe(204);
-      expect(options.headers.allow).toBe('GET, HEAD, OPTIONS');
-      const put = await client.request('PUT', '/books/3', { headers: JSON_BODY, body: '{}' });
-      expect(put.status).toBe(405);
-      expect(put.headers.allow).toBe('GET, HEAD, OPTIONS');
-      expectSecurityHeaders(put);
-    });
-
-    it('is 404 for a path that names no resource', async () => {
-      const response = await client.request('GET', '/nothing-here');
-      expect(response.status).toBe(404);
-      expectSecurityHeaders(response);
-    });
-  });
-
-  describe('POST /orders', () => {
-    it('creates an order owned by the caller: 201, Location, the orders resource', async () => {
-      const response = await placeOrder(user1, { bookId: 4, quantity: 3 });
-      expect(response.status).toBe(201);
-      const id = response.body.data.id;
-      expect(response.headers.location).toBe(`/orders/${id}`);
-      expect(response.body.data).toMatchObject({
-        type: 'orders',
-        attributes: { bookId: 4, quantity: 3 },
-        links: { self: `/orders/${id}` },
-        relationships: { book: { data: { type: 'books', id: '4' }, links: { related: '/books/4' } } },
       });
-      expect(response.body.links.self).toBe(`/orders/${id}`);
-      expectSecurityHeaders(response);
-    });
 
-    it('accepts a JSON:API resource document with the same meaning', async () => {
-      const response = await client.request('POST', '/orders', {
-        headers: { 'content-type': 'application/vnd.api+json', authorization: user1 },
-        body: JSON.stringify({ data: { type: 'orders', attributes: { bookId: 4, quantity: 3 } } }),
+      it('filters by author and keeps the query in links.self', async () => {
+        const response = await client.request('GET', '/books?author=Octavia%20E.%20Butler');
+        expect(response.status).toBe(200);
+        expect(response.body.data).toHaveLength(4);
+        for (const book of response.body.data) {
+          expect(book.type).toBe('books');
+          expect(book.attributes.author).toBe('Octavia E. Butler');
+          expect(Object.keys(book.attributes).sort()).toEqual(['author', 'title']);
+        }
+        expect(response.body.links.self).toBe('/books?author=Octavia%20E.%20Butler');
       });
-      expect(response.status).toBe(201);
-      expect(response.body.data.attributes).toEqual({ bookId: 4, quantity: 3 });
-    });
 
-    it('needs authentication: 401 with a Bearer challenge', async () => {
-      const response = await client.request('POST', '/orders', {
-        headers: JSON_BODY,
-        body: '{"bookId":1,"quantity":1}',
+      it('answers an unknown author with an empty collection', async () => {
+        const response = await client.request('GET', '/books?author=Nobody');
+        expect(response.status).toBe(200);
+        expect(response.body.data).toEqual([]);
       });
-      expect(response.status).toBe(401);
-      expect(response.headers['www-authenticate']).toBe('Bearer realm="api"');
-      const forged = await placeOrder('Bearer not.a.token');
-      expect(forged.status).toBe(401);
-      expect(forged.headers['www-authenticate']).toContain('error="invalid_token"');
-    });
 
-    it('answers a bad body with 400 and one pointer per bad field', async () => {
-      const response = await placeOrder(user1, { bookId: 'one', quantity: 1.5, colour: 'red' });
-      expect(response.status).toBe(400);
-      const pointers = response.body.errors
-        .map((e: { source: { pointer: string } }) => e.source.pointer)
-        .sort();
-      expect(pointers).toEqual(['/bookId', '/colour', '/quantity']);
-      for (const error of response.body.errors) expect(error.status).toBe('400');
-    });
-
-    it('points at bookId when the book does not exist, and at quantity when out of range', async () => {
-      const unknownBook = await placeOrder(user1, { bookId: 999, quantity: 1 });
-      expect(unknownBook.status).toBe(400);
-      expect(unknownBook.body.errors[0].source).toEqual({ pointer: '/bookId' });
-      const tooMany = await placeOrder(user1, { bookId: 1, quantity: 101 });
-      expect(tooMany.status).toBe(400);
-      expect(tooMany.body.errors[0].source).toEqual({ pointer: '/quantity' });
-    });
-
-    it('answers malformed JSON with 400 and a non-JSON media type with 415', async () => {
-      const malformed = await client.request('POST', '/orders', {
-        headers: { ...JSON_BODY, authorization: user1 },
-        body: '{"bookId":',
+      it('refuses an unknown query parameter naming it in source.parameter', async () => {
+        const response = await client.request('GET', '/books?auther=x');
+        expect(response.status).toBe(400);
+        expect(response.body.errors[0].source).toEqual({ parameter: 'auther' });
       });
-      expect(malformed.status).toBe(400);
-      expect(malformed.body.errors[0].code).toBe('malformed-json');
-      const text = await client.request('POST', '/orders', {
-        headers: { 'content-type': 'text/plain', authorization: user1 },
-        body: 'bookId=1',
+
+      it('serves the application/json media type when the client prefers it', async () => {
+        const response = await client.request('GET', '/books/1', { headers: { accept: 'application/json' } });
+        expect(response.status).toBe(200);
+        expect(response.headers['content-type']).toBe('application/json');
       });
-      expect(text.status).toBe(415);
-      expect(text.body.errors[0].source).toEqual({ header: 'Content-Type' });
-      expectSecurityHeaders(text);
-    });
 
-    it('refuses a body over 100 KiB with 413', async () => {
-      const huge = JSON.stringify({ bookId: 1, quantity: 1, padding: 'x'.repeat(200 * 1024) });
-      const response = await placeOrder(user1, JSON.parse(huge));
-      expect(response.status).toBe(413);
-      expect(response.body.errors[0].code).toBe('body-too-large');
-    });
-  });
-
-  describe('GET and DELETE /orders/{id}', () => {
-    it('lets the owner read the order back', async () => {
-      const created = await placeOrder(user1);
-      const read = await client.request('GET', created.headers.location!, {
-        headers: { authorization: user1 },
+      it('answers 406 with an error document for a media type it does not offer', async () => {
+        const response = await client.request('GET', '/books', { headers: { accept: 'text/html' } });
+        expect(response.status).toBe(406);
+        expect(response.body.errors[0]).toMatchObject({ status: '406', source: { header: 'Accept' } });
+        expectSecurityHeaders(response);
       });
-      expect(read.status).toBe(200);
-      expect(read.body.data).toEqual(created.body.data);
     });
 
-    it('answers another user with the same 404 as for an order that does not exist', async () => {
-      const created = await placeOrder(user1);
-      const id = created.body.data.id;
-      const stranger = await client.request('GET', `/orders/${id}`, { headers: { authorization: user2 } });
-      const absent = await client.request('GET', '/orders/987654', { headers: { authorization: user2 } });
-      expect(stranger.status).toBe(404);
-      expect(absent.status).toBe(404);
-      expect(stranger.body.errors[0].code).toBe(absent.body.errors[0].code);
-      expect(stranger.text).not.toContain('"quantity"');
-    });
-
-    it('deletes idempotently for the owner (204, 204) and is 404 for anyone else', async () => {
-      const created = await placeOrder(user1);
-      const path = created.headers.location!;
-      expect((await client.request('DELETE', path, { headers: { authorization: user2 } })).status).toBe(404);
-      const first = await client.request('DELETE', path, { headers: { authorization: user1 } });
-      const second = await client.request('DELETE', path, { headers: { authorization: user1 } });
-      expect([first.status, second.status]).toEqual([204, 204]);
-      expect(first.text).toBe('');
-      expectSecurityHeaders(second);
-      expect((await client.request('GET', path, { headers: { authorization: user1 } })).status).toBe(404);
-      expect((await client.request('DELETE', path, { headers: { authorization: user2 } })).status).toBe(404);
-    });
-  });
-
-  describe('every response', () => {
-    it('carries X-Request-Id: echoed when sane, generated otherwise', async () => {
-      const echoed = await client.request('GET', '/books/1', { headers: { 'x-request-id': 'abc-123' } });
-      expect(echoed.headers['x-request-id']).toBe('abc-123');
-      const generated = await client.request('GET', '/books/1', {
-        headers: { 'x-request-id': 'x'.repeat(500) },
+    describe('GET /books/{id}', () => {
+      it('returns one book with its self link and no internal fields', async () => {
+        const response = await client.request('GET', '/books/1');
+        expect(response.status).toBe(200);
+        expect(response.body.data).toMatchObject({ type: 'books', id: '1', links: { self: '/books/1' } });
+        expect(response.text).not.toContain('SKU-');
       });
-      expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    });
 
-    it('answers errors as problem+json when the client asks for it', async () => {
-      const accept = 'application/vnd.api+json, application/problem+json';
-      const response = await client.request('GET', '/books/999', { headers: { accept } });
-      expect(response.status).toBe(404);
-      expect(response.headers['content-type']).toBe('application/problem+json');
-      expect(response.body).toMatchObject({ type: 'about:blank', title: 'Not Found', status: 404 });
-      const success = await client.request('GET', '/books/1', { headers: { accept } });
-      expect(success.headers['content-type']).toBe('application/vnd.api+json');
-    });
-
-    it('answers a client that accepts only problem+json with a 406 problem document', async () => {
-      const response = await client.request('GET', '/books/1', {
-        headers: { accept: 'application/problem+json' },
+      it('is 404 for a book that does not exist, and for a malformed id', async () => {
+        for (const path of ['/books/999', '/books/abc', '/books/0']) {
+          const response = await client.request('GET', path);
+          expect(response.status).toBe(404);
+          expect(response.body.errors[0].status).toBe('404');
+          expectSecurityHeaders(response);
+        }
       });
-      expect(response.status).toBe(406);
-      expect(response.body).toMatchObject({ status: 406, title: 'Not Acceptable' });
+
+      it('is reached with or without a trailing slash', async () => {
+        const a = await client.request('GET', '/books/2');
+        const b = await client.request('GET', '/books/2/');
+        expect(b.status).toBe(200);
+        expect(b.body).toEqual(a.body);
+      });
+
+      it('serves HEAD from GET with the same headers and no body', async () => {
+        const get = await client.request('GET', '/books/3');
+        const head = await client.request('HEAD', '/books/3');
+        expect(head.status).toBe(200);
+        expect(head.text).toBe('');
+        expect(head.headers['content-length']).toBe(get.headers['content-length']);
+        expect(head.headers['content-type']).toBe(get.headers['content-type']);
+      });
+
+      it('answers OPTIONS with Allow and 405 with Allow for another method', async () => {
+        const options = await client.request('OPTIONS', '/books/3');
+        expect(options.status).toBe(204);
+        expect(options.headers.allow).toBe('GET, HEAD, OPTIONS');
+        const put = await client.request('PUT', '/books/3', { headers: JSON_BODY, body: '{}' });
+        expect(put.status).toBe(405);
+        expect(put.headers.allow).toBe('GET, HEAD, OPTIONS');
+        expectSecurityHeaders(put);
+      });
+
+      it('is 404 for a path that names no resource', async () => {
+        const response = await client.request('GET', '/nothing-here');
+        expect(response.status).toBe(404);
+        expectSecurityHeaders(response);
+      });
     });
-  });
-});
+
+    describe('POST /orders', () => {
+      it('creates an order owned by the caller: 201, Location, the orders resource', async () => {
+        const response = await placeOrder(user1, { bookId: 4, quantity: 3 });
+        expect(response.status).toBe(201);
+        const id = response.body.data.id;
+        expect(response.headers.location).toBe(`/orders/${id}`);
+        expect(response.body.data).toMatchObject({
+          type: 'orders',
+          attributes: { bookId: 4, quantity: 3 },
+          links: { self: `/orders/${id}` },
+          relationships: { book: { data: { type: 'books', id: '4' }, links: { related: '/books/4' } } },
+        });
+        expect(response.body.links.self).toBe(`/orders/${id}`);
+        expectSecurityHeaders(response);
+      });
+
+      it('accepts a JSON:API resource document with the same meaning', async () => {
+        const response = await client.request('POST', '/orders', {
+          headers: { 'content-type': 'application/vnd.api+json', authorization: user1 },
+          body: JSON.stringify({ data: { type: 'orders', attributes: { bookId: 4, quantity: 3 } } }),
+        });
+        expect(response.status).toBe(201);
+        expect(response.body.data.attributes).toEqual({ bookId: 4, quantity: 3 });
+      });
+
+      it('needs authentication: 401 with a Bearer challenge', async () => {
+        const response = await client.request('POST', '/orders', {
+          headers: JSON_BODY,
+          body: '{"bookId":1,"quantity":1}',
+        });
+        expect(response.status).toBe(401);
+        expect(response.headers['www-authenticate']).toBe('Bearer realm="api"');
+        const forged = await placeOrder('Bearer not.a.token');
+        expect(forged.status).toBe(401);
+        expect(forged.headers['www-authenticate']).toContain('error="invalid_token"');
+      });
+
+      it('answers a bad body with 400 and one pointer per bad field', async () => {
+        const response = await placeOrder(user1, { bookId: 'one', quantity: 1.5, colour: 'red' });
+        expect(response.status).toBe(400);
+        const pointers = response.body.errors
+          .map((e: { source: { pointer: string } }) => e.source.pointer)
+          .sort();
+        expect(pointers).toEqual(['/bookId', '/colour', '/quantity']);
+        for (const error of response.body.errors) expect(error.status).toBe('400');
+      });
+
+      it('points at bookId when the book does not exist, and at quantity when out of range', async () => {
+        const unknownBook = await placeOrder(user1, { bookId: 999, quantity: 1 });
+        expect(unknownBook.status).toBe(400);
+        expect(unknownBook.body.errors[0].source).toEqual({ pointer: '/bookId' });
+        const tooMany = await placeOrder(user1, { bookId: 1, quantity: 101 });
+        expect(tooMany.status).toBe(400);
+        expect(tooMany.body.errors[0].source).toEqual({ pointer: '/quantity' });
+      });
+
+      it('answers malformed JSON with 400 and a non-JSON media type with 415', async () => {
+        const malformed = await client.request('POST', '/orders', {
+          headers: { ...JSON_BODY, authorization: user1 },
+          body: '{"bookId":',
+        });
+        expect(malformed.status).toBe(400);
+        expect(malformed.body.errors[0].code).toBe('malformed-json');
+        const text = await client.request('POST', '/orders', {
+          headers: { 'content-type': 'text/plain', authorization: user1 },
+          body: 'bookId=1',
+        });
+        expect(text.status).toBe(415);
+        expect(text.body.errors[0].source).toEqual({ header: 'Content-Type' });
+        expectSecurityHeaders(text);
+      });
+
+      it('refuses a body over 100 KiB with 413', async () => {
+        const huge = JSON.stringify({ bookId: 1, quantity: 1, padding: 'x'.repeat(200 * 1024) });
+        const response = await placeOrder(user1, JSON.parse(huge));
+        expect(response.status).toBe(413);
+        expect(response.body.errors[0].code).toBe('body-too-large');
+      });
+    });
+
+    describe('GET and DELETE /orders/{id}', () => {
+      it('lets the owner read the order back', async () => {
+        const created = await placeOrder(user1);
+        const read = await client.request('GET', created.headers.location!, {
+          headers: { authorization: user1 },
+        });
+        expect(read.status).toBe(200);
+        expect(read.body.data).toEqual(created.body.data);
+      });
+
+      it('answers another user with the same 404 as for an order that does not exist', async () => {
+        const created = await placeOrder(user1);
+        const id = created.body.data.id;
+        const stranger = await client.request('GET', `/orders/${id}`, { headers: { authorization: user2 } });
+        const absent = await client.request('GET', '/orders/987654', { headers: { authorization: user2 } });
+        expect(stranger.status).toBe(404);
+        expect(absent.status).toBe(404);
+        expect(stranger.body.errors[0].code).toBe(absent.body.errors[0].code);
+        expect(stranger.text).not.toContain('"quantity"');
+      });
+
+      it('deletes idempotently for the owner (204, 204) and is 404 for anyone else', async () => {
+        const created = await placeOrder(user1);
+        const path = created.headers.location!;
+        expect((await client.request('DELETE', path, { headers: { authorization: user2 } })).status).toBe(
+          404,
+        );
+        const first = await client.request('DELETE', path, { headers: { authorization: user1 } });
+        const second = await client.request('DELETE', path, { headers: { authorization: user1 } });
+        expect([first.status, second.status]).toEqual([204, 204]);
+        expect(first.text).toBe('');
+        expectSecurityHeaders(second);
+        expect((await client.request('GET', path, { headers: { authorization: user1 } })).status).toBe(404);
+        expect((await client.request('DELETE', path, { headers: { authorization: user2 } })).status).toBe(
+          404,
+        );
+      });
+    });
+
+    describe('every response', () => {
+      it('carries X-Request-Id: echoed when sane, generated otherwise', async () => {
+        const echoed = await client.request('GET', '/books/1', { headers: { 'x-request-id': 'abc-123' } });
+        expect(echoed.headers['x-request-id']).toBe('abc-123');
+        const generated = await client.request('GET', '/books/1', {
+          headers: { 'x-request-id': 'x'.repeat(500) },
+        });
+        expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      });
+
+      it('answers errors as problem+json when the client asks for it', async () => {
+        const accept = 'application/vnd.api+json, application/problem+json';
+        const response = await client.request('GET', '/books/999', { headers: { accept } });
+        expect(response.status).toBe(404);
+        expect(response.headers['content-type']).toBe('application/problem+json');
+        expect(response.body).toMatchObject({ type: 'about:blank', title: 'Not Found', status: 404 });
+        const success = await client.request('GET', '/books/1', { headers: { accept } });
+        expect(success.headers['content-type']).toBe('application/vnd.api+json');
+      });
+
+      it('answers a client that accepts only problem+json with a 406 problem document', async () => {
+        const response = await client.request('GET', '/books/1', {
+          headers: { accept: 'application/problem+json' },
+        });
+        expect(response.status).toBe(406);
+        expect(response.body).toMatchObject({ status: 406, title: 'Not Acceptable' });
+      });
+    });
+  },
+);

@@ -1,13 +1,13 @@
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { parseList } from 'structured-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
 import { configFromEnv } from '../../examples/reference-app/config.js';
 import { connectInfrastructure, type Infrastructure } from '../../examples/reference-app/infrastructure.js';
-import { ADAPTERS, nodeClient, type TestClient } from '../support/clients.js';
-import { bearer, memoryLogger, referenceApp } from '../support/reference-app.js';
-import { DATABASE_URL, REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
+import { nodeClient, type TestClient } from '../support/clients.js';
+import { dropTablesUnder } from '../support/postgres.js';
+import { APP_MATRIX, bearer, memoryLogger, referenceApp, referenceAppOn } from '../support/reference-app.js';
+import { REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 
 /** Leave nothing behind in the shared servers: this run's keys or table. */
 async function removeTestData(store: string, prefix: string): Promise<void> {
@@ -17,9 +17,7 @@ async function removeTestData(store: string, prefix: string): Promise<void> {
     if (keys.length > 0) await redis.del(...keys);
     await redis.quit();
   } else {
-    const pool = new pg.Pool({ connectionString: DATABASE_URL });
-    await pool.query(`DROP TABLE IF EXISTS ${prefix}_idempotency`);
-    await pool.end();
+    await dropTablesUnder(prefix);
   }
 }
 
@@ -40,55 +38,63 @@ function postOrder(client: TestClient, token: string, key: string, body: unknown
   });
 }
 
-describe.each(ADAPTERS)('idempotent orders through the $adapter adapter', ({ connect }) => {
-  let client: TestClient;
-  let token: string;
+describe.each(APP_MATRIX)(
+  'idempotent orders through the $adapter adapter on $dataStore',
+  ({ connect, dataStore }) => {
+    let built: Awaited<ReturnType<typeof referenceAppOn>>;
+    let client: TestClient;
+    let token: string;
 
-  beforeAll(async () => {
-    client = await connect(referenceApp().app);
-    token = await bearer('1');
-  });
-  afterAll(() => client.close());
+    beforeAll(async () => {
+      built = await referenceAppOn(dataStore);
+      client = await connect(built.app);
+      token = await bearer('1');
+    });
+    afterAll(async () => {
+      await client.close();
+      await built.close();
+    });
 
-  it('replays a retried POST byte for byte and creates one order', async () => {
-    const before = await orderCount(client, token);
-    const first = await postOrder(client, token, '"order-1"');
-    const retry = await postOrder(client, token, 'order-1'); // the bare form names the same key
-    expect(first.status).toBe(201);
-    expect(retry.text).toBe(first.text);
-    expect(retry.headers['idempotent-replayed']).toBe('true');
-    expect(await orderCount(client, token)).toBe(before + 1);
-  });
+    it('replays a retried POST byte for byte and creates one order', async () => {
+      const before = await orderCount(client, token);
+      const first = await postOrder(client, token, '"order-1"');
+      const retry = await postOrder(client, token, 'order-1'); // the bare form names the same key
+      expect(first.status).toBe(201);
+      expect(retry.text).toBe(first.text);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(await orderCount(client, token)).toBe(before + 1);
+    });
 
-  it('answers 422 to the same key with another body, and creates nothing', async () => {
-    await postOrder(client, token, '"order-2"');
-    const before = await orderCount(client, token);
-    const reused = await postOrder(client, token, '"order-2"', { bookId: 2, quantity: 4 });
-    expect(reused.status).toBe(422);
-    expect(await orderCount(client, token)).toBe(before);
-  });
+    it('answers 422 to the same key with another body, and creates nothing', async () => {
+      await postOrder(client, token, '"order-2"');
+      const before = await orderCount(client, token);
+      const reused = await postOrder(client, token, '"order-2"', { bookId: 2, quantity: 4 });
+      expect(reused.status).toBe(422);
+      expect(await orderCount(client, token)).toBe(before);
+    });
 
-  it('creates exactly one order from 50 concurrent identical requests', async () => {
-    const before = await orderCount(client, token);
-    const responses = await Promise.all(
-      Array.from({ length: 50 }, () => postOrder(client, token, '"burst"')),
-    );
-    for (const response of responses) expect([201, 409]).toContain(response.status);
-    const created = responses.filter((r) => r.status === 201);
-    for (const response of created) expect(response.text).toBe(created[0]!.text);
-    expect(await orderCount(client, token)).toBe(before + 1);
-  });
+    it('creates exactly one order from 50 concurrent identical requests', async () => {
+      const before = await orderCount(client, token);
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, () => postOrder(client, token, '"burst"')),
+      );
+      for (const response of responses) expect([201, 409]).toContain(response.status);
+      const created = responses.filter((r) => r.status === 201);
+      for (const response of created) expect(response.text).toBe(created[0]!.text);
+      expect(await orderCount(client, token)).toBe(before + 1);
+    });
 
-  it('refuses bad keys with 400 and runs nothing', async () => {
-    const before = await orderCount(client, token);
-    for (const key of ['""', `"${'k'.repeat(256)}"`, 'a, b']) {
-      const response = await postOrder(client, token, key);
-      expect(response.status, key).toBe(400);
-      expect(response.body.errors[0].source).toEqual({ header: 'Idempotency-Key' });
-    }
-    expect(await orderCount(client, token)).toBe(before);
-  });
-});
+    it('refuses bad keys with 400 and runs nothing', async () => {
+      const before = await orderCount(client, token);
+      for (const key of ['""', `"${'k'.repeat(256)}"`, 'a, b']) {
+        const response = await postOrder(client, token, key);
+        expect(response.status, key).toBe(400);
+        expect(response.body.errors[0].source).toEqual({ header: 'Idempotency-Key' });
+      }
+      expect(await orderCount(client, token)).toBe(before);
+    });
+  },
+);
 
 describe('rate limiting in the reference app', () => {
   let client: TestClient;
@@ -120,6 +126,12 @@ describe('rate limiting in the reference app', () => {
 for (const [name, store, env] of [
   ['Redis', 'Redis', { IDEMPOTENCY_STORE: 'redis', RATE_LIMIT_STORE: 'redis' }],
   ['PostgreSQL', 'PostgreSQL', { IDEMPOTENCY_STORE: 'postgres' }],
+  // Orders in PostgreSQL too: each order and its idempotency record share one transaction.
+  [
+    'PostgreSQL data and idempotency',
+    'PostgreSQL',
+    { DATA_STORE: 'postgres', IDEMPOTENCY_STORE: 'postgres' },
+  ],
 ] as const) {
   const available = await serviceAvailable(store);
   describe.skipIf(!available)(`the reference app with ${name} stores`, () => {
@@ -153,6 +165,24 @@ for (const [name, store, env] of [
       expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
       for (const status of statuses) expect([201, 409]).toContain(status);
       expect(await orderCount(client, token)).toBe(1);
+    });
+
+    it('answers a keyed duplicate standard code with 409 and replays that 409, then writes again', async () => {
+      const writer = await bearer('1', 'standards:read standards:write');
+      const post = (key: string, body: unknown) =>
+        client.request('POST', '/api/v1/standards/', {
+          headers: { 'content-type': 'application/json', authorization: writer, 'idempotency-key': key },
+          body: JSON.stringify(body),
+        });
+      const code = `DUP-${name.length}-${Date.now()}`;
+      expect((await post('"dup-1"', { code, name: 'First' })).status).toBe(201);
+      // The refused INSERT must not break the transaction the idempotency record is written in.
+      const refused = await post('"dup-2"', { code, name: 'Second' });
+      expect(refused.status).toBe(409);
+      const replayed = await post('"dup-2"', { code, name: 'Second' });
+      expect(replayed.status).toBe(409);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect((await post('"dup-3"', { code: `${code}-B`, name: 'Third' })).status).toBe(201);
     });
   });
 }

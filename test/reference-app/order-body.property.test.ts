@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTERS, type TestClient } from '../support/clients.js';
-import { bearer, referenceApp } from '../support/reference-app.js';
+import type { TestClient } from '../support/clients.js';
+import { APP_MATRIX, bearer, referenceAppOn } from '../support/reference-app.js';
 
 const BOOK_COUNT = 14;
 
@@ -44,64 +44,72 @@ const anyBody = fc.record(
 // Valid bodies are rare among arbitrary ones: give them a third of the runs so both branches run.
 const orderBody = fc.oneof({ arbitrary: validBody, weight: 1 }, { arbitrary: anyBody, weight: 2 });
 
-describe.each(ADAPTERS)('POST /orders bodies through the $adapter adapter', ({ connect }) => {
-  let client: TestClient;
-  let token: string;
+describe.each(APP_MATRIX)(
+  'POST /orders bodies through the $adapter adapter on $dataStore',
+  ({ connect, dataStore }) => {
+    let built: Awaited<ReturnType<typeof referenceAppOn>>;
+    let client: TestClient;
+    let token: string;
 
-  beforeAll(async () => {
-    client = await connect(referenceApp().app);
-    token = await bearer('1');
-  });
-  afterAll(() => client.close());
+    beforeAll(async () => {
+      built = await referenceAppOn(dataStore);
+      client = await connect(built.app);
+      token = await bearer('1');
+    });
+    afterAll(async () => {
+      await client.close();
+      await built.close();
+    });
 
-  it('creates an order iff the body is valid, else 400 with exactly one pointer per bad field', async () => {
-    await fc.assert(
-      fc.asyncProperty(orderBody, fc.boolean(), async (body, asDocument) => {
-        const response = await client.request('POST', '/orders', {
-          headers: {
-            'content-type': asDocument ? 'application/vnd.api+json' : 'application/json',
-            authorization: token,
-          },
-          body: JSON.stringify(asDocument ? { data: { type: 'orders', attributes: body } } : body),
-        });
-        const expected = badFields(body);
-        if (expected.length === 0) {
-          expect(response.status).toBe(201);
-          expect(response.body.data.attributes).toEqual(body);
-        } else {
-          expect(response.status).toBe(400);
-          const prefix = asDocument ? '/data/attributes/' : '/';
-          const pointers = response.body.errors
-            .map((e: { source: { pointer: string } }) => e.source.pointer)
-            .sort();
-          expect(pointers).toEqual(expected.map((field) => prefix + field));
-        }
-      }),
-      { numRuns: 60 },
-    );
-  });
-
-  it('maps any non-JSON text to a 400 malformed-json error document', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.string({ minLength: 1, maxLength: 30 }).filter((text) => {
-          try {
-            JSON.parse(text);
-            return false;
-          } catch {
-            return true;
+    it('creates an order iff the body is valid, else 400 with exactly one pointer per bad field', async () => {
+      await fc.assert(
+        fc.asyncProperty(orderBody, fc.boolean(), async (body, asDocument) => {
+          const response = await client.request('POST', '/orders', {
+            headers: {
+              'content-type': asDocument ? 'application/vnd.api+json' : 'application/json',
+              authorization: token,
+            },
+            body: JSON.stringify(asDocument ? { data: { type: 'orders', attributes: body } } : body),
+          });
+          const expected = badFields(body);
+          if (expected.length === 0) {
+            expect(response.status).toBe(201);
+            expect(response.body.data.attributes).toEqual(body);
+          } else {
+            expect(response.status).toBe(400);
+            const prefix = asDocument ? '/data/attributes/' : '/';
+            const pointers = response.body.errors
+              .map((e: { source: { pointer: string } }) => e.source.pointer)
+              .sort();
+            expect(pointers).toEqual(expected.map((field) => prefix + field));
           }
         }),
-        async (text) => {
-          const response = await client.request('POST', '/orders', {
-            headers: { 'content-type': 'application/json', authorization: token },
-            body: text,
-          });
-          expect(response.status).toBe(400);
-          expect(response.body.errors[0].code).toBe('malformed-json');
-        },
-      ),
-      { numRuns: 40 },
-    );
-  });
-});
+        { numRuns: 60 },
+      );
+    });
+
+    it('maps any non-JSON text to a 400 malformed-json error document', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.string({ minLength: 1, maxLength: 30 }).filter((text) => {
+            try {
+              JSON.parse(text);
+              return false;
+            } catch {
+              return true;
+            }
+          }),
+          async (text) => {
+            const response = await client.request('POST', '/orders', {
+              headers: { 'content-type': 'application/json', authorization: token },
+              body: text,
+            });
+            expect(response.status).toBe(400);
+            expect(response.body.errors[0].code).toBe('malformed-json');
+          },
+        ),
+        { numRuns: 40 },
+      );
+    });
+  },
+);

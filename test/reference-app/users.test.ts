@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_USERS, MemoryUserStore, type User } from '../../examples/reference-app/users/user-store.js';
-import { ADAPTERS, type TestClient, type TestResponse } from '../support/clients.js';
-import { bearer, referenceApp } from '../support/reference-app.js';
+import type { ADAPTERS, TestClient, TestResponse } from '../support/clients.js';
+import { APP_MATRIX, bearer, referenceAppOn } from '../support/reference-app.js';
 
 /** A field the store holds and no response may ever carry, added on top of `passwordHash`. */
 type StoredUser = User & { readonly socialSecurityNumber: string };
@@ -46,8 +46,16 @@ async function token(sub: string, scope?: string): Promise<string> {
 }
 
 /** A connected reference app whose user store holds users 1..3 with secret fields. */
-async function connectApp(connect: (typeof ADAPTERS)[number]['connect']) {
-  const client = await connect(referenceApp({}, { userStore: new MemoryUserStore(STORED_USERS) }).app);
+async function connectApp(connect: (typeof ADAPTERS)[number]['connect'], dataStore: 'memory' | 'postgres') {
+  const built = await referenceAppOn(dataStore, {}, { userStore: new MemoryUserStore(STORED_USERS) });
+  const connected = await connect(built.app);
+  const client: TestClient = {
+    ...connected,
+    close: async () => {
+      await connected.close();
+      await built.close();
+    },
+  };
   const owners = new Map<string, string>();
   const get = async (path: string, authorization?: string) => {
     const response = await client.request('GET', path, authorization ? { headers: { authorization } } : {});
@@ -73,204 +81,207 @@ function normalized(response: TestResponse, id: string): unknown {
   return { errors: errors.map((e) => ({ ...e, detail: e.detail.replace(JSON.stringify(id), '"<id>"') })) };
 }
 
-describe.each(ADAPTERS)('the users API through the $adapter adapter', ({ connect }) => {
-  let app: Awaited<ReturnType<typeof connectApp>>;
-  let client: TestClient;
-  beforeAll(async () => {
-    app = await connectApp(connect);
-    client = app.client;
-  });
-  afterAll(() => client.close());
+describe.each(APP_MATRIX)(
+  'the users API through the $adapter adapter on $dataStore',
+  ({ connect, dataStore }) => {
+    let app: Awaited<ReturnType<typeof connectApp>>;
+    let client: TestClient;
+    beforeAll(async () => {
+      app = await connectApp(connect, dataStore);
+      client = app.client;
+    });
+    afterAll(() => client.close());
 
-  describe('GET /users/{id}', () => {
-    it('shows the owner their name and email, with links to the user and their orders', async () => {
-      const response = await app.get('/users/1', await token('1'));
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual({
-        data: {
-          type: 'users',
-          id: '1',
-          attributes: { name: 'Ada Lovelace', email: 'ada@example.com' },
-          relationships: {
-            orders: { links: { related: '/users/1/orders' } },
-            accountType: {
-              data: { type: 'account-types', id: 'premium' },
-              links: { related: '/users/1/account-type' },
+    describe('GET /users/{id}', () => {
+      it('shows the owner their name and email, with links to the user and their orders', async () => {
+        const response = await app.get('/users/1', await token('1'));
+        expect(response.status).toBe(200);
+        expect(response.body).toEqual({
+          data: {
+            type: 'users',
+            id: '1',
+            attributes: { name: 'Ada Lovelace', email: 'ada@example.com' },
+            relationships: {
+              orders: { links: { related: '/users/1/orders' } },
+              accountType: {
+                data: { type: 'account-types', id: 'premium' },
+                links: { related: '/users/1/account-type' },
+              },
             },
+            links: { self: '/users/1' },
           },
           links: { self: '/users/1' },
-        },
-        links: { self: '/users/1' },
+        });
       });
-    });
 
-    it('links only to endpoints that answer', async () => {
-      const owner = await token('1');
-      const { body } = await app.get('/users/1', owner);
-      for (const link of [
-        body.links.self,
-        body.data.links.self,
-        body.data.relationships.orders.links.related,
-        body.data.relationships.accountType.links.related,
-      ]) {
-        expect((await app.get(link, owner)).status, link).toBe(200);
-      }
-    });
-
-    it('links every listed order to a path each permitted reader can follow', async () => {
-      await app.placeOrder('1');
-      for (const reader of [await token('1'), await token('admin', 'users:read')]) {
-        const { body } = await app.get('/users/1/orders', reader);
-        expect(body.data.length).toBeGreaterThan(0);
-        for (const order of body.data) {
-          expect(order.links.self).toBe(`/users/1/orders/${order.id}`);
-          expect((await app.get(order.links.self, reader)).status).toBe(200);
+      it('links only to endpoints that answer', async () => {
+        const owner = await token('1');
+        const { body } = await app.get('/users/1', owner);
+        for (const link of [
+          body.links.self,
+          body.data.links.self,
+          body.data.relationships.orders.links.related,
+          body.data.relationships.accountType.links.related,
+        ]) {
+          expect((await app.get(link, owner)).status, link).toBe(200);
         }
-      }
-    });
-
-    it('gives the owner\u2019s representation and a reader\u2019s different ETags', async () => {
-      const ownerView = await app.get('/users/1', await token('1'));
-      const reader = await token('admin', 'users:read');
-      const readerView = await app.client.request('GET', '/users/1', {
-        headers: { authorization: reader, 'if-none-match': ownerView.headers.etag! },
       });
-      expect(readerView.status).toBe(200);
-      expect(readerView.headers.etag).not.toBe(ownerView.headers.etag);
-      expect(readerView.body.data.attributes.email).toBeUndefined();
-    });
 
-    it('shows a users:read token the name but never the email', async () => {
-      const response = await app.get('/users/2', await token('admin', 'users:read'));
-      expect(response.status).toBe(200);
-      expect(response.body.data.attributes).toEqual({ name: 'Alan Turing' });
-      expect(response.text).not.toContain('alan@example.com');
-    });
-
-    it('is 401 with a Bearer challenge without a token, 403 for another user, 404 for no such user', async () => {
-      const anonymous = await app.get('/users/1');
-      expect(anonymous.status).toBe(401);
-      expect(anonymous.headers['www-authenticate']).toBe('Bearer realm="api"');
-      const other = await app.get('/users/2', await token('1'));
-      expect(other.status).toBe(403);
-      expect(other.text).not.toContain('Alan');
-      expect((await app.get('/users/99', await token('99'))).status).toBe(404);
-      expect((await app.get('/users/99', await token('admin', 'users:read'))).status).toBe(404);
-    });
-  });
-
-  describe('GET /users/{id}/account-type', () => {
-    it('answers the user’s account type as an account-types resource', async () => {
-      const premium = await app.get('/users/1/account-type', await token('1'));
-      expect(premium.status).toBe(200);
-      expect(premium.body).toEqual({
-        data: { type: 'account-types', id: 'premium', attributes: { name: 'premium' } },
-        links: { self: '/users/1/account-type' },
-      });
-      const standard = await app.get('/users/2/account-type', await token('admin', 'users:read'));
-      expect(standard.body.data).toMatchObject({ type: 'account-types', id: 'standard' });
-    });
-
-    it('follows the same access rule as the user', async () => {
-      expect((await app.get('/users/2/account-type', await token('1'))).status).toBe(403);
-      expect((await app.get('/users/2/account-type')).status).toBe(401);
-    });
-  });
-
-  describe('GET /users/{id}/orders/{order_id}', () => {
-    it('answers the owner’s order under the owner, with the nested self link', async () => {
-      const id = await app.placeOrder('1');
-      const response = await app.get(`/users/1/orders/${id}`, await token('1'));
-      expect(response.status).toBe(200);
-      expect(response.body.data).toMatchObject({
-        type: 'orders',
-        id,
-        attributes: { bookId: 1, quantity: 2 },
-      });
-      expect(response.body.links.self).toBe(`/users/1/orders/${id}`);
-      expect((await app.get(response.body.data.links.self, await token('1'))).status).toBe(200);
-    });
-  });
-
-  describe('when user 1 enumerates order ids (BOLA)', () => {
-    it('learns nothing about user 2’s orders: the same 404 as for ids that never existed', async () => {
-      const mine = [await app.placeOrder('1'), await app.placeOrder('1')];
-      const theirs = [await app.placeOrder('2'), await app.placeOrder('2'), await app.placeOrder('3')];
-      const user1 = await token('1');
-      const highest = Math.max(...[...app.owners.keys()].map(Number));
-      const never = String(highest + 1000);
-      let foreignProbes = 0;
-      for (const template of ['/users/1/orders/', '/orders/']) {
-        const baseline = await app.get(`${template}${never}`, user1);
-        expect(baseline.status).toBe(404);
-        for (let id = 1; id <= highest + 3; id++) {
-          const raw = String(id);
-          const response = await app.get(`${template}${raw}`, user1);
-          if (app.owners.get(raw) === '1') {
-            expect(response.status).toBe(200);
-            continue;
+      it('links every listed order to a path each permitted reader can follow', async () => {
+        await app.placeOrder('1');
+        for (const reader of [await token('1'), await token('admin', 'users:read')]) {
+          const { body } = await app.get('/users/1/orders', reader);
+          expect(body.data.length).toBeGreaterThan(0);
+          for (const order of body.data) {
+            expect(order.links.self).toBe(`/users/1/orders/${order.id}`);
+            expect((await app.get(order.links.self, reader)).status).toBe(200);
           }
-          if (app.owners.has(raw)) foreignProbes++;
-          expect(response.status, `${template}${raw}`).toBe(404);
-          expect(normalized(response, raw)).toEqual(normalized(baseline, never));
-          expect(Object.keys(response.headers).sort()).toEqual(Object.keys(baseline.headers).sort());
-          expect(response.text).not.toContain('alan@example.com');
         }
-      }
-      // Every order of users 2 and 3 was probed on both paths.
-      expect(foreignProbes).toBeGreaterThanOrEqual(2 * theirs.length);
-      expect(mine.every((id) => app.owners.get(id) === '1')).toBe(true);
+      });
+
+      it('gives the owner\u2019s representation and a reader\u2019s different ETags', async () => {
+        const ownerView = await app.get('/users/1', await token('1'));
+        const reader = await token('admin', 'users:read');
+        const readerView = await app.client.request('GET', '/users/1', {
+          headers: { authorization: reader, 'if-none-match': ownerView.headers.etag! },
+        });
+        expect(readerView.status).toBe(200);
+        expect(readerView.headers.etag).not.toBe(ownerView.headers.etag);
+        expect(readerView.body.data.attributes.email).toBeUndefined();
+      });
+
+      it('shows a users:read token the name but never the email', async () => {
+        const response = await app.get('/users/2', await token('admin', 'users:read'));
+        expect(response.status).toBe(200);
+        expect(response.body.data.attributes).toEqual({ name: 'Alan Turing' });
+        expect(response.text).not.toContain('alan@example.com');
+      });
+
+      it('is 401 with a Bearer challenge without a token, 403 for another user, 404 for no such user', async () => {
+        const anonymous = await app.get('/users/1');
+        expect(anonymous.status).toBe(401);
+        expect(anonymous.headers['www-authenticate']).toBe('Bearer realm="api"');
+        const other = await app.get('/users/2', await token('1'));
+        expect(other.status).toBe(403);
+        expect(other.text).not.toContain('Alan');
+        expect((await app.get('/users/99', await token('99'))).status).toBe(404);
+        expect((await app.get('/users/99', await token('admin', 'users:read'))).status).toBe(404);
+      });
     });
 
-    it('is refused 403 under another user whatever the order id, with one body for all', async () => {
-      const theirs = await app.placeOrder('2');
-      const user1 = await token('1');
-      const bodies = new Set<string>();
-      for (const id of [theirs, '999999', 'abc']) {
-        const response = await app.get(`/users/2/orders/${id}`, user1);
-        expect(response.status).toBe(403);
-        bodies.add(response.text);
-      }
-      expect(bodies.size).toBe(1);
-    });
-  });
+    describe('GET /users/{id}/account-type', () => {
+      it('answers the user’s account type as an account-types resource', async () => {
+        const premium = await app.get('/users/1/account-type', await token('1'));
+        expect(premium.status).toBe(200);
+        expect(premium.body).toEqual({
+          data: { type: 'account-types', id: 'premium', attributes: { name: 'premium' } },
+          links: { self: '/users/1/account-type' },
+        });
+        const standard = await app.get('/users/2/account-type', await token('admin', 'users:read'));
+        expect(standard.body.data).toMatchObject({ type: 'account-types', id: 'standard' });
+      });
 
-  describe('when a secret field is added to the stored user', () => {
-    it('never appears in any response of any endpoint, for any caller', async () => {
-      const orderOf1 = await app.placeOrder('1');
-      const paths = [
-        '/users/1',
-        '/users/2',
-        '/users/3',
-        '/users/1/orders',
-        '/users/1/orders?page%5Bsize%5D=1',
-        `/users/1/orders/${orderOf1}`,
-        '/users/1/account-type',
-        `/orders/${orderOf1}`,
-        '/books',
-        '/books/1',
-      ];
-      const callers = [undefined, await token('1'), await token('2'), await token('admin', 'users:read')];
-      let ok = 0;
-      for (const path of paths) {
-        for (const caller of callers) {
-          const response = await app.get(path, caller); // get() checks every body for secrets
-          if (response.status === 200) ok++;
+      it('follows the same access rule as the user', async () => {
+        expect((await app.get('/users/2/account-type', await token('1'))).status).toBe(403);
+        expect((await app.get('/users/2/account-type')).status).toBe(401);
+      });
+    });
+
+    describe('GET /users/{id}/orders/{order_id}', () => {
+      it('answers the owner’s order under the owner, with the nested self link', async () => {
+        const id = await app.placeOrder('1');
+        const response = await app.get(`/users/1/orders/${id}`, await token('1'));
+        expect(response.status).toBe(200);
+        expect(response.body.data).toMatchObject({
+          type: 'orders',
+          id,
+          attributes: { bookId: 1, quantity: 2 },
+        });
+        expect(response.body.links.self).toBe(`/users/1/orders/${id}`);
+        expect((await app.get(response.body.data.links.self, await token('1'))).status).toBe(200);
+      });
+    });
+
+    describe('when user 1 enumerates order ids (BOLA)', () => {
+      it('learns nothing about user 2’s orders: the same 404 as for ids that never existed', async () => {
+        const mine = [await app.placeOrder('1'), await app.placeOrder('1')];
+        const theirs = [await app.placeOrder('2'), await app.placeOrder('2'), await app.placeOrder('3')];
+        const user1 = await token('1');
+        const highest = Math.max(...[...app.owners.keys()].map(Number));
+        const never = String(highest + 1000);
+        let foreignProbes = 0;
+        for (const template of ['/users/1/orders/', '/orders/']) {
+          const baseline = await app.get(`${template}${never}`, user1);
+          expect(baseline.status).toBe(404);
+          for (let id = 1; id <= highest + 3; id++) {
+            const raw = String(id);
+            const response = await app.get(`${template}${raw}`, user1);
+            if (app.owners.get(raw) === '1') {
+              expect(response.status).toBe(200);
+              continue;
+            }
+            if (app.owners.has(raw)) foreignProbes++;
+            expect(response.status, `${template}${raw}`).toBe(404);
+            expect(normalized(response, raw)).toEqual(normalized(baseline, never));
+            expect(Object.keys(response.headers).sort()).toEqual(Object.keys(baseline.headers).sort());
+            expect(response.text).not.toContain('alan@example.com');
+          }
         }
-      }
-      expect(ok).toBeGreaterThan(paths.length);
-    });
-  });
-});
+        // Every order of users 2 and 3 was probed on both paths.
+        expect(foreignProbes).toBeGreaterThanOrEqual(2 * theirs.length);
+        expect(mine.every((id) => app.owners.get(id) === '1')).toBe(true);
+      });
 
-describe.each(ADAPTERS)(
-  'pagination of GET /users/{id}/orders through the $adapter adapter',
-  ({ connect }) => {
+      it('is refused 403 under another user whatever the order id, with one body for all', async () => {
+        const theirs = await app.placeOrder('2');
+        const user1 = await token('1');
+        const bodies = new Set<string>();
+        for (const id of [theirs, '999999', 'abc']) {
+          const response = await app.get(`/users/2/orders/${id}`, user1);
+          expect(response.status).toBe(403);
+          bodies.add(response.text);
+        }
+        expect(bodies.size).toBe(1);
+      });
+    });
+
+    describe('when a secret field is added to the stored user', () => {
+      it('never appears in any response of any endpoint, for any caller', async () => {
+        const orderOf1 = await app.placeOrder('1');
+        const paths = [
+          '/users/1',
+          '/users/2',
+          '/users/3',
+          '/users/1/orders',
+          '/users/1/orders?page%5Bsize%5D=1',
+          `/users/1/orders/${orderOf1}`,
+          '/users/1/account-type',
+          `/orders/${orderOf1}`,
+          '/books',
+          '/books/1',
+        ];
+        const callers = [undefined, await token('1'), await token('2'), await token('admin', 'users:read')];
+        let ok = 0;
+        for (const path of paths) {
+          for (const caller of callers) {
+            const response = await app.get(path, caller); // get() checks every body for secrets
+            if (response.status === 200) ok++;
+          }
+        }
+        expect(ok).toBeGreaterThan(paths.length);
+      });
+    });
+  },
+);
+
+describe.each(APP_MATRIX)(
+  'pagination of GET /users/{id}/orders through the $adapter adapter on $dataStore',
+  ({ connect, dataStore }) => {
     let app: Awaited<ReturnType<typeof connectApp>>;
     let ordersOf1: string[];
     let user1: string;
     beforeAll(async () => {
-      app = await connectApp(connect);
+      app = await connectApp(connect, dataStore);
       user1 = await token('1');
       ordersOf1 = [];
       for (let i = 0; i < 23; i++) {
@@ -364,69 +375,72 @@ const request = fc.record({
   orderPick: fc.oneof(fc.nat(), fc.constantFrom('absent', 'malformed')),
 });
 
-describe.each(ADAPTERS)('property: ownership through the real app ($adapter adapter)', ({ connect }) => {
-  let app: Awaited<ReturnType<typeof connectApp>>;
-  beforeAll(async () => {
-    app = await connectApp(connect);
-  });
-  afterAll(() => app.client.close());
+describe.each(APP_MATRIX)(
+  'property: ownership through the real app ($adapter adapter, $dataStore)',
+  ({ connect, dataStore }) => {
+    let app: Awaited<ReturnType<typeof connectApp>>;
+    beforeAll(async () => {
+      app = await connectApp(connect, dataStore);
+    });
+    afterAll(() => app.client.close());
 
-  it('succeeds iff the principal may read the user and the order is that user’s; else exactly 401/403/404, leaking nothing', async () => {
-    await fc.assert(
-      fc.asyncProperty(request, async (r) => {
-        for (const owner of r.newOrders) await app.placeOrder(owner);
-        const known = [...app.owners.keys()];
-        const orderId =
-          typeof r.orderPick === 'number'
-            ? (known[r.orderPick % Math.max(known.length, 1)] ?? '999999')
-            : r.orderPick === 'absent'
-              ? '999999'
-              : 'abc';
-        const suffix = {
-          user: '',
-          orders: '/orders',
-          order: `/orders/${orderId}`,
-          'account-type': '/account-type',
-        }[r.endpoint];
-        const authorization =
-          r.principal === null ? undefined : await token(r.principal.sub, r.principal.scope);
-        const response = await app.get(`/users/${r.userId}${suffix}`, authorization);
+    it('succeeds iff the principal may read the user and the order is that user’s; else exactly 401/403/404, leaking nothing', async () => {
+      await fc.assert(
+        fc.asyncProperty(request, async (r) => {
+          for (const owner of r.newOrders) await app.placeOrder(owner);
+          const known = [...app.owners.keys()];
+          const orderId =
+            typeof r.orderPick === 'number'
+              ? (known[r.orderPick % Math.max(known.length, 1)] ?? '999999')
+              : r.orderPick === 'absent'
+                ? '999999'
+                : 'abc';
+          const suffix = {
+            user: '',
+            orders: '/orders',
+            order: `/orders/${orderId}`,
+            'account-type': '/account-type',
+          }[r.endpoint];
+          const authorization =
+            r.principal === null ? undefined : await token(r.principal.sub, r.principal.scope);
+          const response = await app.get(`/users/${r.userId}${suffix}`, authorization);
 
-        const mayRead =
-          r.principal !== null && (r.principal.sub === r.userId || r.principal.scope === 'users:read');
-        const expected =
-          r.principal === null
-            ? 401
-            : !mayRead
-              ? 403
-              : !EXISTING.has(r.userId)
-                ? 404
-                : r.endpoint === 'order' && app.owners.get(orderId) !== r.userId
+          const mayRead =
+            r.principal !== null && (r.principal.sub === r.userId || r.principal.scope === 'users:read');
+          const expected =
+            r.principal === null
+              ? 401
+              : !mayRead
+                ? 403
+                : !EXISTING.has(r.userId)
                   ? 404
-                  : 200;
-        expect(response.status).toBe(expected);
+                  : r.endpoint === 'order' && app.owners.get(orderId) !== r.userId
+                    ? 404
+                    : 200;
+          expect(response.status).toBe(expected);
 
-        // No other user's data: emails only of the caller, orders only of the user in the path.
-        for (const user of STORED_USERS) {
-          if (user.id !== r.principal?.sub) expect(response.text).not.toContain(user.email);
-        }
-        if (expected !== 200) {
-          expect(Object.keys(response.body)).toEqual(['errors']);
-          return;
-        }
-        const data = response.body.data;
-        if (r.endpoint === 'orders') {
-          for (const order of data) expect(app.owners.get(order.id)).toBe(r.userId);
-          expect(data.length).toBe(
-            Math.min(10, [...app.owners.values()].filter((o) => o === r.userId).length),
-          );
-        }
-        if (r.endpoint === 'order') expect(data.id).toBe(orderId);
-        if (r.endpoint === 'user') {
-          expect(data.attributes.email === emailOf(r.userId)).toBe(r.principal?.sub === r.userId);
-        }
-      }),
-      { numRuns: 60 },
-    );
-  });
-});
+          // No other user's data: emails only of the caller, orders only of the user in the path.
+          for (const user of STORED_USERS) {
+            if (user.id !== r.principal?.sub) expect(response.text).not.toContain(user.email);
+          }
+          if (expected !== 200) {
+            expect(Object.keys(response.body)).toEqual(['errors']);
+            return;
+          }
+          const data = response.body.data;
+          if (r.endpoint === 'orders') {
+            for (const order of data) expect(app.owners.get(order.id)).toBe(r.userId);
+            expect(data.length).toBe(
+              Math.min(10, [...app.owners.values()].filter((o) => o === r.userId).length),
+            );
+          }
+          if (r.endpoint === 'order') expect(data.id).toBe(orderId);
+          if (r.endpoint === 'user') {
+            expect(data.attributes.email === emailOf(r.userId)).toBe(r.principal?.sub === r.userId);
+          }
+        }),
+        { numRuns: 60 },
+      );
+    });
+  },
+);

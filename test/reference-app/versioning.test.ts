@@ -1,26 +1,31 @@
 import { parseItem } from 'structured-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOVED_URLS } from '../../examples/reference-app/composition-root.js';
-import { ADAPTERS, type TestClient } from '../support/clients.js';
-import { bearer, referenceApp } from '../support/reference-app.js';
+import type { TestClient } from '../support/clients.js';
+import { APP_MATRIX, bearer, referenceAppOn } from '../support/reference-app.js';
 
 const JSON_API = 'application/vnd.api+json';
 
-describe.each(ADAPTERS)(
-  'versions, deprecation and moved URLs through the $adapter adapter',
-  ({ connect }) => {
+describe.each(APP_MATRIX)(
+  'versions, deprecation and moved URLs through the $adapter adapter on $dataStore',
+  ({ connect, dataStore }) => {
     let client: TestClient;
+    let built: Awaited<ReturnType<typeof referenceAppOn>>;
     let ada: string;
     let reader: string;
     let writer: string;
 
     beforeAll(async () => {
-      client = await connect(referenceApp().app);
+      built = await referenceAppOn(dataStore);
+      client = await connect(built.app);
       ada = await bearer('1');
       reader = await bearer('1', 'standards:read');
       writer = await bearer('1', 'standards:read standards:write');
     });
-    afterAll(() => client.close());
+    afterAll(async () => {
+      await client.close();
+      await built.close();
+    });
 
     const getUser = (path: string, accept?: string) =>
       client.request('GET', path, { headers: { authorization: ada, ...(accept ? { accept } : {}) } });

@@ -1,7 +1,14 @@
+import pg from 'pg';
 import { createReferenceApp, type StoreOverrides } from '../../examples/reference-app/composition-root.js';
 import { configFromEnv, DEV_AUTH_SECRET } from '../../examples/reference-app/config.js';
+import { applyMigrations } from '../../examples/reference-app/database/migration-runner.js';
+import { dataMigrations } from '../../examples/reference-app/database/migrations.js';
+import { postgresDataStores } from '../../examples/reference-app/database/postgres-data-stores.js';
 import { signHs256Token } from '../../src/auth/index.js';
 import type { Logger } from '../../src/core/types.js';
+import { ADAPTERS } from './clients.js';
+import { dropTablesUnder } from './postgres.js';
+import { DATABASE_URL, serviceAvailable, uniquePrefix } from './services.js';
 
 /** A logger that keeps what it is given, for asserting on it (and keeps test output quiet). */
 export function memoryLogger(): Logger & {
@@ -30,3 +37,43 @@ export function referenceApp(env: NodeJS.ProcessEnv = {}, stores: StoreOverrides
 export async function bearer(sub: string, scope?: string): Promise<string> {
   return `Bearer ${await signHs256Token(DEV_AUTH_SECRET, { sub, ...(scope === undefined ? {} : { scope }) })}`;
 }
+
+/**
+ * The data stores the reference app's HTTP suite runs on: `memory` always, `postgres` when PostgreSQL
+ * is reachable (under `CI=true` it must be). Use with `describe.each`.
+ */
+export const DATA_STORES: ReadonlyArray<{ readonly dataStore: 'memory' | 'postgres' }> =
+  (await serviceAvailable('PostgreSQL'))
+    ? [{ dataStore: 'memory' }, { dataStore: 'postgres' }]
+    : [{ dataStore: 'memory' }];
+
+/**
+ * A fresh reference app on `dataStore`. On `postgres` its tables live under a unique prefix, created
+ * by the app's migrations and dropped by `close`, so test files never share rows.
+ */
+export async function referenceAppOn(
+  dataStore: 'memory' | 'postgres',
+  env: NodeJS.ProcessEnv = {},
+  stores: StoreOverrides = {},
+) {
+  if (dataStore === 'memory') return { ...referenceApp(env, stores), close: async () => {} };
+  const prefix = uniquePrefix('ref').toLowerCase();
+  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
+  await applyMigrations({ pool, prefix, migrations: dataMigrations(prefix) });
+  const built = referenceApp(
+    { ...env, STORE_PREFIX: prefix },
+    { ...postgresDataStores(pool, prefix), ...stores },
+  );
+  return {
+    ...built,
+    close: async () => {
+      await dropTablesUnder(prefix, pool);
+      await pool.end();
+    },
+  };
+}
+
+/** Every adapter on every data store, for `describe.each`. */
+export const APP_MATRIX = ADAPTERS.flatMap(({ adapter, connect }) =>
+  DATA_STORES.map(({ dataStore }) => ({ adapter, connect, dataStore })),
+);

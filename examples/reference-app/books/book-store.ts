@@ -30,6 +30,18 @@ const SEED: ReadonlyArray<readonly [string, string]> = [
   ['Stanis\u0142aw Lem', 'The Cyberiad'],
 ];
 
+/** When the seeded catalogue was last changed. */
+export const SEEDED_AT = new Date('2026-01-15T09:30:00Z');
+
+/** The catalogue every data store starts with (ids from 1). */
+export const BOOK_SEED: readonly Book[] = SEED.map(([author, title], index) => ({
+  id: index + 1,
+  title,
+  author,
+  updatedAt: SEEDED_AT,
+  internalSku: `SKU-${9000 + index}`,
+}));
+
 /** The embedded default: a fixed catalogue in memory. */
 export class MemoryBookStore implements BookStore {
   private readonly books: ReadonlyMap<number, Book>;
@@ -38,14 +50,7 @@ export class MemoryBookStore implements BookStore {
   private readonly authorKeys: readonly string[];
 
   constructor() {
-    const updatedAt = new Date('2026-01-15T09:30:00Z');
-    this.all = SEED.map(([author, title], index) => ({
-      id: index + 1,
-      title,
-      author,
-      updatedAt,
-      internalSku: `SKU-${9000 + index}`,
-    }));
+    this.all = BOOK_SEED;
     this.books = new Map(this.all.map((book) => [book.id, book]));
     this.authorKeys = this.all.map((book) => book.author.toLowerCase());
   }

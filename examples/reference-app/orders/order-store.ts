@@ -1,3 +1,5 @@
+import type { WriteOptions } from '../database/write-options.js';
+
 /** An order as stored. */
 export interface Order {
   readonly id: number;
@@ -16,11 +18,14 @@ export type OrderLookup =
   | { readonly kind: 'absent' };
 
 export interface OrderStore {
-  create(input: {
-    readonly ownerId: string;
-    readonly bookId: number;
-    readonly quantity: number;
-  }): Promise<Order>;
+  create(
+    input: {
+      readonly ownerId: string;
+      readonly bookId: number;
+      readonly quantity: number;
+    },
+    options?: WriteOptions,
+  ): Promise<Order>;
   find(id: number): Promise<OrderLookup>;
   /** Delete and leave a tombstone, so a repeated DELETE by the owner still answers 204. */
   delete(id: number): Promise<void>;
@@ -30,7 +35,12 @@ export interface OrderStore {
    * Change the quantity only if the order is still at `expectedVersion` (compare-and-set), so two
    * writers that both passed `If-Match` cannot both win. `undefined` when the version moved on.
    */
-  updateQuantity(id: number, expectedVersion: number, quantity: number): Promise<Order | undefined>;
+  updateQuantity(
+    id: number,
+    expectedVersion: number,
+    quantity: number,
+    options?: WriteOptions,
+  ): Promise<Order | undefined>;
 }
 
 /** The embedded default store. */

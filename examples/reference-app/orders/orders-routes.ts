@@ -4,7 +4,7 @@ import { conditional, preconditionFailed, versionEtag } from 'rest-conventions/c
 import { contextKey, created, json, noContent } from 'rest-conventions/core';
 import { dataDocument, defineResourceType, toOne } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
-import { type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
+import { IDEMPOTENCY_TRANSACTION, type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
 import {
   bodyPointer,
   decodeJsonBody,
@@ -85,7 +85,8 @@ export class OrdersRoutes {
             source: { pointer: bodyPointer(ctx, 'bookId') },
           });
         }
-        const order = await this.orders.create({ ownerId: ctx.principal!.sub, ...input });
+        const inTransaction = { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) };
+        const order = await this.orders.create({ ownerId: ctx.principal!.sub, ...input }, inTransaction);
         return created(`/orders/${order.id}`, orderDocument(order), { etag: versionEtag(order.version) });
       },
     });
@@ -109,7 +110,13 @@ export class OrdersRoutes {
         const { quantity } = await decodeJsonBody(ctx, { codec: OrderChange, type: 'orders' });
         // Compare-and-set against the version If-Match was checked against: of two writers that
         // both passed the precondition, only the first write lands; the other gets 412.
-        const updated = await this.orders.updateQuantity(checked.id, checked.version, quantity);
+        const inTransaction = { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) };
+        const updated = await this.orders.updateQuantity(
+          checked.id,
+          checked.version,
+          quantity,
+          inTransaction,
+        );
         if (updated === undefined) throw preconditionFailed();
         return json(200, orderDocument(updated), { etag: versionEtag(updated.version) });
       },

@@ -1,3 +1,6 @@
+import type { WriteOptions } from '../database/write-options.js';
+import { type Page, type PageRequest, pageOf } from './standard-order.js';
+
 export const STANDARD_STATUSES = ['draft', 'published', 'retired'] as const;
 export type StandardStatus = (typeof STANDARD_STATUSES)[number];
 
@@ -38,16 +41,23 @@ export type StandardWrite =
   | { readonly kind: 'duplicate-code' };
 
 export interface StandardStore {
-  create(input: StandardInput): Promise<StandardWrite>;
+  create(input: StandardInput, options?: WriteOptions): Promise<StandardWrite>;
   find(id: string): Promise<StandardLookup>;
   /**
    * Apply changes to a live standard still at `expectedVersion` (compare-and-set); `undefined` when
    * it is not live or the version moved on.
    */
-  update(id: string, expectedVersion: number, changes: StandardChanges): Promise<StandardWrite | undefined>;
+  update(
+    id: string,
+    expectedVersion: number,
+    changes: StandardChanges,
+    options?: WriteOptions,
+  ): Promise<StandardWrite | undefined>;
   /** Delete and leave a tombstone, so a repeated DELETE still answers 204. */
   delete(id: string): Promise<void>;
   list(): Promise<readonly Standard[]>;
+  /** One keyset page of the live standards (`standard-order.ts`): stable under inserts and deletes. */
+  page(request: PageRequest): Promise<Page>;
 }
 
 /** The embedded default store. */
@@ -118,6 +128,10 @@ export class MemoryStandardStore implements StandardStore {
 
   async list(): Promise<readonly Standard[]> {
     return [...this.standards.values()];
+  }
+
+  async page(request: PageRequest): Promise<Page> {
+    return pageOf(this.standards.values(), request);
   }
 
   private codeTaken(code: string): boolean {

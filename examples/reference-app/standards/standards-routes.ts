@@ -4,7 +4,7 @@ import { conditional, preconditionFailed, versionEtag } from 'rest-conventions/c
 import { contextKey, created, json, noContent } from 'rest-conventions/core';
 import { dataDocument, defineResourceType } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
-import { type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
+import { IDEMPOTENCY_TRANSACTION, type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
 import {
   bodyPointer,
   decodeJsonBody,
@@ -89,7 +89,7 @@ export class StandardsRoutes {
       use: [...read, conditional({ policy: privateRevalidated })],
       handler: async (ctx) => {
         const query = listingQuery(ctx);
-        const { standards, links } = listPage(ctx, await this.standards.list(), query);
+        const { standards, links } = await listPage(ctx, this.standards, query);
         const fields = query['fields[standards]'];
         const fieldSet = fields === undefined ? undefined : new Set<string>(fields);
         return json(
@@ -107,7 +107,8 @@ export class StandardsRoutes {
       use: [...write, idempotency({ store: this.idempotencyStore, required: true })],
       handler: async (ctx) => {
         const input = await decodeJsonBody(ctx, { codec: StandardCreate, type: 'standards' });
-        const standard = written(await this.standards.create(input), ctx);
+        const inTransaction = { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) };
+        const standard = written(await this.standards.create(input, inTransaction), ctx);
         return created(`${STANDARDS_PATH}${standard.id}`, standardDocument(standard));
       },
     });
@@ -133,7 +134,8 @@ export class StandardsRoutes {
           id: checked.id,
         });
         // Compare-and-set against the version If-Match was checked against.
-        const result = await this.standards.update(checked.id, checked.version, changes);
+        const inTransaction = { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) };
+        const result = await this.standards.update(checked.id, checked.version, changes, inTransaction);
         if (result === undefined) throw preconditionFailed();
         const updated = written(result, ctx);
         return json(200, standardDocument(updated), { etag: versionEtag(updated.version) });

@@ -1,0 +1,45 @@
+import type { App } from 'rest-conventions';
+import { json } from 'rest-conventions/core';
+import { ApiError } from 'rest-conventions/errors';
+import { type ReadinessCheck, unreadyStores } from './readiness.js';
+
+/** The health endpoints: public, never cached, never rate limited (docs/deployment.md). */
+export const HEALTH_PATHS: ReadonlySet<string> = new Set(['/health/live', '/health/ready']);
+
+/** Fresh headers per response: middleware adds to a response's headers in place. */
+const neverStored = (): Record<string, string> => ({ 'cache-control': 'no-store' });
+
+/**
+ * `GET /health/live`: the process is up and serving (a load balancer restarts it otherwise).
+ * `GET /health/ready`: every configured shared store answered within a second (a load balancer
+ * sends it traffic only then); otherwise 503 naming the stores that did not, and nothing more.
+ */
+export class HealthRoutes {
+  static readonly inject = ['readinessChecks'] as const;
+
+  constructor(private readonly checks: readonly ReadinessCheck[]) {}
+
+  register(app: App): void {
+    app.route({
+      method: 'GET',
+      path: '/health/live',
+      handler: () => json(200, { meta: { status: 'pass' } }, neverStored()),
+    });
+    app.route({
+      method: 'GET',
+      path: '/health/ready',
+      handler: async () => {
+        const down = await unreadyStores(this.checks);
+        if (down.length > 0) {
+          throw new ApiError(503, {
+            code: 'not-ready',
+            detail: `Not ready: ${down.join(', ')} did not answer.`,
+            headers: { ...neverStored(), 'retry-after': '5' },
+          });
+        }
+        const stores = Object.fromEntries(this.checks.map((c) => [c.name, 'pass']));
+        return json(200, { meta: { status: 'pass', stores } }, neverStored());
+      },
+    });
+  }
+}

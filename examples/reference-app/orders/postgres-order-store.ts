@@ -1,0 +1,109 @@
+import type { Pool } from 'pg';
+import type { WriteOptions } from '../database/write-options.js';
+import type { Order, OrderLookup, OrderStore } from './order-store.js';
+
+interface OrderRow {
+  readonly id: string;
+  readonly owner_id: string;
+  readonly book_id: number;
+  readonly quantity: number;
+  readonly version: number;
+  readonly updated_at: Date;
+  readonly deleted_at: Date | null;
+}
+
+function toOrder(row: OrderRow): Order {
+  return {
+    id: Number(row.id),
+    ownerId: row.owner_id,
+    bookId: row.book_id,
+    quantity: row.quantity,
+    version: row.version,
+    updatedAt: row.updated_at,
+  };
+}
+
+/**
+ * Orders in `<prefix>_orders` (`database/migrations.ts`). The version column is the ETag's source and
+ * PATCH's compare-and-set; a delete keeps the row as a tombstone (`deleted_at`), so a repeated DELETE
+ * answers 204 on every instance and after restarts. Writes go through the idempotency transaction
+ * when given one.
+ */
+export class PostgresOrderStore implements OrderStore {
+  private readonly sql;
+
+  constructor(
+    private readonly pool: Pool,
+    prefix: string,
+    private readonly now: () => Date = () => new Date(),
+    /** Test-only: runs after the insert, before anything commits (see `Config.testCrash`). */
+    private readonly afterInsert: () => void = () => {},
+  ) {
+    const table = `${prefix}_orders`;
+    const columns = 'id, owner_id, book_id, quantity, version, updated_at, deleted_at';
+    this.sql = {
+      create: {
+        name: `${prefix}_order_create`,
+        text: `INSERT INTO ${table} (owner_id, book_id, quantity, updated_at) VALUES ($1, $2, $3, $4)
+          RETURNING ${columns}`,
+      },
+      find: { name: `${prefix}_order_find`, text: `SELECT ${columns} FROM ${table} WHERE id = $1` },
+      // No change, no new version: the ETag changes exactly when the representation does.
+      update: {
+        name: `${prefix}_order_update`,
+        text: `UPDATE ${table}
+          SET quantity = $3,
+              version = CASE WHEN quantity = $3 THEN version ELSE version + 1 END,
+              updated_at = CASE WHEN quantity = $3 THEN updated_at ELSE $4 END
+          WHERE id = $1 AND version = $2 AND deleted_at IS NULL
+          RETURNING ${columns}`,
+      },
+      delete: {
+        name: `${prefix}_order_delete`,
+        text: `UPDATE ${table} SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL`,
+      },
+      byOwner: {
+        name: `${prefix}_orders_by_owner`,
+        text: `SELECT ${columns} FROM ${table} WHERE owner_id = $1 AND deleted_at IS NULL ORDER BY id`,
+      },
+    };
+  }
+
+  async create(
+    input: { readonly ownerId: string; readonly bookId: number; readonly quantity: number },
+    options: WriteOptions = {},
+  ): Promise<Order> {
+    const db = options.transaction ?? this.pool;
+    const values = [input.ownerId, input.bookId, input.quantity, this.now()];
+    const { rows } = await db.query<OrderRow>({ ...this.sql.create, values });
+    this.afterInsert();
+    return toOrder(rows[0]!);
+  }
+
+  async find(id: number): Promise<OrderLookup> {
+    const row = (await this.pool.query<OrderRow>({ ...this.sql.find, values: [id] })).rows[0];
+    if (row === undefined) return { kind: 'absent' };
+    if (row.deleted_at !== null) return { kind: 'deleted', ownerId: row.owner_id };
+    return { kind: 'live', order: toOrder(row) };
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.pool.query({ ...this.sql.delete, values: [id, this.now()] });
+  }
+
+  async updateQuantity(
+    id: number,
+    expectedVersion: number,
+    quantity: number,
+    options: WriteOptions = {},
+  ): Promise<Order | undefined> {
+    const db = options.transaction ?? this.pool;
+    const values = [id, expectedVersion, quantity, this.now()];
+    const row = (await db.query<OrderRow>({ ...this.sql.update, values })).rows[0];
+    return row === undefined ? undefined : toOrder(row);
+  }
+
+  async listByOwner(ownerId: string): Promise<readonly Order[]> {
+    return (await this.pool.query<OrderRow>({ ...this.sql.byOwner, values: [ownerId] })).rows.map(toOrder);
+  }
+}
