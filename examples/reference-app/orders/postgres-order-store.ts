@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { WriteOptions } from '../database/write-options.js';
+import { pgTransaction, type WriteOptions } from '../database/write-options.js';
 import type { Order, OrderLookup, OrderStore } from './order-store.js';
 
 interface OrderRow {
@@ -73,7 +73,7 @@ export class PostgresOrderStore implements OrderStore {
     input: { readonly ownerId: string; readonly bookId: number; readonly quantity: number },
     options: WriteOptions = {},
   ): Promise<Order> {
-    const db = options.transaction ?? this.pool;
+    const db = pgTransaction(options) ?? this.pool;
     const values = [input.ownerId, input.bookId, input.quantity, this.now()];
     const { rows } = await db.query<OrderRow>({ ...this.sql.create, values });
     this.afterInsert();
@@ -97,7 +97,7 @@ export class PostgresOrderStore implements OrderStore {
     quantity: number,
     options: WriteOptions = {},
   ): Promise<Order | undefined> {
-    const db = options.transaction ?? this.pool;
+    const db = pgTransaction(options) ?? this.pool;
     const values = [id, expectedVersion, quantity, this.now()];
     const row = (await db.query<OrderRow>({ ...this.sql.update, values })).rows[0];
     return row === undefined ? undefined : toOrder(row);

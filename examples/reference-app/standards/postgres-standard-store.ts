@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { WriteOptions } from '../database/write-options.js';
+import { pgTransaction, type WriteOptions } from '../database/write-options.js';
 import { keysetCondition, orderBy } from './keyset-sql.js';
 import { type Page, type PageRequest, positionOf } from './standard-order.js';
 import type {
@@ -122,7 +122,7 @@ export class PostgresStandardStore implements StandardStore {
   }
 
   async create(input: StandardInput, options: WriteOptions = {}): Promise<StandardWrite> {
-    const db = options.transaction ?? this.pool;
+    const db = pgTransaction(options) ?? this.pool;
     const values = [
       this.newId(),
       input.code,
@@ -150,7 +150,7 @@ export class PostgresStandardStore implements StandardStore {
     changes: StandardChanges,
     options: WriteOptions = {},
   ): Promise<StandardWrite | undefined> {
-    const db = options.transaction ?? this.pool;
+    const db = pgTransaction(options) ?? this.pool;
     const values = [
       id,
       expectedVersion,
