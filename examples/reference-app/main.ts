@@ -1,9 +1,8 @@
-import http from 'node:http';
 import { jsonLineLogger } from 'rest-conventions';
-import { toNodeHandler } from 'rest-conventions/adapters/node';
 import { createReferenceApp } from './composition-root.js';
 import { configFromEnv } from './config.js';
 import { connectInfrastructure } from './infrastructure.js';
+import { ADAPTERS, type AdapterName, serve } from './serve.js';
 
 const config = configFromEnv();
 const logger = jsonLineLogger;
@@ -15,16 +14,14 @@ if (config.usingDevSecret) {
 }
 
 const infrastructure = await connectInfrastructure(config);
-const server = http.createServer(toNodeHandler(createReferenceApp(config, logger, infrastructure)));
-server.listen(config.port, () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  process.stdout.write(`rest-conventions reference app listening on http://localhost:${port}\n`);
-});
+const adapter = (process.env.ADAPTER ?? 'node') as AdapterName;
+if (!ADAPTERS.includes(adapter))
+  throw new TypeError(`ADAPTER must be one of ${ADAPTERS.join('|')}, got ${adapter}`);
+const server = await serve(adapter, createReferenceApp(config, logger, infrastructure), config.port);
+process.stdout.write(
+  `rest-conventions reference app listening on http://localhost:${server.port} (${adapter})\n`,
+);
 
-const stop = () =>
-  server.close(() => {
-    void infrastructure.close().then(() => process.exit(0));
-  });
+const stop = () => void server.close().then(() => infrastructure.close().then(() => process.exit(0)));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
