@@ -25,7 +25,7 @@ export interface Served {
   close(): Promise<void>;
 }
 
-function listen(server: http.Server, port: number): Promise<Served> {
+export function listen(server: http.Server, port: number): Promise<Served> {
   return new Promise((resolve) => {
     server.listen(port, () =>
       resolve({

@@ -21,11 +21,16 @@ export interface ConventionsOptions {
   readonly requestId?: { readonly header?: string; readonly generate?: () => string };
 }
 
-/** Runs the primitives around the framework's own handling of one request. */
+/**
+ * Runs the primitives around the framework's own handling of one request. `existing` is the context
+ * an outer `conventions(...)` made for the same request (route-level primitives after app-level
+ * ones share its principal, request id and body).
+ */
 export type ConventionsRunner = (
   request: RequestView,
   downstream: (ctx: Context) => Promise<ApiResponse>,
   toError?: (thrown: unknown) => unknown,
+  existing?: Context,
 ) => Promise<ApiResponse>;
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,200}$/;

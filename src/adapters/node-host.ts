@@ -57,10 +57,10 @@ export function incomingView(
 
 /** The bytes to send for a neutral response: none for HEAD, 204 and 304 (RFC 9110 sections 9.3.2, 15). */
 export function wireBody(response: ApiResponse, method: string | undefined): Uint8Array | undefined {
+  if (response.status === 204 || response.status === 304) return undefined;
   const bytes = bodyBytes(response);
   if (bytes !== undefined) response.headers['content-length'] ??= String(bytes.byteLength);
-  if (method === 'HEAD' || response.status === 204 || response.status === 304) return undefined;
-  return bytes;
+  return method === 'HEAD' ? undefined : bytes;
 }
 
 /** Replaces whatever headers the node response holds by the neutral response's, and `Set-Cookie`. */

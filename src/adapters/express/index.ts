@@ -104,6 +104,7 @@ export function conventions(options: ExpressConventionsOptions): RequestHandler 
   const run = conventionsRunner(options, 'express');
   const clientAddress = clientAddressOption(options.clientAddress, 'express conventions');
   return function expressConventions(req: Request, res: Response, next: NextFunction) {
+    const outer = CONTEXTS.get(req);
     const body = new RecordedBody(() => req);
     const view = incomingView(req, req.originalUrl, clientAddress?.(req) ?? req.socket.remoteAddress, body);
     let captured: Captured | undefined;
@@ -119,15 +120,24 @@ export function conventions(options: ExpressConventionsOptions): RequestHandler 
         return caught.response;
       });
     };
-    run(view, downstream).then(
+    run(view, downstream, undefined, outer).then(
       (response) => {
+        const bytes = wireBody(response, req.method);
         replaceHeaders(res, response, captured?.setCookie ?? []);
         res.statusCode = response.status;
-        res.end(wireBody(response, req.method));
+        res.end(bytes);
       },
       () => writeFallback500(res),
     );
   };
+}
+
+/**
+ * The rest-conventions context of a request that went through {@link conventions}: its `principal`
+ * (after `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
+ */
+export function conventionsContext(req: Request): Context | undefined {
+  return CONTEXTS.get(req);
 }
 
 /**

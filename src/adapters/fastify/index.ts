@@ -42,7 +42,15 @@ interface Trip {
   setCookie: readonly string[];
 }
 
-const TRIPS = new WeakMap<FastifyRequest, Trip>();
+const CONTEXTS = new WeakMap<FastifyRequest, Context>();
+
+/**
+ * The rest-conventions context of a request that went through {@link conventions}: its `principal`
+ * (after `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
+ */
+export function conventionsContext(request: FastifyRequest): Context | undefined {
+  return CONTEXTS.get(request);
+}
 
 /** Fastify's own errors carry `statusCode`; validation errors are 400s with a readable message. */
 function fromFastifyError(thrown: unknown): unknown {
@@ -65,8 +73,11 @@ function unencapsulated<T extends object>(plugin: T): T {
 export function conventions(options: FastifyConventionsOptions): FastifyPluginAsync {
   const run = conventionsRunner(options, 'fastify');
   const clientAddress = clientAddressOption(options.clientAddress, 'fastify conventions');
+  // Per plugin: a scope may register its own `conventions` inside an outer one.
+  const TRIPS = new WeakMap<FastifyRequest, Trip>();
   const plugin = async (fastify: FastifyInstance) => {
     fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      const outer = CONTEXTS.get(request);
       const body = new RecordedBody(() => request.raw);
       const view = incomingView(request.raw, request.url, clientAddress?.(request) ?? request.ip, body);
       let entered!: (ctx: Context) => void;
@@ -79,9 +90,11 @@ export function conventions(options: FastifyConventionsOptions): FastifyPluginAs
         (inner) =>
           new Promise<ApiResponse>((resolve) => {
             trip.respond = resolve;
+            CONTEXTS.set(request, inner);
             entered(inner);
           }),
         fromFastifyError,
+        outer,
       );
       (trip as { answer: Promise<ApiResponse> }).answer = answer;
       TRIPS.set(request, trip);
@@ -113,7 +126,8 @@ export function conventions(options: FastifyConventionsOptions): FastifyPluginAs
       reply.headers(response.headers);
       if (caught.setCookie.length > 0) reply.header('set-cookie', [...caught.setCookie]);
       const bytes = wireBody(response, request.method);
-      return payloadOf(bytes, response.headers);
+      // `undefined` from an onSend hook keeps the route's payload; `null` sends none.
+      return bytes === undefined ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     });
     fastify.setErrorHandler(async (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
       const trip = TRIPS.get(request);

@@ -92,6 +92,7 @@ export function conventions(options: HonoConventionsOptions): MiddlewareHandler 
       body: () => cachedBody(c),
     });
     let setCookie: string[] = [];
+    const outer = CONTEXTS.get(c.req.raw);
     const response = await run(
       view,
       async (ctx) => {
@@ -101,6 +102,7 @@ export function conventions(options: HonoConventionsOptions): MiddlewareHandler 
         return neutralOf(c.res);
       },
       fromHonoError,
+      outer,
     );
     // Unset first: assigning over an existing response would merge the old one's headers back in.
     c.res = undefined;
@@ -108,6 +110,14 @@ export function conventions(options: HonoConventionsOptions): MiddlewareHandler 
     for (const cookie of setCookie) answer.headers.append('set-cookie', cookie);
     c.res = answer;
   };
+}
+
+/**
+ * The rest-conventions context of a request inside {@link conventions}: its `principal` (after
+ * `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
+ */
+export function conventionsContext(c: HonoContext): Context | undefined {
+  return CONTEXTS.get(c.req.raw);
 }
 
 async function* cachedBody(c: HonoContext): AsyncIterable<Uint8Array> {

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import type { Context as KoaContext, Middleware as KoaMiddleware, Next } from 'koa';
 import type { App } from '../../core/app.js';
 import { collectBody } from '../../core/response.js';
-import type { ApiResponse } from '../../core/types.js';
+import type { ApiResponse, Context } from '../../core/types.js';
 import {
   type ConventionsOptions,
   conventionsRunner,
@@ -49,10 +49,12 @@ export function conventions(options: KoaConventionsOptions): KoaMiddleware {
   const clientAddress = clientAddressOption(options.clientAddress, 'koa conventions');
   return async function koaConventions(ctx: KoaContext, next: Next) {
     const { req } = ctx;
+    const outer = CONTEXTS.get(ctx);
     const body = new RecordedBody(() => req);
     const view = incomingView(req, ctx.originalUrl, clientAddress?.(ctx) ?? req.socket.remoteAddress, body);
     let setCookie: readonly string[] = [];
-    const downstream = async (): Promise<ApiResponse> => {
+    const downstream = async (inner: Context): Promise<ApiResponse> => {
+      CONTEXTS.set(ctx, inner);
       const read = body.bytes();
       if (read !== undefined)
         (ctx.request as { body?: unknown }).body = handedOnBody(read, ctx.get('content-type'));
@@ -63,7 +65,7 @@ export function conventions(options: KoaConventionsOptions): KoaMiddleware {
       delete caught.headers['content-length'];
       return { status: ctx.status, headers: caught.headers, ...(raw === undefined ? {} : { raw }) };
     };
-    const response = await run(view, downstream);
+    const response = await run(view, downstream, undefined, outer);
     const bytes = wireBody(response, ctx.method);
     ctx.body = bytes === undefined ? null : Buffer.from(bytes);
     ctx.status = response.status;
@@ -71,6 +73,16 @@ export function conventions(options: KoaConventionsOptions): KoaMiddleware {
     ctx.set(response.headers);
     if (setCookie.length > 0) ctx.set('set-cookie', [...setCookie]);
   };
+}
+
+const CONTEXTS = new WeakMap<KoaContext, Context>();
+
+/**
+ * The rest-conventions context of a request inside {@link conventions}: its `principal` (after
+ * `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
+ */
+export function conventionsContext(ctx: KoaContext): Context | undefined {
+  return CONTEXTS.get(ctx);
 }
 
 /** Options of {@link mountApp}. */
