@@ -99,4 +99,16 @@ describe('the four framework examples', () => {
     expect(reference[12]!.headers['content-type']).toBe('application/problem+json');
     for (const name of EXAMPLES) expect(results.get(name), name).toEqual(reference);
   });
+
+  it('key anonymous callers by their address (the Hono driver reads @hono/node-server bindings)', async () => {
+    for (const [name, { port }] of servers) {
+      const remaining = async (host: string) =>
+        Number(
+          /;r=(\d+)/.exec((await fetch(`http://${host}:${port}/books`)).headers.get('ratelimit') ?? '')?.[1],
+        );
+      const first = await remaining('127.0.0.1');
+      expect(await remaining('[::1]'), name).toBe(99);
+      expect(await remaining('127.0.0.1'), name).toBe(first - 1);
+    }
+  });
 });

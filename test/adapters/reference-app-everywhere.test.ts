@@ -71,7 +71,20 @@ async function everywhere(requests: readonly Exchange[]): Promise<Map<AdapterNam
   return answers;
 }
 
+const remaining = (response: Response) =>
+  Number(/;r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1]);
+
 describe('the reference app answers the same on every adapter', () => {
+  it('keys anonymous callers by their address, not all as ip:unknown', async () => {
+    for (const [adapter, { port }] of servers) {
+      const first = remaining(await fetch(`http://127.0.0.1:${port}/books/1`));
+      const other = remaining(await fetch(`http://[::1]:${port}/books/1`));
+      const second = remaining(await fetch(`http://127.0.0.1:${port}/books/1`));
+      expect(second, adapter).toBe(first - 1);
+      expect(other, adapter).toBe(999);
+    }
+  });
+
   it('books, conditional GET, orders with idempotency and ownership, errors', async () => {
     const alice = await bearer('alice-everywhere');
     const bob = await bearer('bob-everywhere');
