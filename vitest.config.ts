@@ -8,6 +8,7 @@ export default defineConfig({
     alias: [
       { find: /^rest-conventions$/, replacement: `${src}index.ts` },
       { find: /^rest-conventions\/adapters\/(.*)$/, replacement: `${src}adapters/$1.ts` },
+      { find: /^rest-conventions\/(express|fastify|koa|hono)$/, replacement: `${src}adapters/$1/index.ts` },
       { find: /^rest-conventions\/(.*)$/, replacement: `${src}$1/index.ts` },
     ],
   },

@@ -17,14 +17,23 @@ export const SUBPATHS = [
   'ratelimit',
   'adapters/node',
   'adapters/fetch',
+  'express',
+  'fastify',
+  'koa',
+  'hono',
 ] as const;
+
+/** Subpaths that drive a host framework: each imports its framework (an optional peer) and nothing else does. */
+export const FRAMEWORK_SUBPATHS = ['express', 'fastify', 'koa', 'hono'] as const;
 
 export function entryPoints(): Record<string, string> {
   const entries: Record<string, string> = { index: 'src/index.ts' };
   for (const subpath of SUBPATHS) {
     entries[`${subpath}/index`] = subpath.startsWith('adapters/')
       ? `src/${subpath}.ts`
-      : `src/${subpath}/index.ts`;
+      : (FRAMEWORK_SUBPATHS as readonly string[]).includes(subpath)
+        ? `src/adapters/${subpath}/index.ts`
+        : `src/${subpath}/index.ts`;
   }
   return entries;
 }

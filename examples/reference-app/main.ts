@@ -1,8 +1,8 @@
-import { closeGracefully, createNodeServer } from 'rest-conventions/adapters/node';
 import { createReferenceApp } from './composition-root.js';
 import { configFromEnv } from './config.js';
 import { connectInfrastructure, StartupError } from './infrastructure.js';
 import { referenceAppLogger } from './logger.js';
+import { ADAPTERS, type AdapterName, serve } from './serve.js';
 
 /** A start-up failure we can explain (a bad setting, a store that is not there): one line, exit 1. */
 function cannotStart(error: unknown): never {
@@ -12,8 +12,12 @@ function cannotStart(error: unknown): never {
 }
 
 let config: ReturnType<typeof configFromEnv>;
+let adapter: AdapterName;
 try {
   config = configFromEnv();
+  adapter = (process.env.ADAPTER ?? 'node') as AdapterName;
+  if (!ADAPTERS.includes(adapter))
+    throw new TypeError(`ADAPTER must be one of ${ADAPTERS.join('|')}, got ${adapter}`);
 } catch (error) {
   cannotStart(error);
 }
@@ -26,24 +30,22 @@ if (config.usingDevSecret) {
 }
 
 const infrastructure = await connectInfrastructure(config).catch(cannotStart);
-// Header, request and idle timeouts and a connection cap: docs/security.md.
-const server = createNodeServer(createReferenceApp(config, logger, infrastructure));
-server.listen(config.port, () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  process.stdout.write(`rest-conventions reference app listening on http://localhost:${port}\n`);
-});
+const server = await serve(adapter, createReferenceApp(config, logger, infrastructure), config.port);
+process.stdout.write(
+  `rest-conventions reference app listening on http://localhost:${server.port} (${adapter})\n`,
+);
 
 /**
  * SIGTERM/SIGINT: stop accepting, close idle keep-alive connections, let requests in flight finish
- * (their responses say `Connection: close`) for up to SHUTDOWN_TIMEOUT seconds, then close Redis and
- * PostgreSQL and exit 0. A request that finished completed its idempotency record; one cut at the
- * bound leaves its claim to expire with its lease. A second signal exits at once.
+ * (their responses say `Connection: close`) for up to SHUTDOWN_TIMEOUT seconds (the node adapter),
+ * then close Redis and PostgreSQL and exit 0. A request that finished completed its idempotency
+ * record; one cut at the bound leaves its claim to expire with its lease. A second signal exits at once.
  */
 const stop = () => {
   process.once('SIGTERM', () => process.exit(1));
   process.once('SIGINT', () => process.exit(1));
-  void closeGracefully(server, { timeoutMs: config.shutdownTimeoutSeconds * 1000 })
+  void server
+    .close(config.shutdownTimeoutSeconds * 1000)
     .then((outcome) => {
       if (outcome === 'timed-out') {
         logger.warn({}, 'shutdown: requests still in flight after SHUTDOWN_TIMEOUT were cut');

@@ -72,12 +72,30 @@ export interface FetchRequestInfo {
   readonly remoteAddress?: string;
 }
 
+/** Options of {@link toFetchHandler}. */
+export interface FetchHandlerOptions {
+  /**
+   * The client's address when the runtime knows it but the caller of the handler does not pass
+   * `info.remoteAddress` (Bun: `server.requestIP(request)?.address`; behind a trusted proxy, the
+   * proxy's header). Without either, anonymous callers share the rate-limit bucket `ip:unknown`.
+   */
+  readonly clientAddress?: (request: Request) => string | undefined;
+}
+
 /**
  * A fetch handler.
  * @example export default { fetch: toFetchHandler(app) }
  */
-export function toFetchHandler(app: App): (request: Request, info?: FetchRequestInfo) => Promise<Response> {
+export function toFetchHandler(
+  app: App,
+  options: FetchHandlerOptions = {},
+): (request: Request, info?: FetchRequestInfo) => Promise<Response> {
+  const { clientAddress } = options;
+  if (clientAddress !== undefined && typeof clientAddress !== 'function') {
+    throw new TypeError('toFetchHandler: clientAddress must be a function (request) => string | undefined');
+  }
   return async function fetchHandler(request, info) {
-    return toFetchResponse(await app.handle(fromFetchRequest(request, info?.remoteAddress)));
+    const address = info?.remoteAddress ?? clientAddress?.(request);
+    return toFetchResponse(await app.handle(fromFetchRequest(request, address)));
   };
 }

@@ -4,6 +4,7 @@ import { composePipeline, type MaybePromise } from './compose.js';
 import { RequestContext } from './context.js';
 import { httpDate } from './http-date.js';
 import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from './media-types.js';
+import { underMountPath } from './mount-path.js';
 import { bodyBytes } from './response.js';
 import type { NamingRules } from './route-pattern.js';
 import { type RouteDefinition, Router } from './router.js';
@@ -136,6 +137,8 @@ export function createApp(options: AppOptions = {}): App {
 }
 
 function withContentType(response: ApiResponse, ctx: Context): ApiResponse {
+  const { mountPath } = ctx.request;
+  if (mountPath !== undefined && mountPath !== '') underMountPath(response, mountPath);
   if (response.json !== undefined && response.headers['content-type'] === undefined) {
     response.headers['content-type'] = ctx.get(RESPONSE_MEDIA_TYPE) ?? RESPONSE_MEDIA_TYPES[0]!;
   }

@@ -35,6 +35,11 @@ export interface RequestView {
   /** The peer's address as the socket reports it (never taken from a header). */
   readonly remoteAddress: string | undefined;
   /**
+   * Where the app is mounted inside a host server (`/api`), when it is: `path` is then relative to it,
+   * and the app's `Location` and JSON:API `links` are given under it (see `docs/adapters.md`).
+   */
+  readonly mountPath?: string;
+  /**
    * The body as a stream of chunks. Called at most once; the core reads it only when a route asks
    * for the body, so GET requests never touch it.
    */

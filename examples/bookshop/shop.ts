@@ -1,0 +1,120 @@
+/**
+ * What the four framework examples share: the data and the primitives. Each example
+ * (`examples/express`, `fastify`, `koa`, `hono`) writes its routes, handlers and body parsing the
+ * framework's own way and adds these primitives as that framework's middleware.
+ */
+import type { Middleware } from 'rest-conventions';
+import { ApiError } from 'rest-conventions';
+import { authenticate, hs256Verifier } from 'rest-conventions/auth';
+import { conditional } from 'rest-conventions/caching';
+import { dataDocument, resourceObject } from 'rest-conventions/envelope';
+import { idempotency, memoryStore } from 'rest-conventions/idempotency';
+import { memoryRateLimitStore, rateLimit } from 'rest-conventions/ratelimit';
+import { securityHeaders } from 'rest-conventions/security';
+import { integer, positiveInteger, strictObject, toFieldErrors } from 'rest-conventions/validation';
+import type { Config } from '../reference-app/config.js';
+
+export const JSON_API = 'application/vnd.api+json';
+
+const BOOKS = [
+  { id: '1', title: 'A Wizard of Earthsea', author: 'Ursula K. Le Guin' },
+  { id: '2', title: 'Kindred', author: 'Octavia E. Butler' },
+  { id: '3', title: 'Invisible Cities', author: 'Italo Calvino' },
+] as const;
+
+const bookResource = (book: (typeof BOOKS)[number]) =>
+  resourceObject(
+    'books',
+    book.id,
+    { title: book.title, author: book.author },
+    { links: { self: `/books/${book.id}` } },
+  );
+
+/** `GET /books`: the whole catalogue. */
+export function booksDocument() {
+  return dataDocument(BOOKS.map(bookResource), { links: { self: '/books' } });
+}
+
+/** `GET /books/{id}`: one book, or a 404 error. */
+export function bookDocument(id: string) {
+  const book = BOOKS.find((b) => b.id === id);
+  if (book === undefined) throw new ApiError(404, { detail: `No book has the id ${id}.` });
+  return dataDocument(bookResource(book), { links: { self: `/books/${book.id}` } });
+}
+
+interface Order {
+  readonly id: string;
+  readonly ownerId: string;
+  readonly bookId: number;
+  readonly quantity: number;
+}
+
+const OrderInput = strictObject({ bookId: positiveInteger, quantity: integer({ min: 1, max: 100 }) });
+
+const orderDocument = (order: Order) =>
+  dataDocument(
+    resourceObject(
+      'orders',
+      order.id,
+      { bookId: order.bookId, quantity: order.quantity },
+      { links: { self: `/orders/${order.id}` } },
+    ),
+    { links: { self: `/orders/${order.id}` } },
+  );
+
+/** The orders of one server: created by `POST /orders`, read back by their owner only. */
+export class Orders {
+  private readonly orders = new Map<string, Order>();
+
+  /** Validates the parsed body (bare attributes) and creates the order: its location and document. */
+  create(ownerId: string | undefined, body: unknown): { location: string; document: unknown } {
+    if (ownerId === undefined) throw unauthorized();
+    const decoded = OrderInput.decode(body);
+    if (decoded._tag === 'Left') throw new ApiError(400, { errors: toFieldErrors(decoded.left, '') });
+    if (!BOOKS.some((b) => Number(b.id) === decoded.right.bookId)) {
+      throw new ApiError(422, {
+        detail: `No book has the id ${decoded.right.bookId}.`,
+        source: { pointer: '/bookId' },
+      });
+    }
+    const order: Order = { id: String(this.orders.size + 1), ownerId, ...decoded.right };
+    this.orders.set(order.id, order);
+    return { location: `/orders/${order.id}`, document: orderDocument(order) };
+  }
+
+  /** The order's document for its owner; 404 for anyone else (its existence is not disclosed). */
+  read(ownerId: string | undefined, id: string): unknown {
+    if (ownerId === undefined) throw unauthorized();
+    const order = this.orders.get(id);
+    if (order === undefined || order.ownerId !== ownerId)
+      throw new ApiError(404, { detail: `No order ${id}.` });
+    return orderDocument(order);
+  }
+}
+
+function unauthorized(): ApiError {
+  return new ApiError(401, {
+    detail: 'This resource needs a bearer token.',
+    headers: { 'www-authenticate': 'Bearer realm="api"' },
+  });
+}
+
+/**
+ * The primitives every example runs, outermost first: security headers, the caller from a bearer
+ * JWT, rate limiting (by user, else by address), conditional GET (ETag over the framework's own
+ * bytes, 304) and idempotent writes (`Idempotency-Key` required; the framework's own response replayed).
+ */
+export function shopPrimitives(config: Config): Middleware[] {
+  return [
+    securityHeaders(),
+    authenticate({ verifier: hs256Verifier({ secret: config.authSecret }) }),
+    rateLimit({
+      policies: [
+        { name: 'default', quota: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds },
+      ],
+      store: memoryRateLimitStore(),
+    }),
+    conditional({ policy: { scope: 'public', maxAge: 60 } }),
+    idempotency({ store: memoryStore(), required: true }),
+  ];
+}

@@ -1,0 +1,41 @@
+/** The bookshop in Fastify 5: its routes, handlers and JSON parser, with the primitives as a plugin. */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { ApiError } from 'rest-conventions';
+import { conventions, conventionsContext } from 'rest-conventions/fastify';
+import { bookDocument, booksDocument, JSON_API, Orders, shopPrimitives } from '../bookshop/shop.js';
+import type { Config } from '../reference-app/config.js';
+
+export async function fastifyShop(config: Config): Promise<FastifyInstance> {
+  const orders = new Orders();
+  const app = Fastify();
+  app.addContentTypeParser(JSON_API, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'ignore'));
+  await app.register(conventions({ use: shopPrimitives(config) }));
+
+  app.get('/books', (_request, reply) =>
+    reply.type(JSON_API).send(Buffer.from(JSON.stringify(booksDocument()))),
+  );
+  app.get<{ Params: { id: string } }>('/books/:id', (request, reply) =>
+    reply.type(JSON_API).send(Buffer.from(JSON.stringify(bookDocument(request.params.id)))),
+  );
+  app.post('/orders', (request, reply) => {
+    const { location, document } = orders.create(conventionsContext(request)?.principal?.sub, request.body);
+    return reply
+      .code(201)
+      .header('location', location)
+      .type(JSON_API)
+      .send(Buffer.from(JSON.stringify(document)));
+  });
+  app.get<{ Params: { id: string } }>('/orders/:id', (request, reply) =>
+    reply
+      .type(JSON_API)
+      .send(
+        Buffer.from(
+          JSON.stringify(orders.read(conventionsContext(request)?.principal?.sub, request.params.id)),
+        ),
+      ),
+  );
+  app.setNotFoundHandler(() => {
+    throw new ApiError(404, { detail: 'No resource exists at this path.' });
+  });
+  return app;
+}

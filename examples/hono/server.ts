@@ -1,0 +1,29 @@
+/** The bookshop in Hono 4: its router, handlers and `c.req.json()`, with the primitives as middleware. */
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { conventions, conventionsContext, conventionsErrors } from 'rest-conventions/hono';
+import { bookDocument, booksDocument, JSON_API, Orders, shopPrimitives } from '../bookshop/shop.js';
+import type { Config } from '../reference-app/config.js';
+
+export function honoShop(config: Config): Hono {
+  const orders = new Orders();
+  const app = new Hono();
+  const body = (document: unknown) => JSON.stringify(document);
+  const headers = { 'content-type': JSON_API };
+
+  app.use(conventions({ use: shopPrimitives(config) }));
+  app.get('/books', (c) => c.body(body(booksDocument()), 200, headers));
+  app.get('/books/:id', (c) => c.body(body(bookDocument(c.req.param('id'))), 200, headers));
+  app.post('/orders', async (c) => {
+    const { location, document } = orders.create(conventionsContext(c)?.principal?.sub, await c.req.json());
+    return c.body(body(document), 201, { ...headers, location });
+  });
+  app.get('/orders/:id', (c) =>
+    c.body(body(orders.read(conventionsContext(c)?.principal?.sub, c.req.param('id'))), 200, headers),
+  );
+  app.notFound(() => {
+    throw new HTTPException(404, { message: 'No resource exists at this path.' });
+  });
+  app.onError(conventionsErrors());
+  return app;
+}

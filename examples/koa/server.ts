@@ -1,0 +1,34 @@
+/** The bookshop in Koa 3 with @koa/router, with the primitives as middleware in the onion. */
+import Router from '@koa/router';
+import Koa from 'koa';
+import { conventions, conventionsContext } from 'rest-conventions/koa';
+import { bookDocument, booksDocument, JSON_API, Orders, shopPrimitives } from '../bookshop/shop.js';
+import type { Config } from '../reference-app/config.js';
+
+export function koaShop(config: Config): Koa {
+  const orders = new Orders();
+  const router = new Router();
+  const send = (ctx: Koa.Context, document: unknown) => {
+    ctx.type = JSON_API;
+    ctx.body = Buffer.from(JSON.stringify(document));
+  };
+  const caller = (ctx: Koa.Context) => conventionsContext(ctx)?.principal?.sub;
+
+  router.get('/books', (ctx) => send(ctx, booksDocument()));
+  router.get('/books/:id', (ctx) => send(ctx, bookDocument(ctx.params.id!)));
+  // Koa has no body parser of its own: the idempotency primitive has read the body (the key is
+  // required here) and hands it on as `ctx.request.body`, as @koa/bodyparser would.
+  router.post('/orders', (ctx) => {
+    const { location, document } = orders.create(caller(ctx), (ctx.request as { body?: unknown }).body);
+    ctx.status = 201;
+    ctx.set('location', location);
+    send(ctx, document);
+  });
+  router.get('/orders/:id', (ctx) => send(ctx, orders.read(caller(ctx), ctx.params.id!)));
+
+  const app = new Koa();
+  app.use(conventions({ use: shopPrimitives(config) }));
+  app.use(router.routes());
+  app.use((ctx) => ctx.throw(404, 'No resource exists at this path.'));
+  return app;
+}

@@ -1,0 +1,106 @@
+/**
+ * The reference app served by any adapter: node and fetch (the library's own), or mounted in
+ * Express, Fastify, Koa or Hono (`ADAPTER=express npm start`). Each returns a started node server.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
+import Koa from 'koa';
+import type { App } from 'rest-conventions';
+import { toFetchHandler } from 'rest-conventions/adapters/fetch';
+import { closeGracefully, createNodeServer } from 'rest-conventions/adapters/node';
+import { mountApp as expressMount } from 'rest-conventions/express';
+import { appHandler, mountApp as fastifyMount } from 'rest-conventions/fastify';
+import { mountApp as honoMount } from 'rest-conventions/hono';
+import { mountApp as koaMount } from 'rest-conventions/koa';
+
+export const ADAPTERS = ['node', 'fetch', 'express', 'fastify', 'koa', 'hono'] as const;
+export type AdapterName = (typeof ADAPTERS)[number];
+
+export interface Served {
+  readonly port: number;
+  /** Stop accepting and close; the node adapter lets requests in flight finish for up to `timeoutMs`. */
+  close(timeoutMs?: number): Promise<'drained' | 'timed-out' | undefined>;
+}
+
+export function listen(server: http.Server, port: number): Promise<Served> {
+  return new Promise((resolve) => {
+    server.listen(port, () =>
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        close: () =>
+          new Promise((done) => {
+            server.close(() => done(undefined));
+            server.closeAllConnections();
+          }),
+      }),
+    );
+  });
+}
+
+/** Serves `app` at the root of the chosen adapter on `port` (0: any free port). */
+export async function serve(adapter: AdapterName, app: App, port: number): Promise<Served> {
+  switch (adapter) {
+    case 'node': {
+      // Header, request and idle timeouts and a connection cap (docs/security.md), and a graceful close.
+      const server = createNodeServer(app);
+      const served = await listen(server, port);
+      return {
+        port: served.port,
+        close: (timeoutMs) => closeGracefully(server, { timeoutMs: timeoutMs ?? 10_000 }),
+      };
+    }
+    case 'fetch': {
+      const fetchHandler = toFetchHandler(app);
+      return listen(
+        http.createServer(
+          getRequestListener((request, env) =>
+            fetchHandler(request, { remoteAddress: env.incoming.socket.remoteAddress }),
+          ),
+        ),
+        port,
+      );
+    }
+    case 'express': {
+      const server = express();
+      server.disable('x-powered-by');
+      server.use(expressMount(app));
+      return listen(http.createServer(server), port);
+    }
+    case 'koa': {
+      const server = new Koa();
+      server.use(koaMount(app));
+      return listen(http.createServer(server.callback()), port);
+    }
+    case 'hono': {
+      const server = new Hono();
+      server.all('*', honoMount(app));
+      return listen(http.createServer(getRequestListener(server.fetch)), port);
+    }
+    case 'fastify': {
+      let server!: http.Server;
+      const fastify = Fastify({
+        // Fastify answers a malformed URL itself before routing; let the app answer it instead.
+        frameworkErrors: (_error, request, reply) => void appHandler(app)(request, reply),
+        serverFactory: (handler) => {
+          server = http.createServer(handler);
+          return server;
+        },
+      });
+      await fastify.register(fastifyMount(app));
+      await fastify.ready();
+      const served = await listen(server, port);
+      return {
+        port: served.port,
+        close: async () => {
+          await served.close();
+          await fastify.close();
+          return undefined;
+        },
+      };
+    }
+  }
+}

@@ -1,0 +1,15 @@
+/** `npm run example -- express|fastify|koa|hono`: one framework example on PORT (default 3000). */
+import { EXAMPLES, type ExampleName, serveExample } from './bookshop/serve-example.js';
+import { configFromEnv } from './reference-app/config.js';
+
+const name = process.argv[2] as ExampleName;
+if (!EXAMPLES.includes(name)) {
+  process.stderr.write(`usage: npm run example -- ${EXAMPLES.join('|')}\n`);
+  process.exit(2);
+}
+const config = configFromEnv();
+const served = await serveExample(name, config, config.port);
+process.stdout.write(`rest-conventions ${name} example listening on http://localhost:${served.port}\n`);
+const stop = () => void served.close().then(() => process.exit(0));
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

@@ -1,0 +1,167 @@
+/**
+ * The framework-free driver behind `rest-conventions/express`, `/fastify`, `/koa` and `/hono`: runs
+ * the library's middleware (its `before` and `after` hooks, or `(ctx, next)` wrappers) around a host
+ * framework's own handling of a request, seen as a neutral {@link ApiResponse}. Each framework file
+ * only translates its request into a {@link RequestView} and its response to and from an
+ * `ApiResponse`; every decision is made here by the primitives themselves (see `docs/adapters.md`).
+ */
+import { jsonLineLogger } from '../core/app.js';
+import { composePipeline } from '../core/compose.js';
+import { RequestContext } from '../core/context.js';
+import type { ApiResponse, Context, HeaderBag, Logger, Middleware, RequestView } from '../core/types.js';
+import { renderError } from '../errors/render.js';
+
+/** Options shared by every framework's `conventions(...)` middleware. */
+export interface ConventionsOptions {
+  /** The primitives to run, outermost first (`securityHeaders()`, `rateLimit(...)`, ...). */
+  readonly use: readonly Middleware[];
+  /** Where server-side failures are logged (default: one JSON line on stderr). */
+  readonly logger?: Logger;
+  /** The request id header to read (default `x-request-id`) and the generator of new ids. */
+  readonly requestId?: { readonly header?: string; readonly generate?: () => string };
+}
+
+/**
+ * Runs the primitives around the framework's own handling of one request. `existing` is the context
+ * an outer `conventions(...)` made for the same request (route-level primitives after app-level
+ * ones share its principal, request id and body).
+ */
+export type ConventionsRunner = (
+  request: RequestView,
+  downstream: (ctx: Context) => Promise<ApiResponse>,
+  toError?: (thrown: unknown) => unknown,
+  existing?: Context,
+) => Promise<ApiResponse>;
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,200}$/;
+
+/** Validates the options once and returns the runner (a TypeError names a bad option). */
+export function conventionsRunner(options: ConventionsOptions, framework: string): ConventionsRunner {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`${framework} conventions: options must be an object with a \`use\` array`);
+  }
+  const { use } = options;
+  if (!Array.isArray(use) || use.some((layer) => typeof layer !== 'function')) {
+    throw new TypeError(`${framework} conventions: use must be an array of middleware functions`);
+  }
+  const logger = options.logger ?? jsonLineLogger;
+  const idHeader = (options.requestId?.header ?? 'x-request-id').toLowerCase();
+  const generate = options.requestId?.generate ?? (() => crypto.randomUUID());
+  const downstreams = new WeakMap<Context, (ctx: Context) => Promise<ApiResponse>>();
+  const converters = new WeakMap<Context, (thrown: unknown) => unknown>();
+  const pipeline = composePipeline(
+    use as readonly Middleware[],
+    (ctx) => downstreams.get(ctx)!(ctx),
+    (thrown, ctx) => renderError(converters.get(ctx)?.(thrown) ?? thrown, ctx),
+  );
+  return (request, downstream, toError) => {
+    const sent = request.headers.get(idHeader);
+    const ctx = new RequestContext(
+      request,
+      sent !== undefined && SANE_REQUEST_ID.test(sent) ? sent : generate(),
+      logger,
+    );
+    downstreams.set(ctx, downstream);
+    if (toError !== undefined) converters.set(ctx, toError);
+    return Promise.resolve(pipeline(ctx));
+  };
+}
+
+/** Fields of a request view that the framework knows. */
+export interface RequestViewFields {
+  readonly method: string;
+  /** The request target as the framework sees it (`/books/7?x=1`), relative to any mount point. */
+  readonly target: string;
+  readonly headers: HeaderBag;
+  readonly remoteAddress: string | undefined;
+  readonly mountPath?: string;
+  readonly body: () => AsyncIterable<Uint8Array>;
+}
+
+/** A neutral request view from what a framework knows about its request. */
+export function requestView(fields: RequestViewFields): RequestView {
+  const { target } = fields;
+  const query = target.indexOf('?');
+  return {
+    method: fields.method,
+    path: query === -1 ? target : target.slice(0, query),
+    search: query === -1 ? '' : target.slice(query + 1),
+    headers: fields.headers,
+    remoteAddress: fields.remoteAddress,
+    ...(fields.mountPath === undefined || fields.mountPath === '' ? {} : { mountPath: fields.mountPath }),
+    body: fields.body,
+  };
+}
+
+/**
+ * A request body that remembers what the primitives read of it (an idempotency fingerprint, body
+ * validation), so the framework's own body parser gets the same bytes afterwards.
+ */
+export class RecordedBody {
+  private chunks: Uint8Array[] | undefined;
+
+  constructor(private readonly source: () => AsyncIterable<Uint8Array>) {}
+
+  /** The body for the request view: reads the source once, keeping each chunk. */
+  readonly read = (): AsyncIterable<Uint8Array> => {
+    const chunks: Uint8Array[] = [];
+    this.chunks = chunks;
+    const source = this.source;
+    return {
+      async *[Symbol.asyncIterator]() {
+        for await (const chunk of source()) {
+          chunks.push(chunk);
+          yield chunk;
+        }
+      },
+    };
+  };
+
+  /** The bytes read, or `undefined` when no primitive asked for the body. */
+  bytes(): Uint8Array | undefined {
+    return this.chunks === undefined ? undefined : Buffer.concat(this.chunks);
+  }
+}
+
+/** Node's header map (`getHeaders()`) as neutral headers: lower-case names, lists joined. */
+export function neutralHeaders(headers: Record<string, number | string | readonly string[] | undefined>): {
+  headers: Record<string, string>;
+  setCookie: readonly string[];
+} {
+  const neutral: Record<string, string> = {};
+  let setCookie: readonly string[] = [];
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    if (lower === 'set-cookie') setCookie = Array.isArray(value) ? value : [String(value)];
+    else neutral[lower] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return { headers: neutral, setCookie };
+}
+
+const JSON_TYPE = /^application\/(?:[^;\s]*\+)?json\s*(?:;|$)/i;
+
+/**
+ * A body the primitives read, as the framework's body parsers would have left it: parsed JSON for a
+ * JSON `Content-Type` (the bytes when it does not parse), else the bytes.
+ */
+export function handedOnBody(bytes: Uint8Array, contentType: string): unknown {
+  if (JSON_TYPE.test(contentType) && bytes.byteLength > 0) {
+    try {
+      return JSON.parse(Buffer.from(bytes).toString('utf8'));
+    } catch {
+      return Buffer.from(bytes);
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+/** A mount path: empty, or `/segment...` without a trailing slash. */
+export function mountPrefix(prefix: string | undefined, where: string): string {
+  if (prefix === undefined || prefix === '') return '';
+  if (typeof prefix !== 'string' || !/^(?:\/[^/?#]+)+$/.test(prefix)) {
+    throw new TypeError(`${where}: prefix must look like /api (no trailing slash), got ${String(prefix)}`);
+  }
+  return prefix;
+}

@@ -1,0 +1,165 @@
+/**
+ * `rest-conventions/hono`: the primitives as native Hono 4 middleware (`conventions`, and
+ * `conventionsErrors` for `app.onError`), and a whole rest-conventions app mounted under a path
+ * (`mountApp`). Only web APIs are used here, so it runs wherever Hono runs (Node, Bun, Deno,
+ * Workers). Hono is an optional peer dependency, imported for its types only. See `docs/adapters.md`.
+ */
+import type { ErrorHandler, Context as HonoContext, MiddlewareHandler } from 'hono';
+import type { App } from '../../core/app.js';
+import type { ApiResponse, Context, HeaderBag } from '../../core/types.js';
+import { ApiError } from '../../errors/api-error.js';
+import { renderError } from '../../errors/render.js';
+import { type ConventionsOptions, conventionsRunner, mountPrefix, requestView } from '../conventions.js';
+import { fromFetchRequest, toFetchResponse } from '../fetch.js';
+
+export type { ConventionsOptions } from '../conventions.js';
+
+/** Options every Hono driver takes for the client address. */
+export interface HonoClientAddressOption {
+  /**
+   * The client's address (for rate limiting): e.g. `getConnInfo(c).remote.address` from
+   * `@hono/node-server/conninfo` or `hono/bun`. Default: the socket peer of `@hono/node-server`'s
+   * bindings when present, else unknown.
+   */
+  readonly clientAddress?: (c: HonoContext) => string | undefined;
+}
+
+/** Options of the Hono {@link conventions} middleware. */
+export interface HonoConventionsOptions extends ConventionsOptions, HonoClientAddressOption {}
+
+const CONTEXTS = new WeakMap<Request, Context>();
+
+class WebHeaders implements HeaderBag {
+  constructor(private readonly headers: Headers) {}
+  get(name: string): string | undefined {
+    return this.headers.get(name) ?? undefined;
+  }
+}
+
+/** `@hono/node-server` passes the node request as `c.env.incoming`; other runtimes do not. */
+function nodePeer(c: HonoContext): string | undefined {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress;
+}
+
+function addressOf(
+  option: ((c: HonoContext) => string | undefined) | undefined,
+  where: string,
+): (c: HonoContext) => string | undefined {
+  if (option !== undefined && typeof option !== 'function') {
+    throw new TypeError(`${where}: clientAddress must be a function (c) => string | undefined`);
+  }
+  return option ?? nodePeer;
+}
+
+/** Hono's `HTTPException` (and anything shaped like it) keeps its status; its message shows below 500. */
+function fromHonoError(thrown: unknown): unknown {
+  if (thrown instanceof ApiError || !(thrown instanceof Error)) return thrown;
+  const status = (thrown as { status?: unknown }).status;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) return thrown;
+  return new ApiError(status, {
+    ...(status < 500 && thrown.message !== '' ? { detail: thrown.message } : {}),
+    cause: thrown,
+  });
+}
+
+/** A fetch response as a neutral one (its bytes read once). */
+async function neutralOf(response: Response): Promise<ApiResponse> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length' && name !== 'set-cookie') headers[name] = value;
+  });
+  const raw = response.body === null ? undefined : new Uint8Array(await response.arrayBuffer());
+  return { status: response.status, headers, ...(raw === undefined ? {} : { raw }) };
+}
+
+/**
+ * The primitives as Hono middleware: `app.use(conventions({ use: [securityHeaders(), ...] }))`.
+ * A body read by a primitive is read through Hono's body cache, so `c.req.json()` still works.
+ * Pair it with `app.onError(conventionsErrors())` so thrown errors become error documents.
+ */
+export function conventions(options: HonoConventionsOptions): MiddlewareHandler {
+  const run = conventionsRunner(options, 'hono');
+  const clientAddress = addressOf(options.clientAddress, 'hono conventions');
+  return async function honoConventions(c, next) {
+    const url = c.req.url;
+    const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+    const view = requestView({
+      method: c.req.method,
+      target: pathStart === -1 ? '/' : url.slice(pathStart),
+      headers: new WebHeaders(c.req.raw.headers),
+      remoteAddress: clientAddress(c),
+      body: () => cachedBody(c),
+    });
+    let setCookie: string[] = [];
+    const outer = CONTEXTS.get(c.req.raw);
+    const response = await run(
+      view,
+      async (ctx) => {
+        CONTEXTS.set(c.req.raw, ctx);
+        await next();
+        setCookie = c.res.headers.getSetCookie();
+        return neutralOf(c.res);
+      },
+      fromHonoError,
+      outer,
+    );
+    // Unset first: assigning over an existing response would merge the old one's headers back in.
+    c.res = undefined;
+    const answer = toFetchResponse(response);
+    for (const cookie of setCookie) answer.headers.append('set-cookie', cookie);
+    c.res = answer;
+  };
+}
+
+/**
+ * The rest-conventions context of a request inside {@link conventions}: its `principal` (after
+ * `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
+ */
+export function conventionsContext(c: HonoContext): Context | undefined {
+  return CONTEXTS.get(c.req.raw);
+}
+
+async function* cachedBody(c: HonoContext): AsyncIterable<Uint8Array> {
+  // Hono keeps what it read, so the route's own `c.req.json()` reads the same bytes again.
+  yield new Uint8Array(await c.req.arrayBuffer());
+}
+
+/**
+ * `app.onError(conventionsErrors())`: an `ApiError`, Hono's `HTTPException` or anything else thrown
+ * in a handler becomes a JSON:API error document, or problem+json when the client prefers it.
+ */
+export function conventionsErrors(): ErrorHandler {
+  return function honoConventionsErrors(error, c) {
+    const ctx = CONTEXTS.get(c.req.raw);
+    if (ctx === undefined) throw error;
+    return toFetchResponse(renderError(fromHonoError(error), ctx));
+  };
+}
+
+/** Options of {@link mountApp}. */
+export interface HonoMountOptions extends HonoClientAddressOption {
+  /** The path the handler is registered under (`/api`), stripped before the app routes. */
+  readonly prefix?: string;
+}
+
+/**
+ * A whole rest-conventions app as a Hono handler:
+ * `hono.all('/api/*', mountApp(app, { prefix: '/api' }))`. The app sees paths below the prefix and
+ * gives its `Location` and links under it.
+ */
+export function mountApp(app: App, options: HonoMountOptions = {}): (c: HonoContext) => Promise<Response> {
+  const prefix = mountPrefix(options.prefix, 'hono mountApp');
+  const clientAddress = addressOf(options.clientAddress, 'hono mountApp');
+  return async function honoMountedApp(c) {
+    const view = fromFetchRequest(c.req.raw, clientAddress(c));
+    const inside = view.path.startsWith(prefix) ? view.path.slice(prefix.length) : view.path;
+    return toFetchResponse(
+      await app.handle({
+        ...view,
+        path: inside === '' ? '/' : inside,
+        ...(prefix === '' ? {} : { mountPath: prefix }),
+      }),
+    );
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * `rest-conventions/koa`: the primitives as Koa 3 middleware in the onion (`conventions`), and a
+ * whole rest-conventions app mounted under a path (`mountApp`). Koa is an optional peer dependency,
+ * imported for its types only. See `docs/adapters.md`.
+ */
+import { Readable } from 'node:stream';
+import type { Context as KoaContext, Middleware as KoaMiddleware, Next } from 'koa';
+import type { App } from '../../core/app.js';
+import { collectBody } from '../../core/response.js';
+import type { ApiResponse, Context } from '../../core/types.js';
+import {
+  type ConventionsOptions,
+  conventionsRunner,
+  handedOnBody,
+  mountPrefix,
+  neutralHeaders,
+  RecordedBody,
+} from '../conventions.js';
+import { writeFallback500 } from '../fallback.js';
+import { writeNodeResponse } from '../node.js';
+import { type ClientAddressOption, clientAddressOption, incomingView, wireBody } from '../node-host.js';
+
+export type { ConventionsOptions } from '../conventions.js';
+
+/** Options of the Koa {@link conventions} middleware. */
+export interface KoaConventionsOptions extends ConventionsOptions, ClientAddressOption<KoaContext> {}
+
+/** Koa's body after the inner middleware ran, as bytes (Koa's own rules: objects as JSON). */
+async function koaBody(body: unknown): Promise<Uint8Array | undefined> {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') return Buffer.from(body);
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof Readable) return collectBody({ status: 200, headers: {}, raw: body });
+  if (body instanceof Blob) return new Uint8Array(await body.arrayBuffer());
+  if (body instanceof ReadableStream || body instanceof Response) {
+    return new Uint8Array(await new Response(body instanceof Response ? body.body : body).arrayBuffer());
+  }
+  return Buffer.from(JSON.stringify(body));
+}
+
+/**
+ * The primitives as one Koa middleware, outside your router:
+ * `app.use(conventions({ use: [securityHeaders(), rateLimit({...})] }))`. Errors thrown inside
+ * (`ctx.throw`, http-errors, `ApiError`) become error documents at this layer. A body read by a
+ * primitive is handed on as `ctx.request.body` (parsed JSON for a JSON `Content-Type`, else bytes).
+ */
+export function conventions(options: KoaConventionsOptions): KoaMiddleware {
+  const run = conventionsRunner(options, 'koa');
+  const clientAddress = clientAddressOption(options.clientAddress, 'koa conventions');
+  return async function koaConventions(ctx: KoaContext, next: Next) {
+    const { req } = ctx;
+    const outer = CONTEXTS.get(ctx);
+    const body = new RecordedBody(() => req);
+    const view = incomingView(req, ctx.originalUrl, clientAddress?.(ctx) ?? req.socket.remoteAddress, body);
+    let setCookie: readonly string[] = [];
+    const downstream = async (inner: Context): Promise<ApiResponse> => {
+      CONTEXTS.set(ctx, inner);
+      const read = body.bytes();
+      if (read !== undefined)
+        (ctx.request as { body?: unknown }).body = handedOnBody(read, ctx.get('content-type'));
+      await next();
+      const raw = await koaBody(ctx.body);
+      const caught = neutralHeaders(ctx.response.headers);
+      setCookie = caught.setCookie;
+      delete caught.headers['content-length'];
+      return { status: ctx.status, headers: caught.headers, ...(raw === undefined ? {} : { raw }) };
+    };
+    const response = await run(view, downstream, undefined, outer);
+    const bytes = wireBody(response, ctx.method);
+    ctx.body = bytes === undefined ? null : Buffer.from(bytes);
+    ctx.status = response.status;
+    for (const name of Object.keys(ctx.response.headers)) ctx.remove(name);
+    ctx.set(response.headers);
+    if (setCookie.length > 0) ctx.set('set-cookie', [...setCookie]);
+  };
+}
+
+const CONTEXTS = new WeakMap<KoaContext, Context>();
+
+/**
+ * The rest-conventions context of a request inside {@link conventions}: its `principal` (after
+ * `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
+ */
+export function conventionsContext(ctx: KoaContext): Context | undefined {
+  return CONTEXTS.get(ctx);
+}
+
+/** Options of {@link mountApp}. */
+export interface KoaMountOptions extends ClientAddressOption<KoaContext> {
+  /** The mount path (`/api`); requests outside it go on to the next middleware. Default: `''`. */
+  readonly prefix?: string;
+}
+
+/**
+ * A whole rest-conventions app as Koa middleware: `server.use(mountApp(app, { prefix: '/api' }))`.
+ * The app answers every request under the prefix (writing the response itself) and gives its
+ * `Location` and links under the prefix.
+ */
+export function mountApp(app: App, options: KoaMountOptions = {}): KoaMiddleware {
+  const prefix = mountPrefix(options.prefix, 'koa mountApp');
+  const clientAddress = clientAddressOption(options.clientAddress, 'koa mountApp');
+  return async function koaMountedApp(ctx: KoaContext, next: Next) {
+    const url = ctx.url;
+    if (prefix !== '' && !(url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`))) {
+      return next();
+    }
+    const target = url.slice(prefix.length);
+    const { req, res } = ctx;
+    const view = incomingView(
+      req,
+      target === '' || target.startsWith('?') ? `/${target}` : target,
+      clientAddress?.(ctx) ?? req.socket.remoteAddress,
+      () => req,
+      prefix,
+    );
+    ctx.respond = false;
+    try {
+      await writeNodeResponse(res, await app.handle(view), req);
+    } catch {
+      writeFallback500(res);
+    }
+  };
+}

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLES, type ExampleName, serveExample } from '../../examples/bookshop/serve-example.js';
+import { configFromEnv } from '../../examples/reference-app/config.js';
+import type { Served } from '../../examples/reference-app/serve.js';
+import { bearer } from '../support/reference-app.js';
+
+/** Differs per response (the clock, the connection); `RateLimit`'s reset is read off the clock. */
+const PER_RESPONSE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+async function exchange(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Answer> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, body });
+  const kept: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!PER_RESPONSE.has(name)) kept[name] = name === 'ratelimit' ? value.replace(/;t=\d+/g, ';t=*') : value;
+  });
+  return { status: response.status, headers: kept, body: await response.text() };
+}
+
+const servers = new Map<ExampleName, Served>();
+// A slow refill, so `RateLimit` counts requests; the development secret signs the test tokens.
+const config = configFromEnv({ PORT: '0', RATE_LIMIT_MAX: '100', RATE_LIMIT_WINDOW: '86400' });
+
+beforeAll(async () => {
+  for (const name of EXAMPLES) servers.set(name, await serveExample(name, config, 0));
+});
+afterAll(async () => {
+  for (const served of servers.values()) await served.close();
+});
+
+describe('the four framework examples', () => {
+  it('serve books and orders with the conventions, identically', async () => {
+    const alice = await bearer('alice');
+    const bob = await bearer('bob');
+    const order = JSON.stringify({ bookId: 2, quantity: 3 });
+    const json = { 'content-type': 'application/json' };
+    const results = new Map<ExampleName, Answer[]>();
+    for (const [name, { port }] of servers) {
+      const list: Answer[] = [];
+      const call = async (method: string, path: string, headers?: Record<string, string>, body?: string) => {
+        const answer = await exchange(port, method, path, headers, body);
+        list.push(answer);
+        return answer;
+      };
+      const books = await call('GET', '/books');
+      const book = await call('GET', '/books/1');
+      await call('GET', '/books/1', { 'if-none-match': book.headers.etag! });
+      await call('GET', '/books/9');
+      await call('POST', '/orders', { ...json, 'idempotency-key': 'k1' }, order);
+      await call('POST', '/orders', { ...json, authorization: alice }, order);
+      await call('POST', '/orders', { ...json, authorization: alice, 'idempotency-key': 'k1' }, order);
+      await call('POST', '/orders', { ...json, authorization: alice, 'idempotency-key': 'k1' }, order);
+      await call(
+        'POST',
+        '/orders',
+        { ...json, authorization: alice, 'idempotency-key': 'k1' },
+        order.replace('3', '4'),
+      );
+      await call(
+        'POST',
+        '/orders',
+        { ...json, authorization: alice, 'idempotency-key': 'k2' },
+        '{"bookId":0}',
+      );
+      await call('GET', '/orders/1', { authorization: alice });
+      await call('GET', '/orders/1', { authorization: bob });
+      await call('GET', '/nowhere', { accept: 'application/problem+json' });
+      expect(books.body).toContain('"title":"Kindred"');
+      results.set(name, list);
+    }
+    const reference = results.get('express')!;
+    expect(reference.map((a) => a.status)).toEqual([
+      200, 200, 304, 404, 401, 400, 201, 201, 422, 400, 200, 404, 404,
+    ]);
+    for (const answer of reference) {
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers.ratelimit).toMatch(/^"default";r=\d+;t=\*$/);
+      expect(answer.headers['x-powered-by']).toBeUndefined();
+    }
+    expect(reference[1]!.headers.etag).toMatch(/^"/);
+    expect(reference[2]!.body).toBe('');
+    expect(reference[4]!.headers['www-authenticate']).toBe('Bearer realm="api"');
+    expect(reference[6]!.headers.location).toBe('/orders/1');
+    // The replay is the framework's own response, byte for byte.
+    expect(reference[7]!.body).toBe(reference[6]!.body);
+    expect(reference[7]!.headers.location).toBe('/orders/1');
+    expect(JSON.parse(reference[9]!.body).errors[0].source).toEqual({ pointer: '/bookId' });
+    expect(reference[12]!.headers['content-type']).toBe('application/problem+json');
+    for (const name of EXAMPLES) expect(results.get(name), name).toEqual(reference);
+  });
+
+  it('key anonymous callers by their address (the Hono driver reads @hono/node-server bindings)', async () => {
+    for (const [name, { port }] of servers) {
+      const remaining = async (host: string) =>
+        Number(
+          /;r=(\d+)/.exec((await fetch(`http://${host}:${port}/books`)).headers.get('ratelimit') ?? '')?.[1],
+        );
+      const first = await remaining('127.0.0.1');
+      expect(await remaining('[::1]'), name).toBe(99);
+      expect(await remaining('127.0.0.1'), name).toBe(first - 1);
+    }
+  });
+});

@@ -1,0 +1,126 @@
+import http from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import createError from 'http-errors';
+import Koa from 'koa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen, type Served } from '../../examples/reference-app/serve.js';
+import * as ex from '../../src/adapters/express/index.js';
+import * as fa from '../../src/adapters/fastify/index.js';
+import * as ho from '../../src/adapters/hono/index.js';
+import * as ko from '../../src/adapters/koa/index.js';
+import type { Context, Middleware } from '../../src/core/types.js';
+import { deprecation, movedUrls } from '../../src/deprecation/index.js';
+import { securityHeaders } from '../../src/security/index.js';
+import { decodeJsonBody, integer, strictObject } from '../../src/validation/index.js';
+
+const Thing = strictObject({ size: integer({ min: 1, max: 9 }) });
+const use = (): Middleware[] => [
+  securityHeaders(),
+  movedUrls({ table: [{ from: '/old-things/{id}', to: '/things/{id}' }] }),
+  deprecation({ since: '2025-01-01', sunset: '2030-01-01', link: 'https://example.com/deprecation' }),
+];
+/** The body, validated by the primitive through the framework's request (bare attributes). */
+const decode = (ctx: Context | undefined) => decodeJsonBody(ctx!, { codec: Thing, type: 'things' });
+
+const servers: Array<[string, Served]> = [];
+
+beforeAll(async () => {
+  const e = express();
+  e.use(ex.conventions({ use: use() }));
+  e.get('/things/:id', (req, res) => res.json({ id: req.params.id }));
+  e.get('/teapot', () => {
+    throw createError(418, 'Short and stout.');
+  });
+  e.post('/things', async (req, res, next) => {
+    try {
+      res.status(201).json(await decode(ex.conventionsContext(req)));
+    } catch (error) {
+      next(error);
+    }
+  });
+  e.use(ex.conventionsErrors());
+  servers.push(['express', await listen(http.createServer(e), 0)]);
+
+  const k = new Koa();
+  k.use(ko.conventions({ use: use() }));
+  k.use(async (ctx) => {
+    if (ctx.path === '/teapot') ctx.throw(418, 'Short and stout.');
+    if (ctx.method === 'POST') {
+      ctx.status = 201;
+      ctx.body = await decode(ko.conventionsContext(ctx));
+    } else ctx.body = { id: ctx.path.split('/')[2] };
+  });
+  servers.push(['koa', await listen(http.createServer(k.callback()), 0)]);
+
+  const h = new Hono();
+  h.use(ho.conventions({ use: use() }));
+  h.get('/things/:id', (c) => c.json({ id: c.req.param('id') }));
+  h.get('/teapot', () => {
+    throw new HTTPException(418, { message: 'Short and stout.' });
+  });
+  h.post('/things', async (c) => c.json(await decode(ho.conventionsContext(c)), 201));
+  h.onError(ho.conventionsErrors());
+  servers.push(['hono', await listen(http.createServer(getRequestListener(h.fetch)), 0)]);
+
+  const f = Fastify();
+  await f.register(fa.conventions({ use: use() }));
+  f.get<{ Params: { id: string } }>('/things/:id', async (request) => ({ id: request.params.id }));
+  f.get('/teapot', async () => {
+    throw createError(418, 'Short and stout.');
+  });
+  // Fastify parses the body before the handler: validate what it parsed with the codec.
+  f.post('/things', async (request, reply) => {
+    const decoded = Thing.decode(request.body);
+    if (decoded._tag === 'Left') throw Object.assign(new Error('size must be 1..9'), { statusCode: 400 });
+    return reply.code(201).send(decoded.right);
+  });
+  await f.listen({ port: 0, host: '127.0.0.1' });
+  const address = f.server.address();
+  servers.push([
+    'fastify',
+    { port: typeof address === 'object' && address ? address.port : 0, close: () => f.close() },
+  ]);
+});
+afterAll(async () => {
+  for (const [, served] of servers) await served.close();
+});
+
+describe('primitives on the framework’s own routes', () => {
+  it('moved URLs, deprecation and security headers, framework errors, body validation', async () => {
+    for (const [name, { port }] of servers) {
+      const base = `http://127.0.0.1:${port}`;
+      const moved = await fetch(`${base}/old-things/7?x=1`, { redirect: 'manual' });
+      expect(moved.status, name).toBe(308);
+      expect(moved.headers.get('location'), name).toBe('/things/7?x=1');
+
+      const thing = await fetch(`${base}/things/7`);
+      expect(thing.status, name).toBe(200);
+      expect(await thing.json(), name).toEqual({ id: '7' });
+      expect(thing.headers.get('deprecation'), name).toBe('@1735689600');
+      expect(thing.headers.get('sunset'), name).toBe('Tue, 01 Jan 2030 00:00:00 GMT');
+      expect(thing.headers.get('x-frame-options'), name).toBe('DENY');
+
+      const teapot = await fetch(`${base}/teapot`, { headers: { accept: 'application/problem+json' } });
+      expect(teapot.status, name).toBe(418);
+      expect(teapot.headers.get('content-type'), name).toBe('application/problem+json');
+      const problem = await teapot.json();
+      expect(problem.status, name).toBe(418);
+      expect(problem.detail, name).toBe('Short and stout.');
+      expect(teapot.headers.get('x-frame-options'), name).toBe('DENY');
+
+      const post = (body: string) =>
+        fetch(`${base}/things`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const good = await post('{"size":3}');
+      expect(good.status, name).toBe(201);
+      expect(await good.json(), name).toEqual({ size: 3 });
+      const bad = await post('{"size":30}');
+      expect(bad.status, name).toBe(400);
+      expect(bad.headers.get('content-type'), name).toBe('application/vnd.api+json');
+      expect(bad.headers.get('deprecation'), name).toBe('@1735689600');
+    }
+  });
+});
