@@ -150,7 +150,8 @@ function codePoints(s: string): number {
 /**
  * A string of `minLength..maxLength` characters (Unicode code points, as JSON Schema counts them;
  * default 1..10 000; whitespace-only is refused when a minimum applies), optionally matching
- * `pattern` (anchor it: `^...$`; no flags other than `u`, since JSON Schema patterns take none).
+ * `pattern` (anchor it: `^...$`; with flags other than `u` it works but `toJsonSchema` cannot describe
+ * it, since JSON Schema patterns take no flags).
  * `description` names the expected form in error details (default: the length bounds).
  *
  * @example text({ maxLength: 32, pattern: /^[A-Z0-9][A-Z0-9.-]*$/, description: 'an upper-case code' })
@@ -168,29 +169,28 @@ export function text(
   if (pattern !== undefined && (pattern.global || pattern.sticky)) {
     throw new TypeError('text: pattern must not be global or sticky (it would keep state between requests)');
   }
-  if (pattern !== undefined && pattern.flags.replace('u', '') !== '') {
-    throw new TypeError(`text: pattern must take no flags other than "u" (JSON Schema patterns have none)`);
-  }
   const schema: Record<string, unknown> = { type: 'string', minLength, maxLength };
   const patterns = [...(minLength > 0 ? ['\\S'] : []), ...(pattern === undefined ? [] : [pattern.source])];
   if (patterns.length === 1) schema.pattern = patterns[0];
   if (patterns.length > 1) schema.allOf = patterns.map((p) => ({ type: 'string', pattern: p }));
-  return refine(
-    t.string,
-    (u) => {
-      // Code points never exceed code units: count them only when the bounds could differ.
-      const fits =
-        u.length <= maxLength && u.length >= 2 * minLength
-          ? true
-          : ((n) => n >= minLength && n <= maxLength)(codePoints(u));
-      return fits && (minLength === 0 || u.trim() !== '') && (pattern === undefined || pattern.test(u));
-    },
-    {
-      name: bounds.description ?? `a string of ${minLength} to ${maxLength} characters`,
-      schema,
-      ...(bounds.example === undefined ? {} : { example: bounds.example }),
-    },
-  );
+  const fits = (u: string) => {
+    // Code points never exceed code units: count them only when the bounds could differ.
+    const lengthFits =
+      u.length <= maxLength && u.length >= 2 * minLength
+        ? true
+        : ((n) => n >= minLength && n <= maxLength)(codePoints(u));
+    return lengthFits && (minLength === 0 || u.trim() !== '') && (pattern === undefined || pattern.test(u));
+  };
+  const name = bounds.description ?? `a string of ${minLength} to ${maxLength} characters`;
+  // JSON Schema patterns take no flags: a pattern with flags other than `u` decodes as before but has
+  // no schema, so toJsonSchema refuses it rather than describe something else.
+  if (pattern !== undefined && pattern.flags.replace('u', '') !== '')
+    return t.refinement(t.string, fits, name);
+  return refine(t.string, fits, {
+    name,
+    schema,
+    ...(bounds.example === undefined ? {} : { example: bounds.example }),
+  });
 }
 
 /** One of a fixed set of strings (an io-ts `t.keyof`; JSON Schema `enum`). */

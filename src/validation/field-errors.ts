@@ -1,4 +1,4 @@
-import type * as t from 'io-ts';
+import * as t from 'io-ts';
 import type { ErrorDetail } from '../errors/api-error.js';
 import { MISSING_FIELD, OMITTED_FAILURES, UNKNOWN_FIELD } from './codecs.js';
 import { ErrorList } from './error-cap.js';
@@ -33,8 +33,6 @@ function describe(value: unknown): string {
   }
 }
 
-const BRANCHING = new Set(['UnionType', 'IntersectionType']);
-
 /**
  * The field path of a failure and the type expected there. The root entry and the entries io-ts adds
  * for each member of a union or intersection (keyed "0", "1", ...) name no field, so they are skipped:
@@ -44,8 +42,8 @@ function pathOf(context: t.Context): { keys: string[]; expected: string } {
   const keys: string[] = [];
   let expected = context[0]?.type.name ?? 'a valid value';
   for (let i = 1; i < context.length; i++) {
-    const parent = context[i - 1]!.type as { readonly _tag?: unknown };
-    if (typeof parent._tag === 'string' && BRANCHING.has(parent._tag)) continue;
+    const parent = context[i - 1]!.type;
+    if (parent instanceof t.UnionType || parent instanceof t.IntersectionType) continue;
     keys.push(context[i]!.key);
     expected = context[i]!.type.name;
   }

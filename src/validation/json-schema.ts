@@ -47,7 +47,12 @@ function structure(codec: t.Mixed, path: string, where: string): JsonSchema {
   if (codec instanceof t.RefinementType) {
     if (codec === (t.Int as t.Mixed)) return { type: 'integer' };
     if (own === undefined)
-      cannot(codec, path, where, 'a refinement must state its constraint (build it with refine())');
+      cannot(
+        codec,
+        path,
+        where,
+        'a refinement must state its constraint as JSON Schema (build it with refine(); a text() pattern with flags other than "u" cannot be stated)',
+      );
     return { ...structure(codec.type, path, where), ...own };
   }
   if (own !== undefined) return own;

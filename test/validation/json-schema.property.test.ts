@@ -236,6 +236,9 @@ describe('toJsonSchema: what it says and when it cannot', () => {
       /^toJsonSchema: codec "Positive" cannot be described as JSON Schema: a refinement must state its constraint/,
     );
     expect(() => toJsonSchema(t.undefined)).toThrow(TypeError);
+    const caseless = text({ pattern: /^[a-z]+$/i });
+    expect(caseless.is('ABC')).toBe(true);
+    expect(() => toJsonSchema(caseless)).toThrow(/flags other than "u" cannot be stated/);
   });
 
   it('uses the schema given to an opaque codec', () => {
