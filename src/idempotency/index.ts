@@ -13,6 +13,9 @@ export {
   invalidKeyError,
   keyReusedError,
   missingKeyError,
+  quotaFullError,
+  retryAfterSeconds,
+  storeFullError,
   storeUnavailableError,
   UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from './errors.js';
@@ -25,7 +28,22 @@ export {
   MAX_KEY_LENGTH,
   parseIdempotencyKey,
 } from './key.js';
-export { type MemoryStoreOptions, memoryStore } from './memory-store.js';
+export {
+  ANONYMOUS_OWNER,
+  DEFAULT_OWNER_MAX_BYTES,
+  DEFAULT_OWNER_MAX_ENTRIES,
+  RECORD_OVERHEAD_BYTES,
+  type ResolvedStoreLimits,
+  recordBytes,
+  type StoreLimits,
+} from './limits.js';
+export {
+  DEFAULT_MEMORY_MAX_BYTES,
+  DEFAULT_MEMORY_MAX_ENTRIES,
+  type MemoryIdempotencyStore,
+  type MemoryStoreOptions,
+  memoryStore,
+} from './memory-store.js';
 export { type IdempotencyOptions, idempotency } from './middleware.js';
 export {
   IDEMPOTENCY_TRANSACTION,

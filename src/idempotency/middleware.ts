@@ -8,6 +8,8 @@ import {
   invalidKeyError,
   keyReusedError,
   missingKeyError,
+  quotaFullError,
+  storeFullError,
   storeUnavailableError,
 } from './errors.js';
 import { requestFingerprint } from './fingerprint.js';
@@ -35,6 +37,11 @@ export interface IdempotencyOptions {
   readonly storeClientErrors?: boolean;
   /** Largest request body read for the fingerprint (default 100 KiB; larger: 413). */
   readonly bodyLimit?: number;
+  /**
+   * Who a claim counts against in the store's per-owner quota (default: `sub:<sub>` for a principal,
+   * else `ip:<socket peer address>`; behind a proxy pass e.g. `defaultRateLimitKey({ trustProxy })`).
+   */
+  readonly owner?: (ctx: Context) => string;
   /** Clock in milliseconds for the wait deadline and the default store (default `Date.now`). */
   readonly now?: () => number;
 }
@@ -53,7 +60,14 @@ interface Config {
   readonly replayHeaders: ReadonlySet<string>;
   readonly storeClientErrors: boolean;
   readonly bodyLimit: number;
+  readonly owner: (ctx: Context) => string;
   readonly now: () => number;
+}
+
+/** The default owner of a claim: the principal, else the client's address. */
+function defaultOwner(ctx: Context): string {
+  const sub = ctx.principal?.sub;
+  return sub === undefined ? `ip:${ctx.request.remoteAddress ?? 'unknown'}` : `sub:${sub}`;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -69,6 +83,9 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 function readOptions(options: IdempotencyOptions): Config {
   const now = options.now ?? Date.now;
   const replayHeaders = (options.replayHeaders ?? DEFAULT_REPLAY_HEADERS).map((name) => name.toLowerCase());
+  if (options.owner !== undefined && typeof options.owner !== 'function') {
+    throw new TypeError('idempotency: owner must be a function of the request context');
+  }
   if (replayHeaders.includes('set-cookie')) {
     throw new TypeError('idempotency: Set-Cookie is never stored or replayed; remove it from replayHeaders');
   }
@@ -86,6 +103,7 @@ function readOptions(options: IdempotencyOptions): Config {
     replayHeaders: new Set(replayHeaders),
     storeClientErrors: options.storeClientErrors ?? true,
     bodyLimit: positive('bodyLimit', options.bodyLimit, DEFAULT_BODY_LIMIT),
+    owner: options.owner ?? defaultOwner,
     now,
   };
 }
@@ -99,7 +117,9 @@ function readOptions(options: IdempotencyOptions): Config {
  * stored, and a retry gets them replayed byte for byte with `Idempotent-Replayed: true`. The same key
  * with another method, path or body: 422. A retry while the first runs: 409 with `Retry-After` (or,
  * with `wait`, a bounded wait and the replay). 5xx, 401, 429 and thrown errors are not stored and
- * release the claim. A failing or slow store: 503 with `Retry-After`, nothing executed.
+ * release the claim. A failing or slow store: 503 with `Retry-After`, nothing executed. A store that
+ * is full never drops a live record: the caller's own quota full is 429, the whole store full is 503,
+ * both with `Retry-After` and nothing executed (docs/idempotency.md, "Budgets").
  *
  * @example
  * app.route({
@@ -123,12 +143,12 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
       (error: unknown) => ctx.logger.warn(`idempotency: ${what} failed`, { requestId: ctx.requestId, error }),
     );
 
-  const claim = async (key: string, fingerprint: string): Promise<ClaimOutcome> => {
+  const claim = async (key: string, fingerprint: string, owner: string): Promise<ClaimOutcome> => {
     const deadline = config.waitMs === undefined ? undefined : config.now() + config.waitMs;
     let pause = FIRST_POLL_MS;
     for (;;) {
       const outcome = await bounded(
-        () => store.claim(key, fingerprint, config.leaseMs),
+        () => store.claim(key, fingerprint, config.leaseMs, owner),
         // A claim that lands after its deadline would block the key until the lease ends: undo it.
         (late) => {
           if (late.kind === 'claimed') store.release(key, late.token).catch(() => undefined);
@@ -248,7 +268,7 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
     });
     const key = scopeKey(ctx.principal?.sub, parsed.key);
 
-    const outcome = await claim(key, fingerprint);
+    const outcome = await claim(key, fingerprint, config.owner(ctx));
     switch (outcome.kind) {
       case 'completed':
         return replayOf(outcome.response);
@@ -256,6 +276,10 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
         throw keyReusedError();
       case 'in-progress':
         throw inProgressError();
+      case 'full':
+        throw outcome.scope === 'owner'
+          ? quotaFullError(outcome.retryAfterMs)
+          : storeFullError(outcome.retryAfterMs);
       case 'claimed':
         return execute(ctx, next, key, outcome.token);
     }
