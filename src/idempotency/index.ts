@@ -53,5 +53,10 @@ export {
   postgresStore,
   type Queryable,
 } from './postgres-store.js';
-export { type RedisStoreOptions, redisStore } from './redis-store.js';
+export {
+  DEFAULT_REDIS_MAX_BYTES,
+  DEFAULT_REDIS_MAX_ENTRIES,
+  type RedisStoreOptions,
+  redisStore,
+} from './redis-store.js';
 export type { ClaimOutcome, IdempotencyStore, StoredResponse, StoreTransaction } from './store.js';
