@@ -27,6 +27,11 @@ export interface IdempotencyOptions {
   readonly leaseMs?: number;
   /** How long a completed response is kept for replay (default 24 h). */
   readonly retentionMs?: number;
+  /**
+   * How long a stored 4xx is kept (default 1 h, at most `retentionMs`): a refusal is cheap to
+   * compute again, and holding it for a day fills the caller's quota (docs/idempotency.md, "Budgets").
+   */
+  readonly clientErrorRetentionMs?: number;
   /** Wait up to `timeoutMs` for a request in progress to finish and replay it, instead of a 409. */
   readonly wait?: { readonly timeoutMs: number };
   /** Bound on every store call; past it the request gets 503 (default 2 s). */
@@ -55,6 +60,7 @@ interface Config {
   readonly required: boolean;
   readonly leaseMs: number;
   readonly retentionMs: number;
+  readonly clientErrorRetentionMs: number;
   readonly waitMs: number | undefined;
   readonly storeTimeoutMs: number;
   readonly replayHeaders: ReadonlySet<string>;
@@ -90,6 +96,7 @@ function readOptions(options: IdempotencyOptions): Config {
     throw new TypeError('idempotency: Set-Cookie is never stored or replayed; remove it from replayHeaders');
   }
   const store = options.store ?? memoryStore({ now });
+  const retentionMs = positive('retentionMs', options.retentionMs, 24 * 60 * 60 * 1000);
   if (typeof store.claim !== 'function' || typeof store.complete !== 'function') {
     throw new TypeError('idempotency: store must implement IdempotencyStore');
   }
@@ -97,7 +104,11 @@ function readOptions(options: IdempotencyOptions): Config {
     store,
     required: options.required ?? false,
     leaseMs: positive('leaseMs', options.leaseMs, 10_000),
-    retentionMs: positive('retentionMs', options.retentionMs, 24 * 60 * 60 * 1000),
+    retentionMs,
+    clientErrorRetentionMs: Math.min(
+      retentionMs,
+      positive('clientErrorRetentionMs', options.clientErrorRetentionMs, 60 * 60 * 1000),
+    ),
     waitMs: options.wait === undefined ? undefined : positive('wait.timeoutMs', options.wait.timeoutMs, 0),
     storeTimeoutMs: positive('storeTimeoutMs', options.storeTimeoutMs, 2_000),
     replayHeaders: new Set(replayHeaders),
@@ -211,12 +222,13 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
       return response;
     }
     const stored = toStoredResponse(response, body, config.replayHeaders);
+    const retentionMs = response.status >= 400 ? config.clientErrorRetentionMs : config.retentionMs;
 
     if (transaction !== undefined) {
       const tx = transaction;
       let completed: boolean;
       try {
-        completed = await bounded(() => tx.complete(key, token, stored, config.retentionMs));
+        completed = await bounded(() => tx.complete(key, token, stored, retentionMs));
         if (completed) await bounded(() => tx.commit());
       } catch (error) {
         // Neither the handler's writes nor the record are known to be committed: roll back and let the
@@ -234,7 +246,7 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
     }
 
     try {
-      const completed = await bounded(() => store.complete(key, token, stored, config.retentionMs));
+      const completed = await bounded(() => store.complete(key, token, stored, retentionMs));
       if (!completed) {
         ctx.logger.warn('idempotency: lease was taken over before completion; response not stored', {
           requestId: ctx.requestId,
