@@ -120,3 +120,72 @@ describe('the compact record of the memory store', () => {
     );
   });
 });
+
+describe('the memory store under any sequence of claims by several owners', () => {
+  type Op =
+    | { readonly op: 'claim'; readonly key: number; readonly owner: number; readonly ms: number }
+    | { readonly op: 'complete'; readonly key: number; readonly ms: number }
+    | { readonly op: 'advance'; readonly ms: number };
+  const ops = fc.array(
+    fc.oneof(
+      fc.record({
+        op: fc.constant('claim' as const),
+        key: fc.nat({ max: 9 }),
+        owner: fc.nat({ max: 2 }),
+        ms: fc.constantFrom(5, 20),
+      }),
+      fc.record({
+        op: fc.constant('complete' as const),
+        key: fc.nat({ max: 9 }),
+        ms: fc.constantFrom(5, 50),
+      }),
+      fc.record({ op: fc.constant('advance' as const), ms: fc.constantFrom(1, 5, 20) }),
+    ),
+    { maxLength: 60 },
+  );
+
+  it('refuses exactly when the owner or the store is full of live records, and never loses one', async () => {
+    await fc.assert(
+      fc.asyncProperty(ops, async (sequence: Op[]) => {
+        const clock = { t: 0 };
+        const store = memoryStore({ maxEntries: 5, ownerMaxEntries: 2, now: () => clock.t });
+        // The model: key -> owner, expiry, whether completed, and the claim's token.
+        const model = new Map<number, { owner: number; expiresAt: number; done: boolean; token: string }>();
+        const live = () => [...model.entries()].filter(([, r]) => r.expiresAt > clock.t);
+        for (const step of sequence) {
+          if (step.op === 'advance') {
+            clock.t += step.ms;
+          } else if (step.op === 'claim') {
+            const outcome = await store.claim(`k${step.key}`, 'fp', step.ms, `o${step.owner}`);
+            const record = model.get(step.key);
+            if (record !== undefined && record.expiresAt > clock.t) {
+              expect(outcome.kind).toBe(record.done ? 'completed' : 'in-progress');
+            } else if (live().filter(([, r]) => r.owner === step.owner).length >= 2) {
+              expect(outcome).toMatchObject({ kind: 'full', scope: 'owner' });
+            } else if (live().length >= 5) {
+              expect(outcome).toMatchObject({ kind: 'full', scope: 'store' });
+            } else {
+              expect(outcome.kind).toBe('claimed');
+              if (outcome.kind === 'claimed') {
+                model.set(step.key, {
+                  owner: step.owner,
+                  expiresAt: clock.t + step.ms,
+                  done: false,
+                  token: outcome.token,
+                });
+              }
+            }
+          } else {
+            const record = model.get(step.key);
+            const token = record?.token ?? 'none';
+            const ok = await store.complete(`k${step.key}`, token, response, step.ms);
+            const owned = record !== undefined && !record.done && record.expiresAt > clock.t;
+            expect(ok).toBe(owned);
+            if (owned) Object.assign(record, { done: true, expiresAt: clock.t + step.ms });
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
