@@ -50,3 +50,35 @@ export function storeUnavailableError(cause: unknown): ApiError {
     cause,
   });
 }
+
+/** `Retry-After` in whole seconds (at least 1) for a refusal the store estimated in milliseconds. */
+export function retryAfterSeconds(retryAfterMs: number): string {
+  return String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+}
+
+/**
+ * 429: the caller's own share of the idempotency store (its quota of records or bytes) is full of
+ * unexpired records; none is dropped to make room, so this request was not executed (RFC 6585
+ * section 4, `Retry-After` per RFC 9110 section 10.2.3).
+ */
+export function quotaFullError(retryAfterMs: number): ApiError {
+  return new ApiError(429, {
+    code: 'idempotency-quota-exceeded',
+    detail:
+      'Too many requests with an Idempotency-Key are being kept for you; the request was not executed. Retry later.',
+    source,
+    headers: { 'retry-after': retryAfterSeconds(retryAfterMs) },
+  });
+}
+
+/**
+ * 503: the idempotency store is full of unexpired records (its total budget); none is dropped to
+ * make room, so this request was not executed.
+ */
+export function storeFullError(retryAfterMs: number): ApiError {
+  return new ApiError(503, {
+    code: 'idempotency-store-full',
+    detail: 'The idempotency store is full; the request was not executed. Retry later.',
+    headers: { 'retry-after': retryAfterSeconds(retryAfterMs) },
+  });
+}

@@ -14,6 +14,9 @@ export {
   invalidKeyError,
   keyReusedError,
   missingKeyError,
+  quotaFullError,
+  retryAfterSeconds,
+  storeFullError,
   storeUnavailableError,
   UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from './errors.js';
@@ -26,7 +29,22 @@ export {
   MAX_KEY_LENGTH,
   parseIdempotencyKey,
 } from './key.js';
-export { type MemoryStoreOptions, memoryStore } from './memory-store.js';
+export {
+  ANONYMOUS_OWNER,
+  DEFAULT_OWNER_MAX_BYTES,
+  DEFAULT_OWNER_MAX_ENTRIES,
+  RECORD_OVERHEAD_BYTES,
+  type ResolvedStoreLimits,
+  recordBytes,
+  type StoreLimits,
+} from './limits.js';
+export {
+  DEFAULT_MEMORY_MAX_BYTES,
+  DEFAULT_MEMORY_MAX_ENTRIES,
+  type MemoryIdempotencyStore,
+  type MemoryStoreOptions,
+  memoryStore,
+} from './memory-store.js';
 export { type IdempotencyOptions, idempotency } from './middleware.js';
 export {
   type ConnectionPool,
@@ -38,5 +56,10 @@ export {
   postgresStore,
   type Queryable,
 } from './postgres-store.js';
-export { type RedisStoreOptions, redisStore } from './redis-store.js';
+export {
+  DEFAULT_REDIS_MAX_BYTES,
+  DEFAULT_REDIS_MAX_ENTRIES,
+  type RedisStoreOptions,
+  redisStore,
+} from './redis-store.js';
 export type { ClaimOutcome, IdempotencyStore, StoredResponse, StoreTransaction } from './store.js';

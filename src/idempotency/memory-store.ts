@@ -1,100 +1,274 @@
-import { type ClaimOutcome, type IdempotencyStore, newToken, type StoredResponse } from './store.js';
+import { ExpiryQueue } from './expiry-queue.js';
+import {
+  ANONYMOUS_OWNER,
+  RECORD_OVERHEAD_BYTES,
+  readStoreLimits,
+  recordBytes,
+  type StoreLimits,
+} from './limits.js';
+import {
+  decodeResponse,
+  encodeFingerprint,
+  encodeRecord,
+  recordExpiry,
+  recordMatches,
+  recordOwner,
+} from './record-codec.js';
+import { type ClaimOutcome, type IdempotencyStore, newToken } from './store.js';
 
-export interface MemoryStoreOptions {
-  /** Most records held at once (default 10 000). */
-  readonly maxEntries?: number;
+/** Options of {@link memoryStore}: the budgets ({@link StoreLimits}) and a clock. */
+export interface MemoryStoreOptions extends StoreLimits {
   /** Clock in milliseconds (default `Date.now`); tests pass a fake one. */
   readonly now?: () => number;
 }
 
-interface Entry {
-  readonly fingerprint: string;
-  readonly token: string;
-  expiresAt: number;
-  response: StoredResponse | undefined;
+/** A memory store whose usage can be read, for tests, metrics and the memory benchmark. */
+export interface MemoryIdempotencyStore extends IdempotencyStore {
+  /** Records held (in progress and completed, expired ones not yet reclaimed included). */
+  readonly size: number;
+  /** Bytes held, as counted against `maxBytes`. */
+  readonly bytes: number;
+}
+
+export const DEFAULT_MEMORY_MAX_ENTRIES = 100_000;
+export const DEFAULT_MEMORY_MAX_BYTES = 64 * 1024 * 1024;
+/** Expired records reclaimed per claim when the store has room (when full: all of them). */
+const SWEEP_PER_CLAIM = 8;
+/** Distinct lease and retention durations given their own expiry queue. */
+const MAX_QUEUES = 16;
+
+/** A claim in progress. A completed record is a string ({@link encodeRecord}). */
+class Pending {
+  constructor(
+    /** The key as the map holds it: queues share this string rather than keep copies. */
+    readonly key: string,
+    readonly fingerprint: string,
+    readonly token: string,
+    public expiresAt: number,
+    readonly owner: Owner,
+    readonly bytes: number,
+  ) {}
+}
+
+class Owner {
+  entries = 0;
+  bytes = 0;
+  /** A lower bound of the earliest expiry among this owner's records, for `Retry-After`. */
+  earliest = Number.POSITIVE_INFINITY;
+  constructor(
+    readonly id: number,
+    readonly name: string,
+  ) {}
+}
+
+type Stored = Pending | string;
+
+/**
+ * The key as one flat string: a key built by concatenation (`scopeKey`) is a tree of pieces in V8,
+ * which the map would keep for as long as the record lives.
+ */
+function flat(key: string): string {
+  if (key.length < 13) return key;
+  const copy = Buffer.from(key, 'latin1').toString('latin1');
+  return copy === key ? copy : key;
 }
 
 /**
  * An in-process {@link IdempotencyStore}: the embedded default, for a single app instance.
  *
- * Bounded: when full it first drops expired records, then the oldest completed ones (losing
- * their replay protection, the price of a bound); when every record is a live in-progress claim it
- * refuses new claims (the middleware answers 503) rather than drop a claim in flight.
+ * Bounded by entries and bytes, in total and per owner (defaults: 100 000 records, 64 MiB, and per
+ * owner 1 000 records, 4 MiB). An unexpired record is never dropped: a claim that does not fit is
+ * refused (`full`; the middleware answers 429 for the owner's quota, 503 for the whole store) after
+ * every expired record has been reclaimed. Expiry is amortized O(1): one FIFO queue per lease or
+ * retention duration, consumed from its oldest entry. A completed record is one Latin-1 string
+ * (about 300 bytes of heap for a 120-byte body, key and headers included).
  *
  * @example
- * idempotency({ store: memoryStore({ maxEntries: 50_000 }) });
+ * idempotency({ store: memoryStore({ maxEntries: 50_000, ownerMaxEntries: 500 }) });
  */
-export function memoryStore(options: MemoryStoreOptions = {}): IdempotencyStore {
-  const maxEntries = options.maxEntries ?? 10_000;
-  if (!Number.isInteger(maxEntries) || maxEntries < 1) {
-    throw new TypeError(
-      `memoryStore: maxEntries must be a positive integer, got ${String(options.maxEntries)}`,
-    );
-  }
-  const now = options.now ?? Date.now;
-  // Insertion order is the eviction order: an entry is re-inserted whenever it is rewritten.
-  const entries = new Map<string, Entry>();
+export function memoryStore(options: MemoryStoreOptions = {}): MemoryIdempotencyStore {
+  const limits = readStoreLimits('memoryStore', options, {
+    maxEntries: DEFAULT_MEMORY_MAX_ENTRIES,
+    maxBytes: DEFAULT_MEMORY_MAX_BYTES,
+  });
+  const clock = options.now ?? Date.now;
+  if (typeof clock !== 'function') throw new TypeError('memoryStore: now must be a function');
+  // Whole milliseconds: a record's expiry is stored as an integer and compared with its queue entry.
+  const now = () => Math.floor(clock());
+  const after = (at: number, durationMs: number) => at + Math.ceil(durationMs);
 
-  const live = (key: string, at: number): Entry | undefined => {
-    const entry = entries.get(key);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAt > at) return entry;
-    entries.delete(key);
-    return undefined;
+  const records = new Map<string, Stored>();
+  const queues = new Map<number, ExpiryQueue>();
+  const owners = new Map<string, Owner>();
+  const ownersById = new Map<number, Owner>();
+  let nextOwnerId = 1;
+  let totalBytes = 0;
+
+  const expiryOf = (stored: Stored): number =>
+    typeof stored === 'string' ? recordExpiry(stored) : stored.expiresAt;
+  const ownerOf = (stored: Stored): Owner =>
+    typeof stored === 'string' ? (ownersById.get(recordOwner(stored)) as Owner) : stored.owner;
+  const bytesOf = (key: string, stored: Stored): number =>
+    typeof stored === 'string' ? RECORD_OVERHEAD_BYTES + key.length + stored.length : stored.bytes;
+
+  const queueFor = (durationMs: number): ExpiryQueue => {
+    let queue = queues.get(durationMs);
+    if (queue === undefined) {
+      if (queues.size >= MAX_QUEUES) {
+        // Past the bound, records share the longest duration's queue; out of order there, they are
+        // still refused as expired when read, and reclaimed once the queue reaches them.
+        return queues.get(Math.max(...queues.keys())) as ExpiryQueue;
+      }
+      queue = new ExpiryQueue();
+      queues.set(durationMs, queue);
+    }
+    return queue;
   };
-  const owned = (key: string, token: string, at: number): Entry | undefined => {
-    const entry = live(key, at);
-    return entry !== undefined && entry.response === undefined && entry.token === token ? entry : undefined;
+
+  const ownerNamed = (name: string): Owner => {
+    let owner = owners.get(name);
+    if (owner === undefined) {
+      owner = new Owner(nextOwnerId++, name);
+      owners.set(name, owner);
+      ownersById.set(owner.id, owner);
+    }
+    return owner;
   };
-  const makeRoom = (at: number): void => {
-    for (const [key, entry] of entries) if (entry.expiresAt <= at) entries.delete(key);
-    if (entries.size < maxEntries) return;
-    for (const [key, entry] of entries) {
-      if (entry.response !== undefined) {
-        entries.delete(key);
-        return;
+
+  const put = (key: string, stored: Stored, durationMs: number, expiresAt: number): void => {
+    records.set(key, stored);
+    queueFor(durationMs).push(key, expiresAt);
+    const owner = ownerOf(stored);
+    if (expiresAt < owner.earliest) owner.earliest = expiresAt;
+  };
+
+  const account = (owner: Owner, entries: number, bytes: number): void => {
+    owner.entries += entries;
+    owner.bytes += bytes;
+    totalBytes += bytes;
+    if (owner.entries === 0) {
+      owners.delete(owner.name);
+      ownersById.delete(owner.id);
+    }
+  };
+
+  const remove = (key: string, stored: Stored): void => {
+    records.delete(key);
+    account(ownerOf(stored), -1, -bytesOf(key, stored));
+  };
+
+  /** Reclaim up to `budget` expired records from the queue heads. */
+  const sweep = (at: number, budget: number): void => {
+    for (const queue of queues.values()) {
+      while (budget > 0 && queue.peekExpiry() <= at) {
+        const key = queue.peekKey();
+        const queuedExpiry = queue.peekExpiry();
+        queue.shift();
+        const stored = records.get(key);
+        // A key rewritten since it was queued has another expiry: its newer queue entry decides.
+        if (stored === undefined || expiryOf(stored) !== queuedExpiry) continue;
+        remove(key, stored);
+        budget--;
       }
     }
-    throw new Error('memoryStore is full of in-progress claims');
+  };
+
+  const untilRoom = (at: number): number => {
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const queue of queues.values()) earliest = Math.min(earliest, queue.peekExpiry());
+    return Number.isFinite(earliest) ? Math.max(1, earliest - at) : 1;
+  };
+
+  /** Why a new record of `bytes` for `owner` does not fit, or undefined when it does. */
+  const overBudget = (ownerName: string, bytes: number): 'owner' | 'store' | undefined => {
+    const owner = owners.get(ownerName);
+    if (
+      owner !== undefined &&
+      (owner.entries >= limits.ownerMaxEntries || owner.bytes + bytes > limits.ownerMaxBytes)
+    )
+      return 'owner';
+    if (bytes > limits.ownerMaxBytes) return 'owner';
+    if (records.size >= limits.maxEntries || totalBytes + bytes > limits.maxBytes) return 'store';
+    return undefined;
+  };
+
+  const live = (key: string, at: number): Stored | undefined => {
+    const stored = records.get(key);
+    if (stored === undefined) return undefined;
+    if (expiryOf(stored) > at) return stored;
+    remove(key, stored);
+    return undefined;
+  };
+
+  const owned = (key: string, token: string, at: number): Pending | undefined => {
+    const stored = live(key, at);
+    return stored instanceof Pending && stored.token === token ? stored : undefined;
   };
 
   return {
-    async claim(key, fingerprint, leaseMs): Promise<ClaimOutcome> {
+    get size() {
+      return records.size;
+    },
+    get bytes() {
+      return totalBytes;
+    },
+    async claim(key, fingerprint, leaseMs, ownerName = ANONYMOUS_OWNER): Promise<ClaimOutcome> {
       const at = now();
-      const entry = live(key, at);
-      if (entry !== undefined) {
-        if (entry.fingerprint !== fingerprint) return { kind: 'mismatch' };
-        if (entry.response !== undefined) return { kind: 'completed', response: copy(entry.response) };
-        return { kind: 'in-progress' };
+      const stored = live(key, at);
+      if (typeof stored === 'string') {
+        if (!recordMatches(stored, encodeFingerprint(fingerprint).toString('latin1'))) {
+          return { kind: 'mismatch' };
+        }
+        return { kind: 'completed', response: decodeResponse(stored) };
       }
-      if (entries.size >= maxEntries) makeRoom(at);
+      if (stored !== undefined) {
+        return stored.fingerprint === fingerprint ? { kind: 'in-progress' } : { kind: 'mismatch' };
+      }
+      sweep(at, SWEEP_PER_CLAIM);
+      const bytes = recordBytes(key, fingerprint);
+      if (overBudget(ownerName, bytes) !== undefined) {
+        // Expired records are reclaimed before any claim is refused.
+        sweep(at, Number.POSITIVE_INFINITY);
+        const scope = overBudget(ownerName, bytes);
+        if (scope !== undefined) {
+          const earliest = owners.get(ownerName)?.earliest ?? 0;
+          const retryAfterMs = scope === 'owner' && earliest > at ? earliest - at : untilRoom(at);
+          return { kind: 'full', scope, retryAfterMs };
+        }
+      }
+      const owner = ownerNamed(ownerName);
       const token = newToken();
-      entries.set(key, { fingerprint, token, expiresAt: at + leaseMs, response: undefined });
+      key = flat(key);
+      const expiresAt = after(at, leaseMs);
+      account(owner, 1, bytes);
+      put(key, new Pending(key, fingerprint, token, expiresAt, owner, bytes), leaseMs, expiresAt);
       return { kind: 'claimed', token };
     },
     async renew(key, token, leaseMs) {
       const at = now();
-      const entry = owned(key, token, at);
-      if (entry === undefined) return false;
-      entry.expiresAt = at + leaseMs;
+      const pending = owned(key, token, at);
+      if (pending === undefined) return false;
+      pending.expiresAt = after(at, leaseMs);
+      put(pending.key, pending, leaseMs, pending.expiresAt);
       return true;
     },
     async complete(key, token, response, retentionMs) {
       const at = now();
-      const entry = owned(key, token, at);
-      if (entry === undefined) return false;
-      entries.delete(key);
-      entries.set(key, { ...entry, expiresAt: at + retentionMs, response: copy(response) });
+      const pending = owned(key, token, at);
+      if (pending === undefined) return false;
+      const expiresAt = after(at, retentionMs);
+      const record = encodeRecord(expiresAt, pending.owner.id, pending.fingerprint, response);
+      // The response is stored even past the byte budget: dropping it would let a retry run again.
+      // Budgets are checked on claim, so the overshoot is bounded by the responses in flight.
+      account(pending.owner, 0, bytesOf(key, record) - pending.bytes);
+      put(pending.key, record, retentionMs, expiresAt);
       return true;
     },
     async release(key, token) {
-      if (owned(key, token, now()) === undefined) return false;
-      entries.delete(key);
+      const pending = owned(key, token, now());
+      if (pending === undefined) return false;
+      remove(key, pending);
       return true;
     },
   };
-}
-
-function copy(response: StoredResponse): StoredResponse {
-  return { status: response.status, headers: { ...response.headers }, body: response.body.slice() };
 }

@@ -8,6 +8,8 @@ import {
   invalidKeyError,
   keyReusedError,
   missingKeyError,
+  quotaFullError,
+  storeFullError,
   storeUnavailableError,
 } from './errors.js';
 import { requestFingerprint } from './fingerprint.js';
@@ -25,6 +27,11 @@ export interface IdempotencyOptions {
   readonly leaseMs?: number;
   /** How long a completed response is kept for replay (default 24 h). */
   readonly retentionMs?: number;
+  /**
+   * How long a stored 4xx is kept (default 1 h, at most `retentionMs`): a refusal is cheap to
+   * compute again, and holding it for a day fills the caller's quota (docs/idempotency.md, "Budgets").
+   */
+  readonly clientErrorRetentionMs?: number;
   /** Wait up to `timeoutMs` for a request in progress to finish and replay it, instead of a 409. */
   readonly wait?: { readonly timeoutMs: number };
   /** Bound on every store call; past it the request gets 503 (default 2 s). */
@@ -35,6 +42,11 @@ export interface IdempotencyOptions {
   readonly storeClientErrors?: boolean;
   /** Largest request body read for the fingerprint (default 100 KiB; larger: 413). */
   readonly bodyLimit?: number;
+  /**
+   * Who a claim counts against in the store's per-owner quota (default: `sub:<sub>` for a principal,
+   * else `ip:<socket peer address>`; behind a proxy pass e.g. `defaultRateLimitKey({ trustProxy })`).
+   */
+  readonly owner?: (ctx: Context) => string;
   /** Clock in milliseconds for the wait deadline and the default store (default `Date.now`). */
   readonly now?: () => number;
 }
@@ -48,12 +60,20 @@ interface Config {
   readonly required: boolean;
   readonly leaseMs: number;
   readonly retentionMs: number;
+  readonly clientErrorRetentionMs: number;
   readonly waitMs: number | undefined;
   readonly storeTimeoutMs: number;
   readonly replayHeaders: ReadonlySet<string>;
   readonly storeClientErrors: boolean;
   readonly bodyLimit: number;
+  readonly owner: (ctx: Context) => string;
   readonly now: () => number;
+}
+
+/** The default owner of a claim: the principal, else the client's address. */
+function defaultOwner(ctx: Context): string {
+  const sub = ctx.principal?.sub;
+  return sub === undefined ? `ip:${ctx.request.remoteAddress ?? 'unknown'}` : `sub:${sub}`;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -69,10 +89,14 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 function readOptions(options: IdempotencyOptions): Config {
   const now = options.now ?? Date.now;
   const replayHeaders = (options.replayHeaders ?? DEFAULT_REPLAY_HEADERS).map((name) => name.toLowerCase());
+  if (options.owner !== undefined && typeof options.owner !== 'function') {
+    throw new TypeError('idempotency: owner must be a function of the request context');
+  }
   if (replayHeaders.includes('set-cookie')) {
     throw new TypeError('idempotency: Set-Cookie is never stored or replayed; remove it from replayHeaders');
   }
   const store = options.store ?? memoryStore({ now });
+  const retentionMs = positive('retentionMs', options.retentionMs, 24 * 60 * 60 * 1000);
   if (typeof store.claim !== 'function' || typeof store.complete !== 'function') {
     throw new TypeError('idempotency: store must implement IdempotencyStore');
   }
@@ -80,12 +104,17 @@ function readOptions(options: IdempotencyOptions): Config {
     store,
     required: options.required ?? false,
     leaseMs: positive('leaseMs', options.leaseMs, 10_000),
-    retentionMs: positive('retentionMs', options.retentionMs, 24 * 60 * 60 * 1000),
+    retentionMs,
+    clientErrorRetentionMs: Math.min(
+      retentionMs,
+      positive('clientErrorRetentionMs', options.clientErrorRetentionMs, 60 * 60 * 1000),
+    ),
     waitMs: options.wait === undefined ? undefined : positive('wait.timeoutMs', options.wait.timeoutMs, 0),
     storeTimeoutMs: positive('storeTimeoutMs', options.storeTimeoutMs, 2_000),
     replayHeaders: new Set(replayHeaders),
     storeClientErrors: options.storeClientErrors ?? true,
     bodyLimit: positive('bodyLimit', options.bodyLimit, DEFAULT_BODY_LIMIT),
+    owner: options.owner ?? defaultOwner,
     now,
   };
 }
@@ -99,7 +128,9 @@ function readOptions(options: IdempotencyOptions): Config {
  * stored, and a retry gets them replayed byte for byte with `Idempotent-Replayed: true`. The same key
  * with another method, path or body: 422. A retry while the first runs: 409 with `Retry-After` (or,
  * with `wait`, a bounded wait and the replay). 5xx, 401, 429 and thrown errors are not stored and
- * release the claim. A failing or slow store: 503 with `Retry-After`, nothing executed.
+ * release the claim. A failing or slow store: 503 with `Retry-After`, nothing executed. A store that
+ * is full never drops a live record: the caller's own quota full is 429, the whole store full is 503,
+ * both with `Retry-After` and nothing executed (docs/idempotency.md, "Budgets").
  *
  * @example
  * app.route({
@@ -124,12 +155,12 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
         ctx.logger.warn({ requestId: ctx.requestId, err: error }, `idempotency: ${what} failed`),
     );
 
-  const claim = async (key: string, fingerprint: string): Promise<ClaimOutcome> => {
+  const claim = async (key: string, fingerprint: string, owner: string): Promise<ClaimOutcome> => {
     const deadline = config.waitMs === undefined ? undefined : config.now() + config.waitMs;
     let pause = FIRST_POLL_MS;
     for (;;) {
       const outcome = await bounded(
-        () => store.claim(key, fingerprint, config.leaseMs),
+        () => store.claim(key, fingerprint, config.leaseMs, owner),
         // A claim that lands after its deadline would block the key until the lease ends: undo it.
         (late) => {
           if (late.kind === 'claimed') store.release(key, late.token).catch(() => undefined);
@@ -192,12 +223,13 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
       return response;
     }
     const stored = toStoredResponse(response, body, config.replayHeaders);
+    const retentionMs = response.status >= 400 ? config.clientErrorRetentionMs : config.retentionMs;
 
     if (transaction !== undefined) {
       const tx = transaction;
       let completed: boolean;
       try {
-        completed = await bounded(() => tx.complete(key, token, stored, config.retentionMs));
+        completed = await bounded(() => tx.complete(key, token, stored, retentionMs));
         if (completed) await bounded(() => tx.commit());
       } catch (error) {
         // Neither the handler's writes nor the record are known to be committed: roll back and let the
@@ -215,7 +247,7 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
     }
 
     try {
-      const completed = await bounded(() => store.complete(key, token, stored, config.retentionMs));
+      const completed = await bounded(() => store.complete(key, token, stored, retentionMs));
       if (!completed) {
         ctx.logger.warn(
           { requestId: ctx.requestId },
@@ -250,7 +282,7 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
     });
     const key = scopeKey(ctx.principal?.sub, parsed.key);
 
-    const outcome = await claim(key, fingerprint);
+    const outcome = await claim(key, fingerprint, config.owner(ctx));
     switch (outcome.kind) {
       case 'completed':
         return replayOf(outcome.response);
@@ -258,6 +290,10 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
         throw keyReusedError();
       case 'in-progress':
         throw inProgressError();
+      case 'full':
+        throw outcome.scope === 'owner'
+          ? quotaFullError(outcome.retryAfterMs)
+          : storeFullError(outcome.retryAfterMs);
       case 'claimed':
         return execute(ctx, next, key, outcome.token);
     }

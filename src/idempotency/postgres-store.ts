@@ -1,5 +1,12 @@
 import { type Context, contextKey } from '../core/types.js';
 import {
+  ANONYMOUS_OWNER,
+  RECORD_OVERHEAD_BYTES,
+  readStoreLimits,
+  recordBytes,
+  type StoreLimits,
+} from './limits.js';
+import {
   type ClaimOutcome,
   type IdempotencyStore,
   newToken,
@@ -29,7 +36,13 @@ export interface ConnectionPool extends Queryable {
   readonly totalCount: number;
 }
 
-export interface PostgresStoreOptions {
+/**
+ * Options of {@link postgresStore}. Of the budgets ({@link StoreLimits}) the per-owner ones are
+ * enforced (`ownerMaxEntries`, `ownerMaxBytes`); `maxEntries` and `maxBytes` are not (counting a
+ * large table on every claim costs too much): the table is bounded by its owners' quotas, and
+ * `deleteExpired` reclaims rows.
+ */
+export interface PostgresStoreOptions extends Pick<StoreLimits, 'ownerMaxEntries' | 'ownerMaxBytes'> {
   /** A `pg` Pool (or Client) the application created; the store never closes it. */
   readonly pool: Queryable | ConnectionPool;
   /** Table name, optionally schema-qualified (default `idempotency_records`). */
@@ -69,7 +82,8 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}(?:\.[a-z_][a-z0-9_]{0,62})?$/;
 /**
  * The DDL of the records table: one row per scoped key (the primary key makes the claim atomic).
  * `expires_at` (ms since the epoch) is the lease end while in progress and the retention end once
- * completed; a row past it counts as absent and is taken over by the next claim.
+ * completed; a row past it counts as absent and is taken over by the next claim. `owner` and `bytes`
+ * (as counted by `recordBytes`) serve the per-owner quota; the DDL adds them to an older table.
  *
  * @example
  * await pool.query(idempotencyTableDdl('idempotency_records'));
@@ -85,9 +99,14 @@ export function idempotencyTableDdl(table = 'idempotency_records'): string {
   expires_at  bigint NOT NULL,
   status      integer,
   headers     jsonb,
-  body        bytea
+  body        bytea,
+  owner       text NOT NULL DEFAULT '',
+  bytes       integer NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS ${index} ON ${table} (expires_at);`;
+ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS owner text NOT NULL DEFAULT '';
+ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS bytes integer NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS ${index} ON ${table} (expires_at);
+CREATE INDEX IF NOT EXISTS ${table.replace('.', '_')}_owner ON ${table} (owner, expires_at);`;
 }
 
 function checkTable(table: string): void {
@@ -100,8 +119,11 @@ function checkTable(table: string): void {
 
 /**
  * A PostgreSQL {@link IdempotencyStore}, safe with several app instances: the claim is one
- * `INSERT ... ON CONFLICT DO UPDATE ... WHERE expired`, and every later write is fenced by the claim's
- * token. The application passes its own `pg` pool; no `pg` type is imported.
+ * statement (the live record, the owner's usage and an `INSERT ... ON CONFLICT DO UPDATE ... WHERE
+ * expired`), and every later write is fenced by the claim's token. Per owner at most
+ * `ownerMaxEntries` live records and `ownerMaxBytes` (defaults 1 000 and 4 MiB): past them a claim
+ * is refused (`full`), never by dropping a live record. Concurrent claims of one owner can each
+ * see room, so the quota may be passed by the owner's concurrent claims. The application passes its own `pg` pool; no `pg` type is imported.
  *
  * @example
  * const store = postgresStore({ pool, transactional: true });
@@ -116,22 +138,41 @@ export function postgresStore(options: PostgresStoreOptions): PostgresIdempotenc
   checkTable(table);
   const transactional = options.transactional ?? false;
   if (transactional && !isPool(pool)) throw new TypeError('postgresStore: `transactional` needs a pg Pool');
-  const now = options.now ?? Date.now;
+  const now = () => Math.floor((options.now ?? Date.now)());
+  const limits = readStoreLimits('postgresStore', options, {
+    maxEntries: Number.MAX_SAFE_INTEGER,
+    maxBytes: Number.MAX_SAFE_INTEGER,
+  });
 
   const sql = {
-    claim: `INSERT INTO ${table} AS r (scope_key, fingerprint, token, state, expires_at)
-      VALUES ($1, $2, $3, 'in-progress', $4::bigint + $5::bigint)
-      ON CONFLICT (scope_key) DO UPDATE
-        SET fingerprint = excluded.fingerprint, token = excluded.token, state = 'in-progress',
-            expires_at = excluded.expires_at, status = NULL, headers = NULL, body = NULL
-        WHERE r.expires_at <= $4::bigint
-      RETURNING r.token`,
-    find: `SELECT state, fingerprint, status, headers::text AS headers, body FROM ${table}
-      WHERE scope_key = $1 AND expires_at > $2::bigint`,
+    // One round trip: the live record under the key, the owner's live usage, and the insert (or the
+    // takeover of an expired row) when there is no live record and the owner's quota has room.
+    claim: `WITH existing AS (
+        SELECT state, fingerprint, status, headers::text AS headers, body FROM ${table}
+        WHERE scope_key = $1 AND expires_at > $4::bigint
+      ), usage AS (
+        SELECT count(*) AS entries, coalesce(sum(bytes), 0) AS bytes, min(expires_at) AS earliest
+        FROM ${table} WHERE owner = $6 AND expires_at > $4::bigint
+      ), inserted AS (
+        INSERT INTO ${table} AS r (scope_key, fingerprint, token, state, expires_at, owner, bytes)
+        SELECT $1, $2, $3, 'in-progress', $4::bigint + $5::bigint, $6, $7::int FROM usage
+        WHERE NOT EXISTS (SELECT 1 FROM existing)
+          AND usage.entries < $8::bigint AND usage.bytes + $7::int <= $9::bigint
+        ON CONFLICT (scope_key) DO UPDATE
+          SET fingerprint = excluded.fingerprint, token = excluded.token, state = 'in-progress',
+              expires_at = excluded.expires_at, status = NULL, headers = NULL, body = NULL,
+              owner = excluded.owner, bytes = excluded.bytes
+          WHERE r.expires_at <= $4::bigint
+        RETURNING r.token
+      )
+      SELECT (SELECT token FROM inserted) AS token, e.state, e.fingerprint, e.status, e.headers, e.body,
+        u.entries::int AS entries, u.bytes::bigint::text AS bytes, u.earliest::text AS earliest
+      FROM usage u LEFT JOIN existing e ON true`,
     renew: `UPDATE ${table} SET expires_at = $3::bigint + $4::bigint
       WHERE scope_key = $1 AND token = $2 AND state = 'in-progress' AND expires_at > $3::bigint`,
     complete: `UPDATE ${table}
-      SET state = 'completed', expires_at = $3::bigint + $4::bigint, status = $5, headers = $6::jsonb, body = $7
+      SET state = 'completed', expires_at = $3::bigint + $4::bigint, status = $5, headers = $6::jsonb, body = $7,
+        bytes = bytes + $8::int
       WHERE scope_key = $1 AND token = $2 AND state = 'in-progress' AND expires_at > $3::bigint`,
     release: `DELETE FROM ${table}
       WHERE scope_key = $1 AND token = $2 AND state = 'in-progress' AND expires_at > $3::bigint`,
@@ -146,37 +187,61 @@ export function postgresStore(options: PostgresStoreOptions): PostgresIdempotenc
     retentionMs: number,
   ): Promise<boolean> => {
     const body = Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength);
-    const params = [key, token, now(), retentionMs, response.status, JSON.stringify(response.headers), body];
+    const params = [
+      key,
+      token,
+      now(),
+      Math.ceil(retentionMs),
+      response.status,
+      JSON.stringify(response.headers),
+      body,
+      recordBytes('', '', response) - RECORD_OVERHEAD_BYTES,
+    ];
     const result = await db.query(sql.complete, params);
     return result.rowCount === 1;
   };
 
   const store: PostgresIdempotencyStore = {
     table,
-    async claim(key, fingerprint, leaseMs): Promise<ClaimOutcome> {
-      // A row can expire or be released between the two statements; then claim again.
+    async claim(key, fingerprint, leaseMs, owner = ANONYMOUS_OWNER): Promise<ClaimOutcome> {
+      const bytes = recordBytes(key, fingerprint);
+      // A row inserted by a concurrent claim after this statement's snapshot: claim again.
       for (;;) {
         const at = now();
         const token = newToken();
-        const inserted = await pool.query(sql.claim, [key, fingerprint, token, at, leaseMs]);
-        if (inserted.rowCount === 1) return { kind: 'claimed', token };
-        const found = await pool.query<RecordRow>(sql.find, [key, at]);
-        const row = found.rows[0];
-        if (row === undefined) continue;
-        if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
-        if (row.state !== 'completed') return { kind: 'in-progress' };
-        return {
-          kind: 'completed',
-          response: {
-            status: row.status ?? 500,
-            headers: JSON.parse(row.headers ?? '{}') as Record<string, string>,
-            body: new Uint8Array(row.body ?? Buffer.alloc(0)),
-          },
-        };
+        const { rows } = await pool.query<ClaimRow>(sql.claim, [
+          key,
+          fingerprint,
+          token,
+          at,
+          Math.ceil(leaseMs),
+          owner,
+          bytes,
+          limits.ownerMaxEntries,
+          limits.ownerMaxBytes,
+        ]);
+        const row = rows[0] as ClaimRow;
+        if (row.token === token) return { kind: 'claimed', token };
+        if (row.state !== null) {
+          if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
+          if (row.state !== 'completed') return { kind: 'in-progress' };
+          return {
+            kind: 'completed',
+            response: {
+              status: row.status ?? 500,
+              headers: JSON.parse(row.headers ?? '{}') as Record<string, string>,
+              body: new Uint8Array(row.body ?? Buffer.alloc(0)),
+            },
+          };
+        }
+        if (row.entries >= limits.ownerMaxEntries || Number(row.bytes) + bytes > limits.ownerMaxBytes) {
+          const earliest = row.earliest === null ? at + 1 : Number(row.earliest);
+          return { kind: 'full', scope: 'owner', retryAfterMs: Math.max(1, earliest - at) };
+        }
       }
     },
     async renew(key, token, leaseMs) {
-      return (await pool.query(sql.renew, [key, token, now(), leaseMs])).rowCount === 1;
+      return (await pool.query(sql.renew, [key, token, now(), Math.ceil(leaseMs)])).rowCount === 1;
     },
     complete: (key, token, response, retentionMs) => complete(pool, key, token, response, retentionMs),
     async release(key, token) {
@@ -223,9 +288,13 @@ export function postgresStore(options: PostgresStoreOptions): PostgresIdempotenc
   return store;
 }
 
-type RecordRow = {
-  readonly state: string;
-  readonly fingerprint: string;
+type ClaimRow = {
+  readonly token: string | null;
+  readonly state: string | null;
+  readonly fingerprint: string | null;
+  readonly entries: number;
+  readonly bytes: string;
+  readonly earliest: string | null;
   readonly status: number | null;
   readonly headers: string | null;
   readonly body: Buffer | null;

@@ -17,7 +17,13 @@ export type ClaimOutcome =
   /** The request already completed: replay `response`. */
   | { readonly kind: 'completed'; readonly response: StoredResponse }
   /** A live record exists for another fingerprint: the key was reused for a different request. */
-  | { readonly kind: 'mismatch' };
+  | { readonly kind: 'mismatch' }
+  /**
+   * No live record, and no room for one: the owner's quota (`'owner'`) or the whole store
+   * (`'store'`) is full of unexpired records, none of which is ever dropped to make room. Nothing was
+   * written. `retryAfterMs` is the store's estimate of when room frees up (at least 1).
+   */
+  | { readonly kind: 'full'; readonly scope: 'owner' | 'store'; readonly retryAfterMs: number };
 
 /**
  * A transaction the store opened for the handler, so the handler's own writes and the idempotency
@@ -35,6 +41,10 @@ export interface StoreTransaction {
  * Where idempotency records live. Every implementation passes the same contract suite
  * (`test/idempotency/store-contract.ts`).
  *
+ * Every store is bounded by entries and bytes, in total and per owner, and never evicts an unexpired
+ * record to make room: a claim that does not fit is refused (`full`). Expired records are reclaimed
+ * first.
+ *
  * A record is in progress (with a lease that its owner renews) or completed (kept for a retention
  * period). Lease and retention are kept apart so a record whose owner died is taken over after the
  * lease, not after the retention. Each claim gets a fresh fencing token; `renew`, `complete` and
@@ -42,8 +52,13 @@ export interface StoreTransaction {
  * was taken over cannot overwrite the new owner's result.
  */
 export interface IdempotencyStore {
-  /** Atomically create an in-progress record unless a live one exists. */
-  claim(key: string, fingerprint: string, leaseMs: number): Promise<ClaimOutcome>;
+  /**
+   * Atomically create an in-progress record unless a live one exists. `owner` names who the record
+   * counts against (the middleware passes the principal or, for anonymous callers, the client
+   * address); a store with per-owner quotas refuses with `full` rather than drop a live record.
+   * Omitted, the record belongs to one shared anonymous owner.
+   */
+  claim(key: string, fingerprint: string, leaseMs: number, owner?: string): Promise<ClaimOutcome>;
   /** Extend a live lease. False when `token` no longer owns the record. */
   renew(key: string, token: string, leaseMs: number): Promise<boolean>;
   /** Store the response and keep it for `retentionMs`. False when `token` no longer owns the record. */

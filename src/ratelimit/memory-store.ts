@@ -51,16 +51,38 @@ export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
   const expired = (state: GcraState, at: number) =>
     state.tatMs < at || (state.tatMs === at && state.tatFraction === 0);
 
-  // Every SWEEP_EVERY-th call examines SWEEP_EVERY * SWEEP_PER_CALL of the oldest entries: the same
-  // amortized cleanup without walking the map on every request.
+  // Two cursors that persist across calls (a Map iterator survives deletions and rehashing): one
+  // sweeps for expired entries, the other finds the least recently admitted entry to drop when
+  // over `maxEntries`. A fresh iterator from the start on every call would also walk every hole the
+  // map's deletions left at its front (it compacts only on growth), which made a call O(n).
+  // Every SWEEP_EVERY-th call the sweep examines SWEEP_EVERY * SWEEP_PER_CALL entries further on.
   let calls = 0;
+  let oldestCursor: MapIterator<string> | undefined;
+  let sweepCursor: MapIterator<[string, GcraState]> | undefined;
   const sweep = (at: number) => {
     if (++calls % SWEEP_EVERY !== 0) return;
-    let examined = 0;
-    for (const [id, state] of entries) {
-      if (examined++ === SWEEP_EVERY * SWEEP_PER_CALL) break;
-      if (expired(state, at)) entries.delete(id);
+    sweepCursor ??= entries.entries();
+    for (let examined = 0; examined < SWEEP_EVERY * SWEEP_PER_CALL; examined++) {
+      const next = sweepCursor.next();
+      if (next.done === true) {
+        // A cursor holds the table it started on until it steps again (V8 keeps a rehashed table
+        // for its iterators): the next cycle starts both afresh, so an idle one keeps nothing.
+        sweepCursor = undefined;
+        oldestCursor = undefined;
+        return;
+      }
+      const [id, state] = next.value;
+      if (expired(state, at) && entries.get(id) === state) entries.delete(id);
     }
+  };
+  const dropOldest = () => {
+    oldestCursor ??= entries.keys();
+    let next = oldestCursor.next();
+    if (next.done === true) {
+      oldestCursor = entries.keys();
+      next = oldestCursor.next();
+    }
+    if (next.done !== true) entries.delete(next.value);
   };
 
   // The storage ids of one client under one policy list, built once: no string is concatenated
@@ -95,10 +117,7 @@ export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
         entries.delete(id);
         entries.set(id, decision.newStates[i]!);
       });
-      for (const id of entries.keys()) {
-        if (entries.size <= maxEntries) break;
-        entries.delete(id);
-      }
+      while (entries.size > maxEntries) dropOldest();
     }
     return {
       allowed: decision.allowed,

@@ -255,6 +255,29 @@ describe('when the handler fails or refuses', () => {
     expect(runs.count).toBe(1);
   });
 
+  it('keeps a stored client error for clientErrorRetentionMs, a success for retentionMs', async () => {
+    const clock = { t: 0 };
+    const store = memoryStore({ now: () => clock.t });
+    const middleware = idempotency({
+      store,
+      now: () => clock.t,
+      retentionMs: 10_000,
+      clientErrorRetentionMs: 1_000,
+    });
+    const { app, runs } = orderApp({ idempotency: middleware });
+    const invalid = JSON.stringify({ bookId: 'x' });
+    await app.handle(post('k-12', invalid));
+    await app.handle(post('k-13'));
+    clock.t = 999;
+    expect((await app.handle(post('k-12', invalid))).headers[REPLAYED_HEADER]).toBe('true');
+    clock.t = 1_000;
+    expect((await app.handle(post('k-12', invalid))).headers[REPLAYED_HEADER]).toBeUndefined();
+    expect(runs.count).toBe(3);
+    clock.t = 9_999;
+    expect((await app.handle(post('k-13'))).headers[REPLAYED_HEADER]).toBe('true');
+    expect(runs.count).toBe(3);
+  });
+
   it('does not store client errors when storeClientErrors is false', async () => {
     const { app, runs } = orderApp({ idempotency: idempotency({ storeClientErrors: false }) });
     const invalid = JSON.stringify({ bookId: 'x' });
@@ -348,6 +371,37 @@ describe('when the route is a PATCH', () => {
     const retry = await app.handle(patch());
     expect(retry.headers[REPLAYED_HEADER]).toBe('true');
     expect(patches).toBe(1);
+  });
+});
+
+describe('when the store is full', () => {
+  it("answers 429 with Retry-After when the caller's own quota is full, nothing executed", async () => {
+    const store = memoryStore({ ownerMaxEntries: 1, now: () => 0 });
+    const { app, runs } = orderApp({ idempotency: idempotency({ store, now: () => 0 }) });
+    expect((await app.handle(post('q-1', ORDER, { 'x-user': 'u1' }))).status).toBe(201);
+    const refused = await app.handle(post('q-2', ORDER, { 'x-user': 'u1' }));
+    expect(refused.status).toBe(429);
+    // An estimate never later than the first moment room can free up (here: the first lease's end).
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(24 * 60 * 60);
+    expect(await errorCode(refused)).toBe('idempotency-quota-exceeded');
+    expect((await app.handle(post('q-2', ORDER, { 'x-user': 'u2' }))).status).toBe(201);
+    expect(runs.count).toBe(2);
+  });
+
+  it('answers 503 with Retry-After when the whole store is full, and still replays', async () => {
+    const store = memoryStore({ maxEntries: 1, now: () => 0 });
+    const { app, runs } = orderApp({ idempotency: idempotency({ store, now: () => 0 }) });
+    const first = await app.handle(post('s-1', ORDER, { 'x-user': 'u1' }));
+    const refused = await app.handle(post('s-2', ORDER, { 'x-user': 'u2' }));
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(await errorCode(refused)).toBe('idempotency-store-full');
+    expect(JSON.stringify(await bodyOf(refused).then(String))).not.toMatch(/u2|sub:|stack/);
+    const retry = await app.handle(post('s-1', ORDER, { 'x-user': 'u1' }));
+    expect(retry.headers[REPLAYED_HEADER]).toBe('true');
+    expect(retry.headers.location).toBe(first.headers.location);
+    expect(runs.count).toBe(1);
   });
 });
 

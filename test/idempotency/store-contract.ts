@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClaimOutcome, IdempotencyStore, StoredResponse } from '../../src/idempotency/index.js';
+import type {
+  ClaimOutcome,
+  IdempotencyStore,
+  StoredResponse,
+  StoreLimits,
+} from '../../src/idempotency/index.js';
 
 /** How a contract run obtains a store of one kind. */
 export interface StoreFactory {
@@ -8,6 +13,13 @@ export interface StoreFactory {
   readonly before?: () => Promise<void>;
   /** A store reading time from `now`. Called once per suite. */
   readonly make: (now: () => number) => IdempotencyStore;
+  /**
+   * A store of its own (no records shared with any other) with these budgets, for the budget
+   * tests. Absent: the store has no budgets and those tests are skipped.
+   */
+  readonly makeLimited?: (now: () => number, limits: StoreLimits) => Promise<IdempotencyStore>;
+  /** False when the store enforces only the per-owner budgets (the PostgreSQL store). */
+  readonly totalBudgets?: boolean;
   readonly after?: () => Promise<void>;
 }
 
@@ -188,6 +200,71 @@ export function describeStoreContract(name: string, factory: StoreFactory, enabl
         expect(await store.release(key, token)).toBe(true);
         expect(await store.release(key, token)).toBe(false);
         expectClaimed(await store.claim(key, 'other', LEASE));
+      });
+    });
+
+    describe.skipIf(factory.makeLimited === undefined)('when its budgets are full', () => {
+      const limits = { maxEntries: 4, maxBytes: 1_000_000, ownerMaxEntries: 2, ownerMaxBytes: 4_096 };
+      const limited = () =>
+        (factory.makeLimited as NonNullable<StoreFactory['makeLimited']>)(() => clock.t, limits);
+
+      it("refuses an owner's claim past its quota and keeps its records, while others still claim", async () => {
+        const store = await limited();
+        const a1 = expectClaimed(await store.claim('a1', 'fp', LEASE, 'alice'));
+        expectClaimed(await store.claim('a2', 'fp', LEASE, 'alice'));
+        const refused = await store.claim('a3', 'fp', LEASE, 'alice');
+        expect(refused.kind === 'full' && refused.scope).toBe('owner');
+        expect(refused.kind === 'full' && refused.retryAfterMs).toBeGreaterThanOrEqual(1);
+        expectClaimed(await store.claim('b1', 'fp', LEASE, 'bob'));
+        expect(await store.claim('a1', 'fp', LEASE, 'alice')).toEqual({ kind: 'in-progress' });
+        // Completing and releasing keep working for claims already granted; a release frees room.
+        expect(await store.release('a1', a1)).toBe(true);
+        expectClaimed(await store.claim('a3', 'fp', LEASE, 'alice'));
+      });
+
+      it.skipIf(factory.totalBudgets === false)(
+        'refuses every new claim when the store is full and never drops a live record',
+        async () => {
+          const store = await limited();
+          const tokens = new Map<string, string>();
+          for (const [key, owner] of [
+            ['c1', 'carol'],
+            ['d1', 'dave'],
+            ['e1', 'erin'],
+            ['f1', 'frank'],
+          ]) {
+            tokens.set(key as string, expectClaimed(await store.claim(key as string, 'fp', LEASE, owner)));
+          }
+          expect(
+            await store.complete('c1', tokens.get('c1') as string, response(201, 'one'), RETENTION),
+          ).toBe(true);
+          for (let i = 0; i < 20; i++) {
+            const refused = await store.claim(`g${i}`, 'fp', LEASE, `owner-${i}`);
+            expect(refused.kind === 'full' && refused.scope).toBe('store');
+          }
+          const replay = await store.claim('c1', 'fp', LEASE, 'carol');
+          expect(replay.kind === 'completed' && Buffer.from(replay.response.body).toString()).toBe('one');
+          expect(await store.claim('d1', 'fp', LEASE, 'dave')).toEqual({ kind: 'in-progress' });
+        },
+      );
+
+      it('reclaims expired records before refusing', async () => {
+        const store = await limited();
+        const token = expectClaimed(await store.claim('h1', 'fp', LEASE, 'heidi'));
+        await store.complete('h1', token, response(404, 'gone'), 10);
+        expectClaimed(await store.claim('h2', 'fp', LEASE, 'heidi'));
+        expect((await store.claim('h3', 'fp', LEASE, 'heidi')).kind).toBe('full');
+        clock.t += 10;
+        expectClaimed(await store.claim('h3', 'fp', LEASE, 'heidi'));
+      });
+
+      it("counts the owner's bytes, the stored responses included", async () => {
+        const store = await limited();
+        const token = expectClaimed(await store.claim('i1', 'fp', LEASE, 'ivan'));
+        await store.complete('i1', token, response(400, 'x'.repeat(4_000)), RETENTION);
+        const refused = await store.claim('i2', 'fp', LEASE, 'ivan');
+        expect(refused.kind === 'full' && refused.scope).toBe('owner');
+        expectClaimed(await store.claim('j1', 'fp', LEASE, 'judy'));
       });
     });
 

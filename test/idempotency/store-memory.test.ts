@@ -1,47 +1,191 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../src/idempotency/index.js';
+import {
+  decodeResponse,
+  encodeFingerprint,
+  encodeRecord,
+  recordExpiry,
+  recordMatches,
+  recordOwner,
+} from '../../src/idempotency/record-codec.js';
 import { describeStoreContract } from './store-contract.js';
 
-describeStoreContract('memory', { make: (now) => memoryStore({ now }) });
+describeStoreContract('memory', {
+  make: (now) => memoryStore({ now }),
+  makeLimited: async (now, limits) => memoryStore({ ...limits, now }),
+});
 
 const response = { status: 201, headers: {}, body: new Uint8Array([1]) };
 
 describe('the memory store, when full', () => {
-  it('evicts expired records first', async () => {
-    const clock = { t: 0 };
-    const store = memoryStore({ maxEntries: 2, now: () => clock.t });
-    const a = await store.claim('a', 'fp', 10);
-    const b = await store.claim('b', 'fp', 1_000);
-    if (a.kind !== 'claimed' || b.kind !== 'claimed') throw new Error('expected claims');
-    await store.complete('b', b.token, response, 1_000);
-    clock.t = 10;
-    expect((await store.claim('c', 'fp', 1_000)).kind).toBe('claimed');
-    // 'b' survived: only the expired 'a' had to go.
-    expect((await store.claim('b', 'fp', 1_000)).kind).toBe('completed');
-  });
-
-  it('then evicts the oldest completed record, never a live claim', async () => {
+  it('refuses a claim when every record is live, whatever their state', async () => {
     const store = memoryStore({ maxEntries: 2, now: () => 0 });
     const a = await store.claim('a', 'fp', 1_000);
-    const b = await store.claim('b', 'fp', 1_000);
-    if (a.kind !== 'claimed' || b.kind !== 'claimed') throw new Error('expected claims');
-    await store.complete('b', b.token, response, 1_000);
-    const c = await store.claim('c', 'fp', 1_000);
-    expect(c.kind).toBe('claimed');
-    expect(await store.claim('a', 'fp', 1_000)).toEqual({ kind: 'in-progress' });
-    // 'b' was evicted: the key is free again (its replay protection is the price of the bound).
-    if (c.kind === 'claimed') await store.complete('c', c.token, response, 1_000);
-    expect((await store.claim('b', 'fp', 1_000)).kind).toBe('claimed');
-    expect(await store.claim('a', 'fp', 1_000)).toEqual({ kind: 'in-progress' });
+    await store.claim('b', 'fp', 1_000, 'someone');
+    if (a.kind !== 'claimed') throw new Error('expected a claim');
+    await store.complete('a', a.token, response, 1_000);
+    expect(await store.claim('c', 'fp', 1_000)).toEqual({
+      kind: 'full',
+      scope: 'store',
+      retryAfterMs: 1_000,
+    });
+    expect((await store.claim('a', 'fp', 1_000)).kind).toBe('completed');
+    expect(store.size).toBe(2);
   });
 
-  it('refuses a claim when every record is a live claim', async () => {
-    const store = memoryStore({ maxEntries: 1, now: () => 0 });
-    await store.claim('a', 'fp', 1_000);
-    await expect(store.claim('b', 'fp', 1_000)).rejects.toThrow(/full/);
+  it('reclaims every expired record, of any duration, and its bytes', async () => {
+    const clock = { t: 0 };
+    const store = memoryStore({ now: () => clock.t });
+    for (let i = 0; i < 500; i++) {
+      const claim = await store.claim(`k${i}`, 'fp', 10 + (i % 3));
+      if (claim.kind === 'claimed' && i % 2 === 0)
+        await store.complete(`k${i}`, claim.token, response, 50 + (i % 5));
+    }
+    expect(store.size).toBe(500);
+    clock.t = 100;
+    // Claims reclaim a few expired records each; a full store reclaims all before refusing.
+    for (let i = 0; i < 100; i++) await store.claim(`n${i}`, 'fp', 1_000, `owner-${i}`);
+    expect(store.size).toBe(100);
+    const tight = memoryStore({ maxEntries: 3, now: () => clock.t });
+    for (const key of ['x', 'y', 'z']) await tight.claim(key, 'fp', 10, key);
+    clock.t += 10;
+    expect((await tight.claim('w', 'fp', 10, 'w')).kind).toBe('claimed');
+    expect(tight.size).toBe(1);
   });
 
-  it('rejects a size that is not a positive integer at start-up', () => {
-    expect(() => memoryStore({ maxEntries: 0 })).toThrow(TypeError);
+  it('returns the bytes of released and expired records to the budget', async () => {
+    const clock = { t: 0 };
+    const store = memoryStore({ now: () => clock.t });
+    const claim = await store.claim('a', 'fp', 10);
+    if (claim.kind !== 'claimed') throw new Error('expected a claim');
+    await store.complete('a', claim.token, { ...response, body: new Uint8Array(1_000) }, 10);
+    expect(store.bytes).toBeGreaterThan(1_000);
+    clock.t = 10;
+    await store.claim('b', 'fp', 10);
+    const b = await store.claim('b', 'other', 10);
+    expect(b.kind).toBe('mismatch');
+    expect(store.size).toBe(1);
+    clock.t = 20;
+    await store.claim('c', 'fp', 10);
+    expect(store.size).toBe(1);
+    expect(store.bytes).toBeLessThan(200);
+  });
+
+  it('rejects budgets that are not positive integers at start-up, naming the option', () => {
+    expect(() => memoryStore({ maxEntries: 0 })).toThrow(/maxEntries/);
+    expect(() => memoryStore({ maxBytes: 1.5 })).toThrow(/maxBytes/);
+    expect(() => memoryStore({ ownerMaxEntries: -1 })).toThrow(/ownerMaxEntries/);
+    expect(() => memoryStore({ ownerMaxBytes: Number.NaN })).toThrow(/ownerMaxBytes/);
+  });
+});
+
+describe('the compact record of the memory store', () => {
+  const headerName = fc.oneof(
+    fc.constantFrom('content-type', 'location', 'etag', 'link'),
+    fc.stringMatching(/^[a-z][a-z0-9-]{0,30}$/),
+  );
+  const fingerprint = fc.oneof(fc.stringMatching(/^[0-9a-f]{64}$/), fc.string({ maxLength: 80 }));
+
+  it('gives back every field it was given', () => {
+    fc.assert(
+      fc.property(
+        fc.nat({ max: 2 ** 48 - 1 }),
+        fc.nat({ max: 2 ** 48 - 1 }),
+        fingerprint,
+        fc.integer({ min: 100, max: 599 }),
+        fc.dictionary(headerName, fc.string({ maxLength: 100 }), { maxKeys: 8 }),
+        fc.uint8Array({ maxLength: 300 }),
+        (expiresAt, owner, fp, status, headers, body) => {
+          const record = encodeRecord(expiresAt, owner, fp, { status, headers, body });
+          expect(recordExpiry(record)).toBe(expiresAt);
+          expect(recordOwner(record)).toBe(owner);
+          expect(recordMatches(record, encodeFingerprint(fp).toString('latin1'))).toBe(true);
+          const decoded = decodeResponse(record);
+          expect(decoded.status).toBe(status);
+          expect(decoded.headers).toEqual(headers);
+          expect(Buffer.from(decoded.body).equals(Buffer.from(body))).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('tells fingerprints apart', () => {
+    fc.assert(
+      fc.property(fingerprint, fingerprint, (a, b) => {
+        fc.pre(a !== b);
+        const record = encodeRecord(0, 0, a, { status: 200, headers: {}, body: new Uint8Array(0) });
+        expect(recordMatches(record, encodeFingerprint(b).toString('latin1'))).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('the memory store under any sequence of claims by several owners', () => {
+  type Op =
+    | { readonly op: 'claim'; readonly key: number; readonly owner: number; readonly ms: number }
+    | { readonly op: 'complete'; readonly key: number; readonly ms: number }
+    | { readonly op: 'advance'; readonly ms: number };
+  const ops = fc.array(
+    fc.oneof(
+      fc.record({
+        op: fc.constant('claim' as const),
+        key: fc.nat({ max: 9 }),
+        owner: fc.nat({ max: 2 }),
+        ms: fc.constantFrom(5, 20),
+      }),
+      fc.record({
+        op: fc.constant('complete' as const),
+        key: fc.nat({ max: 9 }),
+        ms: fc.constantFrom(5, 50),
+      }),
+      fc.record({ op: fc.constant('advance' as const), ms: fc.constantFrom(1, 5, 20) }),
+    ),
+    { maxLength: 60 },
+  );
+
+  it('refuses exactly when the owner or the store is full of live records, and never loses one', async () => {
+    await fc.assert(
+      fc.asyncProperty(ops, async (sequence: Op[]) => {
+        const clock = { t: 0 };
+        const store = memoryStore({ maxEntries: 5, ownerMaxEntries: 2, now: () => clock.t });
+        // The model: key -> owner, expiry, whether completed, and the claim's token.
+        const model = new Map<number, { owner: number; expiresAt: number; done: boolean; token: string }>();
+        const live = () => [...model.entries()].filter(([, r]) => r.expiresAt > clock.t);
+        for (const step of sequence) {
+          if (step.op === 'advance') {
+            clock.t += step.ms;
+          } else if (step.op === 'claim') {
+            const outcome = await store.claim(`k${step.key}`, 'fp', step.ms, `o${step.owner}`);
+            const record = model.get(step.key);
+            if (record !== undefined && record.expiresAt > clock.t) {
+              expect(outcome.kind).toBe(record.done ? 'completed' : 'in-progress');
+            } else if (live().filter(([, r]) => r.owner === step.owner).length >= 2) {
+              expect(outcome).toMatchObject({ kind: 'full', scope: 'owner' });
+            } else if (live().length >= 5) {
+              expect(outcome).toMatchObject({ kind: 'full', scope: 'store' });
+            } else {
+              expect(outcome.kind).toBe('claimed');
+              if (outcome.kind === 'claimed') {
+                model.set(step.key, {
+                  owner: step.owner,
+                  expiresAt: clock.t + step.ms,
+                  done: false,
+                  token: outcome.token,
+                });
+              }
+            }
+          } else {
+            const record = model.get(step.key);
+            const token = record?.token ?? 'none';
+            const ok = await store.complete(`k${step.key}`, token, response, step.ms);
+            const owned = record !== undefined && !record.done && record.expiresAt > clock.t;
+            expect(ok).toBe(owned);
+            if (owned) Object.assign(record, { done: true, expiresAt: clock.t + step.ms });
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -7,6 +7,7 @@ import { describeStoreContract } from './store-contract.js';
 const available = await serviceAvailable('PostgreSQL');
 const table = uniquePrefix('idem').toLowerCase();
 let pool: pg.Pool | undefined;
+let limited = 0;
 
 describeStoreContract(
   'PostgreSQL',
@@ -16,8 +17,15 @@ describeStoreContract(
       await postgresStore({ pool, table }).migrate();
     },
     make: (now) => postgresStore({ pool: pool!, table, now }),
+    makeLimited: async (now, limits) => {
+      const store = postgresStore({ pool: pool!, table: `${table}_${++limited}`, now, ...limits });
+      await store.migrate();
+      return store;
+    },
+    totalBudgets: false,
     after: async () => {
       await pool?.query(`DROP TABLE IF EXISTS ${table}`);
+      for (let i = 1; i <= limited; i++) await pool?.query(`DROP TABLE IF EXISTS ${table}_${i}`);
       await pool?.end();
     },
   },

@@ -7,6 +7,7 @@ import { describeStoreContract } from './store-contract.js';
 const available = await serviceAvailable('Redis');
 let client: Redis | undefined;
 const prefix = `${uniquePrefix('idem')}:`;
+let limited = 0;
 
 describeStoreContract(
   'Redis',
@@ -16,6 +17,8 @@ describeStoreContract(
       await client.connect();
     },
     make: (now) => redisStore({ client: client!, prefix, now }),
+    makeLimited: async (now, limits) =>
+      redisStore({ client: client!, prefix: `${prefix}limited-${++limited}:`, now, ...limits }),
     after: async () => {
       if (client === undefined) return;
       const keys = await client.keys(`${prefix}*`);

@@ -34,7 +34,7 @@ describe('when the memory store holds many clients', () => {
     for (let i = 0; i < 20; i++) await store.consume(`client-${i}`, [policy]);
     expect(store.size).toBe(20);
     clock.advance(10_001);
-    // Cleanup is amortized: every 16th call examines the oldest 128 entries.
+    // Cleanup is amortized: every 16th call a persistent cursor examines the next 128 entries.
     for (let i = 0; i < 32; i++) await store.consume(`newcomer-${i % 2}`, [policy]);
     expect(store.size).toBe(2);
   });

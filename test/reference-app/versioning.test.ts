@@ -2,7 +2,7 @@ import { parseItem } from 'structured-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOVED_URLS } from '../../examples/reference-app/composition-root.js';
 import type { TestClient } from '../support/clients.js';
-import { APP_MATRIX, bearer, referenceAppOn } from '../support/reference-app.js';
+import { APP_MATRIX, bearer, referenceApp, referenceAppOn } from '../support/reference-app.js';
 
 const JSON_API = 'application/vnd.api+json';
 
