@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBPATHS } from '../../build/entries.js';
+import { FRAMEWORK_SUBPATHS, SUBPATHS } from '../../build/entries.js';
 import { ensureBuilt, root } from '../support/built-package.js';
 
 describe('the built package', () => {
@@ -96,11 +96,14 @@ describe('the built package', () => {
  * type-checks the published declarations with `skipLibCheck: false`. The package is copied (its
  * `package.json` and `dist/` only), so nothing resolves from this repository's `node_modules`.
  */
+// The framework subpaths need their framework's types, as their users have them; every other
+// subpath must type-check without any optional peer.
+const PEERLESS = SUBPATHS.filter((s) => !(FRAMEWORK_SUBPATHS as readonly string[]).includes(s));
 const PROGRAM = `
 import { createApp, json } from 'rest-conventions';
 import { postgresStore, redisStore, idempotency, type Queryable } from 'rest-conventions/idempotency';
 import { rateLimit, redisRateLimitStore } from 'rest-conventions/ratelimit';
-${SUBPATHS.map((s, i) => `import * as m${i} from 'rest-conventions/${s}';`).join('\n')}
+${PEERLESS.map((s, i) => `import * as m${i} from 'rest-conventions/${s}';`).join('\n')}
 
 const redis = {
   evalsha: async (_sha: string, _n: number, ..._args: (string | number)[]): Promise<unknown> => null,
@@ -111,7 +114,7 @@ const app = createApp({
   use: [rateLimit({ policies: [{ name: 'p', quota: 1, windowSeconds: 1 }], store: redisRateLimitStore({ client: redis }) })],
 });
 app.route({ method: 'POST', path: '/orders', use: [idempotency({ store: redisStore({ client: redis }) })], handler: () => json(200, {}) });
-export const stores = [postgresStore({ pool }), ${SUBPATHS.map((_, i) => `m${i}`).join(', ')}];
+export const stores = [postgresStore({ pool }), ${PEERLESS.map((_, i) => `m${i}`).join(', ')}];
 `;
 
 const CJS_PROGRAM = `
