@@ -197,6 +197,8 @@ function ratios(s: Summary, reference: Summary | undefined) {
   };
 }
 
+// Counted before pinning: affinity to one core makes availableParallelism() say 1.
+const CORES = os.availableParallelism();
 pinLoadGenerator();
 const perCase = serverNames.length * (WARMUP_SECONDS + ROUNDS * SECONDS);
 process.stdout.write(
@@ -280,7 +282,7 @@ writeFileSync(
       note: 'Requests/s are medians of the rounds; vsFastify and vsBare are ratios (rps: higher is better; p50, p99, cpuPerRequest: lower is better).',
       date: new Date().toISOString(),
       node: process.version,
-      cpus: os.availableParallelism(),
+      cpus: CORES,
       loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
       pinned: pinning !== undefined,
       connections: CONNECTIONS,
@@ -317,7 +319,7 @@ writeFileSync(
       ),
     })),
     {
-      title: `Requests/s, median of ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections (${os.availableParallelism()} cores, shared)`,
+      title: `Requests/s, median of ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections (${CORES} cores, load average ${os.loadavg()[0]!.toFixed(0)})`,
       unit: 'req/s',
       colours: COLOURS,
     },

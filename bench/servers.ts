@@ -17,7 +17,7 @@ export interface Server {
 
 const CACHE = join('node_modules', '.cache', 'rest-conventions-bench');
 /** How long a server may take to print its port. */
-const START_TIMEOUT_MS = 20_000;
+const START_TIMEOUT_MS = 120_000;
 
 function hasTaskset(): boolean {
   try {
@@ -54,10 +54,19 @@ export async function bundle(entry: string, name: string): Promise<string> {
   return outfile;
 }
 
-/** Starts a bundled server on an ephemeral port and waits for it to print the port. */
-export async function start(name: string, script: string, env: Record<string, string>): Promise<Server> {
-  const node = [process.execPath, script];
-  const [command, ...args] = pinning === undefined ? node : ['taskset', '-c', pinning.servers, ...node];
+/**
+ * Starts a bundled server on an ephemeral port and waits for it to print the port. `wrapper` runs
+ * node under another program (valgrind), unpinned.
+ */
+export async function start(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  wrapper?: readonly string[],
+): Promise<Server> {
+  const node = [...(wrapper ?? []), process.execPath, script];
+  const [command, ...args] =
+    pinning === undefined || wrapper !== undefined ? node : ['taskset', '-c', pinning.servers, ...node];
   const child = spawn(command!, args, {
     env: { ...process.env, ...env, PORT: '0', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
