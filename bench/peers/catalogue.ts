@@ -1,29 +1,15 @@
 /**
- * What the three peer servers share: the reference app's 14 books, its JSON:API documents built by
- * hand, a memory order store and the naive `Idempotency-Key` replay a team would write without a
- * library (a bounded map, no in-flight lock). Framework-free; each peer wires it with its own
- * plugins for security headers, ETags, rate limiting and JWTs.
+ * What the three peer servers share: the reference app's 14 books (from its own store), its
+ * JSON:API documents built by hand, a memory order store and the naive `Idempotency-Key` replay a
+ * team would write without a library (a bounded map, no in-flight lock). Framework-free; each peer
+ * wires it with its own plugins for security headers, ETags, rate limiting and JWTs.
  */
+import { MemoryBookStore } from '../../examples/reference-app/books/book-store.js';
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
-export const BOOKS_UPDATED = new Date('2026-01-15T09:30:00Z');
-
-const SEED: ReadonlyArray<readonly [string, string]> = [
-  ['Ursula K. Le Guin', 'A Wizard of Earthsea'],
-  ['Ursula K. Le Guin', 'The Left Hand of Darkness'],
-  ['Ursula K. Le Guin', 'The Dispossessed'],
-  ['Ursula K. Le Guin', 'The Lathe of Heaven'],
-  ['Octavia E. Butler', 'Kindred'],
-  ['Octavia E. Butler', 'Parable of the Sower'],
-  ['Octavia E. Butler', 'Dawn'],
-  ['Octavia E. Butler', 'Wild Seed'],
-  ['Italo Calvino', 'Invisible Cities'],
-  ['Italo Calvino', 'If on a winter\u2019s night a traveler'],
-  ['Italo Calvino', 'The Baron in the Trees'],
-  ['Italo Calvino', 'Cosmicomics'],
-  ['Stanis\u0142aw Lem', 'Solaris'],
-  ['Stanis\u0142aw Lem', 'The Cyberiad'],
-];
+// The reference app's own catalogue, so that every server serves the same books.
+const CATALOGUE = await new MemoryBookStore().list({});
+export const BOOKS_UPDATED = CATALOGUE[0]!.updatedAt;
 
 interface Book {
   readonly id: number;
@@ -31,7 +17,7 @@ interface Book {
   readonly author: string;
 }
 
-const BOOKS: readonly Book[] = SEED.map(([author, title], index) => ({ id: index + 1, title, author }));
+const BOOKS: readonly Book[] = CATALOGUE.map(({ id, title, author }) => ({ id, title, author }));
 
 const bookResource = (book: Book) => ({
   type: 'books',
