@@ -14,6 +14,8 @@ import { type JWTPayload, errors as joseErrors } from 'jose';
  *    numbers when present; `nbf` not in the future and `exp` not in the past beyond the tolerance
  *    (RFC 7519 section 4.1).
  *
+ * Verified tokens are remembered (see {@link VERIFIED_TOKENS_CACHED}); their claims are frozen.
+ *
  * A failure throws the error jose would throw (its class, code and message). A token outside this
  * fast path's scope returns {@link DELEGATE} and is left to jose: a `crit` header (RFC 7515 section
  * 4.1.11, including the `b64` extension of RFC 7797), an `alg` that is not HMAC, or a segment that is
@@ -29,6 +31,25 @@ export interface HmacJwtOptions {
   readonly audience?: string;
   readonly clockToleranceSeconds: number;
   readonly now?: () => number;
+  /** Verified tokens remembered (default {@link VERIFIED_TOKENS_CACHED}); 0 remembers none. */
+  readonly cacheSize?: number;
+}
+
+/**
+ * How many verified tokens a verifier remembers, the oldest forgotten first. A remembered token is
+ * answered without the HMAC while its `exp` and `nbf` still hold at the current time; the key and
+ * the options are fixed for the verifier's life, so nothing else can make it invalid.
+ */
+export const VERIFIED_TOKENS_CACHED = 1_000;
+/** Longer tokens are verified every time, so the cache holds at most about 4 MB of tokens. */
+export const LONGEST_CACHED_TOKEN = 4_096;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) deepFreeze(member);
+  }
+  return value;
 }
 
 /** `alg` values and their `node:crypto` digests (RFC 7518 section 3.1). */
@@ -77,6 +98,13 @@ export function hmacJwtVerifier(options: HmacJwtOptions): (token: string) => JWT
   const key: KeyObject = createSecretKey(Uint8Array.prototype.slice.call(options.secret));
   const { issuer, audience, now } = options;
   const tolerance = options.clockToleranceSeconds;
+  const cacheSize = options.cacheSize ?? VERIFIED_TOKENS_CACHED;
+  const verified = new Map<string, JWTPayload>();
+  const currentSeconds = () => {
+    const seconds = Math.floor((now === undefined ? Date.now() : new Date(now()).getTime()) / 1000);
+    if (!Number.isFinite(seconds)) throw new TypeError('Invalid currentDate option input');
+    return seconds;
+  };
   // jose's presence check order: iss, aud, sub, exp.
   const required = [
     ...(issuer === undefined ? [] : ['iss']),
@@ -86,6 +114,14 @@ export function hmacJwtVerifier(options: HmacJwtOptions): (token: string) => JWT
   ];
 
   return function verifyHmacJwt(token) {
+    const remembered = verified.get(token);
+    if (remembered !== undefined) {
+      const nowSeconds = currentSeconds();
+      const { exp, nbf } = remembered as { exp: number; nbf?: number };
+      if (exp > nowSeconds - tolerance && (nbf === undefined || nbf <= nowSeconds + tolerance))
+        return remembered;
+      verified.delete(token);
+    }
     const first = token.indexOf('.');
     const second = token.indexOf('.', first + 1);
     if (first < 0 || second < 0 || token.indexOf('.', second + 1) >= 0) return DELEGATE;
@@ -137,8 +173,7 @@ export function hmacJwtVerifier(options: HmacJwtOptions): (token: string) => JWT
     if (audience !== undefined && !hasAudience(claims.aud, audience)) {
       claimFailed('unexpected "aud" claim value', claims, 'aud', CHECK_FAILED);
     }
-    const nowSeconds = Math.floor((now === undefined ? Date.now() : new Date(now()).getTime()) / 1000);
-    if (!Number.isFinite(nowSeconds)) throw new TypeError('Invalid currentDate option input');
+    const nowSeconds = currentSeconds();
     numericDate(claims, 'iat');
     const nbf = numericDate(claims, 'nbf');
     if (nbf !== undefined && nbf > nowSeconds + tolerance) {
@@ -147,6 +182,11 @@ export function hmacJwtVerifier(options: HmacJwtOptions): (token: string) => JWT
     const exp = numericDate(claims, 'exp');
     if (exp !== undefined && exp <= nowSeconds - tolerance) {
       throw new joseErrors.JWTExpired('"exp" claim timestamp check failed', claims, 'exp', CHECK_FAILED);
+    }
+    if (cacheSize > 0 && token.length <= LONGEST_CACHED_TOKEN) {
+      if (verified.size >= cacheSize) verified.delete(verified.keys().next().value as string);
+      // Shared by every request that presents the token, so nobody can change it for the others.
+      verified.set(token, deepFreeze(claims));
     }
     return claims;
   };

@@ -318,6 +318,66 @@ describe('the HMAC fast path', () => {
     expect(accepted(`{"sub":"1","exp":${NOW + 60},"nbf":${NOW + 31}}`)).toBe(false);
   });
 
+  it('answers a remembered token as it would a new one, whatever the clock does (property)', () => {
+    const header = b64('{"alg":"HS256"}');
+    const signed = (claims: string) => {
+      const payload = b64(claims);
+      return `${header}.${payload}.${mac('HS256', SECRET, `${header}.${payload}`)}`;
+    };
+    // Tokens valid over different spans around NOW; the clock then jumps back and forth over them.
+    const pool = [
+      signed(`{"sub":"1","exp":${NOW + 10}}`),
+      signed(`{"sub":"2","exp":${NOW + 60},"nbf":${NOW - 5}}`),
+      signed(`{"sub":"3","exp":${NOW + 30},"nbf":${NOW + 20}}`),
+      signed(`{"sub":"4","exp":${NOW},"scope":"a b"}`),
+      signed(`{"sub":"5","exp":1e400}`),
+    ];
+    const step = fc.record({
+      token: fc.nat({ max: pool.length - 1 }),
+      at: fc.integer({ min: -40, max: 80 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(step, { maxLength: 40 }),
+        fc.constantFrom(0, 5),
+        (steps, clockToleranceSeconds) => {
+          let clock = NOW_MS;
+          const options = { secret: SECRET, algorithms: ['HS256'], clockToleranceSeconds, now: () => clock };
+          const remembering = hmacJwtVerifier({ ...options, cacheSize: 2 });
+          const forgetting = hmacJwtVerifier({ ...options, cacheSize: 0 });
+          const outcome = (verify: typeof remembering, jws: string) => {
+            try {
+              return { claims: verify(jws) };
+            } catch (error) {
+              return outcomeOf(error);
+            }
+          };
+          for (const { token: index, at } of steps) {
+            clock = NOW_MS + at * 1000;
+            const jws = pool[index]!;
+            expect(outcome(remembering, jws)).toEqual(outcome(forgetting, jws));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('shares frozen claims between the requests that present a remembered token', () => {
+    const verify = hmacJwtVerifier({
+      secret: SECRET,
+      algorithms: ['HS256'],
+      clockToleranceSeconds: 0,
+      now: () => NOW_MS,
+    });
+    const header = b64('{"alg":"HS256"}');
+    const payload = b64(`{"sub":"1","exp":${NOW + 60},"roles":["reader"]}`);
+    const jws = `${header}.${payload}.${mac('HS256', SECRET, `${header}.${payload}`)}`;
+    const first = verify(jws) as { roles: string[] };
+    expect(verify(jws)).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.roles)).toBe(true);
+  });
+
   it('refuses a negative or non-finite clock tolerance at start-up', () => {
     for (const clockToleranceSeconds of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(() => jwtVerifier({ key: SECRET, algorithms: ['HS256'], clockToleranceSeconds })).toThrow(
