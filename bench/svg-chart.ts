@@ -57,6 +57,7 @@ export function barChart(groups: readonly Group[], options: ChartOptions): strin
   const height = y + 10;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif" font-size="11">`,
+    `<title>${escapeXml(options.title)}</title>`,
     '<style>.group{font-weight:bold;font-size:12px}.server{text-anchor:end}.title{font-size:14px;font-weight:bold}</style>',
     `<rect width="${WIDTH}" height="${height}" fill="#fff"/>`,
     `<text x="8" y="20" class="title">${escapeXml(options.title)}</text>`,
