@@ -1,71 +1,56 @@
 /**
- * `npm run bench`: load on loopback only, bounded in time. Runs autocannon against the reference
- * app and against a bare node:http server that returns the same bytes, then prints requests/s, p99
- * latency and the ratio full stack / bare for each path; on Linux also each server's CPU time per
- * request (the least of its runs) and their ratio, which other load on the machine disturbs less.
+ * `npm run bench`: the reference app against Fastify, Hono and Express with their own plugins
+ * (`bench/peers/`) and against the bare and bare+JSON floors, on loopback only, bounded in time.
+ * For each case the servers take turns (A B C A B C ...) for BENCH_ROUNDS rounds; each server keeps
+ * the median of its rounds. Results go to `bench/results.json` and the chart to
+ * `docs/benchmarks.svg`; method and figures in `docs/benchmarks.md`.
  *
- * BENCH_SECONDS (default 5) bounds each run, BENCH_ROUNDS (default 2) alternating runs per server
- * (the best counts); BENCH_CONNECTIONS (default 50) sets the concurrency.
+ * Knobs: BENCH_SECONDS (3) per run, BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (1) per server and case,
+ * BENCH_CONNECTIONS (50); BENCH_CASES and BENCH_SERVERS: comma-separated names to run only those.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import autocannon from 'autocannon';
-import { build } from 'esbuild';
+import { request as undiciRequest } from 'undici';
+import { signHs256Token } from '../src/auth/verifier.js';
+import { CASES, type Case, cannedKey, type Fixture, ORDER_BODY } from './cases.js';
+import { bundle, pinLoadGenerator, pinning, type Server, start, stop } from './servers.js';
+import { barChart } from './svg-chart.js';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const PATHS = ['/books?author=Italo%20Calvino', '/books/7'];
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const SECONDS = positive('BENCH_SECONDS', 3);
+const ROUNDS = positive('BENCH_ROUNDS', 3);
+const WARMUP_SECONDS = positive('BENCH_WARMUP_SECONDS', 1);
+const CONNECTIONS = positive('BENCH_CONNECTIONS', 50);
+const SECRET = 'bench-secret-bench-secret-bench-secret!';
 const DYNAMIC_HEADERS = new Set(['date', 'x-request-id', 'connection', 'keep-alive', 'transfer-encoding']);
+/** Servers in the order they take turns; `fastify` and `bare` are the references of the ratios. */
+const SERVER_NAMES = ['app', 'fastify', 'hono', 'express', 'bare', 'bare+JSON'] as const;
+type ServerName = (typeof SERVER_NAMES)[number];
 
-/**
- * The reference app as it would run in production: bundled once with esbuild (the package's source
- * through the tsconfig paths, dependencies external), then run by plain node, without tsx's loader.
- */
-async function bundleApp(): Promise<string> {
-  const outfile = join('node_modules', '.cache', 'rest-conventions-bench', 'app.mjs');
-  await build({
-    entryPoints: ['examples/reference-app/main.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    outfile,
-    logLevel: 'warning',
-  });
-  return outfile;
+function positive(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1 || value > 600)
+    throw new TypeError(`${name} must be an integer from 1 to 600`);
+  return value;
 }
 
-async function start(
-  script: string,
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; port: number }> {
-  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...loader, script], {
-    env: { ...process.env, ...env, PORT: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  for await (const chunk of child.stdout!) {
-    output += String(chunk);
-    const match = /(?:listening|localhost:)\D*(\d+)/.exec(output);
-    if (match) return { child, port: Number(match[1]) };
-  }
-  throw new Error(`${script} exited before listening`);
+function only<T extends string>(name: string, all: readonly T[]): T[] {
+  const wanted = process.env[name]?.split(',').map((s) => s.trim());
+  if (wanted === undefined) return [...all];
+  const unknown = wanted.filter((w) => !all.includes(w as T));
+  if (unknown.length > 0)
+    throw new TypeError(`${name}: unknown ${unknown.join(', ')} (known: ${all.join(', ')})`);
+  return all.filter((a) => wanted.includes(a));
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  child.kill('SIGTERM');
-  if (child.exitCode === null) await once(child, 'exit');
-}
+const cases = only(
+  'BENCH_CASES',
+  CASES.map((c) => c.name),
+).map((name) => CASES.find((c) => c.name === name)!);
+const serverNames = only('BENCH_SERVERS', SERVER_NAMES);
 
-/**
- * CPU time (user + system) a process has used, in microseconds, from Linux's /proc (USER_HZ is 100
- * on every Linux architecture node runs on); `undefined` elsewhere.
- */
+/** CPU time (user + system) of a process in microseconds, from Linux's /proc; `undefined` elsewhere. */
 function cpuMicros(pid: number | undefined): number | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -77,113 +62,267 @@ function cpuMicros(pid: number | undefined): number | undefined {
 
 interface Run {
   readonly rps: number;
+  readonly p50: number;
   readonly p99: number;
-  readonly errors: number;
-  /** The server's CPU time per request: steadier than req/s on a shared machine. */
+  /** Answers with another status than the case's, plus socket errors and timeouts. */
+  readonly unexpected: number;
   readonly cpuPerRequest: number | undefined;
 }
 
-async function load(server: ChildProcess, port: number, path: string): Promise<Run> {
-  const before = cpuMicros(server.pid);
+async function load(server: Server, c: Case, fixture: Fixture, seconds: number): Promise<Run> {
+  const before = cpuMicros(server.child.pid);
+  const headers = c.headers(fixture);
   const result = await autocannon({
-    url: `http://127.0.0.1:${port}${path}`,
-    connections,
+    url: `http://127.0.0.1:${server.port}`,
+    connections: CONNECTIONS,
     duration: seconds,
-    pipelining: 1,
+    requests: [
+      {
+        method: c.method,
+        path: c.path(fixture),
+        headers,
+        ...(c.body === undefined ? {} : { body: c.body }),
+        ...(c.freshIdempotencyKey
+          ? { setupRequest: (req) => ({ ...req, headers: { ...headers, 'idempotency-key': randomUUID() } }) }
+          : {}),
+      },
+    ],
   });
-  const after = cpuMicros(server.pid);
-  const cpu = before === undefined || after === undefined ? undefined : after - before;
+  const after = cpuMicros(server.child.pid);
+  const stats =
+    (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
+  const expected = stats[String(c.status)]?.count ?? 0;
+  const total = result.requests.total;
   return {
     rps: result.requests.average,
+    p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
-    cpuPerRequest: cpu === undefined || result.requests.total === 0 ? undefined : cpu / result.requests.total,
+    unexpected: total - expected + result.errors + result.timeouts,
+    cpuPerRequest:
+      before === undefined || after === undefined || total === 0 ? undefined : (after - before) / total,
   };
 }
 
-function best(runs: Run[]): Run {
-  return runs.reduce((a, b) => (b.rps > a.rps ? b : a));
-}
-
-/** The least CPU per request among the runs (the run least disturbed by other load). */
-function leastCpu(runs: Run[]): number | undefined {
-  const values = runs.map((run) => run.cpuPerRequest).filter((v): v is number => v !== undefined);
-  return values.length === 0 ? undefined : Math.min(...values);
-}
-
-async function capture(port: number, path: string) {
-  const response = await fetch(`http://127.0.0.1:${port}${path}`);
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (!DYNAMIC_HEADERS.has(name)) headers[name] = value;
+/**
+ * One request as the load generator sends it (undici's `request`, not `fetch`: fetch adds
+ * `Cache-Control: no-cache` to a conditional request, RFC 9111 section 5.2.1.4).
+ */
+async function request(port: number, c: Case, fixture: Fixture) {
+  const response = await undiciRequest(`http://127.0.0.1:${port}${c.path(fixture)}`, {
+    method: c.method,
+    headers: { ...c.headers(fixture), ...(c.freshIdempotencyKey ? { 'idempotency-key': randomUUID() } : {}) },
+    ...(c.body === undefined ? {} : { body: c.body }),
   });
-  return { status: response.status, headers, body: await response.text() };
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return { status: response.statusCode, headers, body: await response.body.text() };
 }
 
-// The limiter stays on (its cost is part of the stack), with a quota the load never reaches.
-const app = await start(await bundleApp(), {
-  AUTH_SECRET: 'bench-secret-bench-secret-bench-secret!',
-  RATE_LIMIT_MAX: '1000000000',
+/** Creates the order the item cases read and reads the server's own ETag for `/books/7`. */
+async function fixtureOf(port: number, token: string): Promise<Fixture> {
+  const created = await fetch(`http://127.0.0.1:${port}/orders`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' },
+    body: ORDER_BODY,
+  });
+  const document = (await created.json()) as { data?: { id?: string } };
+  const book = await fetch(`http://127.0.0.1:${port}/books/7`);
+  await book.arrayBuffer();
+  const orderId = document.data?.id;
+  const bookEtag = book.headers.get('etag');
+  if (created.status !== 201 || orderId === undefined || bookEtag === null) {
+    throw new Error(`port ${port}: could not create an order (${created.status}) or read an ETag`);
+  }
+  return { token, orderId, bookEtag };
+}
+
+/** The app's answer to every case, for the floors to send back. */
+async function captureCanned(port: number, fixture: Fixture) {
+  const canned: Record<string, { status: number; headers: Record<string, string>; body: string }> = {};
+  for (const c of CASES) {
+    const answer = await request(port, c, fixture);
+    const headers: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (!DYNAMIC_HEADERS.has(name)) headers[name] = value;
+    });
+    canned[cannedKey(c.method, c.path(fixture), 'if-none-match' in c.headers(fixture))] = {
+      status: answer.status,
+      headers,
+      body: answer.body,
+    };
+  }
+  return canned;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+interface Summary {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly cpuPerRequest: number | undefined;
+  readonly unexpected: number;
+  readonly runs: readonly Run[];
+}
+
+function summarize(runs: Run[]): Summary {
+  const cpu = runs.map((r) => r.cpuPerRequest).filter((v): v is number => v !== undefined);
+  return {
+    rps: median(runs.map((r) => r.rps)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    // The least CPU per request: the run least disturbed by other load on the machine.
+    cpuPerRequest: cpu.length === 0 ? undefined : Math.min(...cpu),
+    unexpected: runs.reduce((sum, r) => sum + r.unexpected, 0),
+    runs,
+  };
+}
+
+/** Requests/s as a ratio (higher is better); latencies and CPU as ratios too (lower is better). */
+function ratios(s: Summary, reference: Summary | undefined) {
+  if (reference === undefined) return undefined;
+  const r = (a: number | undefined, b: number | undefined) =>
+    a === undefined || b === undefined || b === 0 ? null : Number((a / b).toFixed(3));
+  return {
+    rps: r(s.rps, reference.rps),
+    p50: r(s.p50, reference.p50),
+    p99: r(s.p99, reference.p99),
+    cpuPerRequest: r(s.cpuPerRequest, reference.cpuPerRequest),
+  };
+}
+
+// Counted before pinning: affinity to one core makes availableParallelism() say 1.
+const CORES = os.availableParallelism();
+pinLoadGenerator();
+const perCase = serverNames.length * (WARMUP_SECONDS + ROUNDS * SECONDS);
+process.stdout.write(
+  `${cases.length} cases x ${serverNames.length} servers, ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections: ` +
+    `about ${Math.ceil((cases.length * perCase) / 60)} min${pinning ? '; servers on core 1, load on core 0' : '; not pinned'}\n`,
+);
+
+const token = await signHs256Token(SECRET, {
+  sub: '1',
+  scope: 'orders:read orders:write',
+  expiresInSeconds: 86_400,
 });
-const canned: Record<string, unknown> = {};
-for (const path of PATHS) canned[path] = await capture(app.port, path);
-
-/** One server's best run and least CPU per request, as a report line. */
-function line(name: string, runs: Run[]): string {
-  const run = best(runs);
-  const cpu = leastCpu(runs);
-  return [
-    `  ${name.padEnd(10)}`,
-    `${run.rps.toFixed(0).padStart(7)} req/s`,
-    `p99 ${String(run.p99).padStart(3)} ms`,
-    cpu === undefined ? '' : `cpu ${cpu.toFixed(0).padStart(4)} us/req`,
-    run.errors > 0 ? `(errors: ${run.errors})` : '',
-  ].join('  ');
-}
-
-function ratio(name: string, runs: Run[], bares: Run[]): string {
-  const cpu = leastCpu(runs);
-  const bareCpu = leastCpu(bares);
-  const cpuRatio = cpu === undefined || bareCpu === undefined ? '' : ` (cpu ${(bareCpu / cpu).toFixed(2)})`;
-  return `${name} ${(best(runs).rps / best(bares).rps).toFixed(2)}${cpuRatio}`;
-}
-
-const rows: string[] = [];
+const env = { AUTH_SECRET: SECRET, RATE_LIMIT_MAX: '1000000000' };
+const servers = new Map<ServerName, Server>();
+const fixtures = new Map<ServerName, Fixture>();
+const results: Record<string, { title: string; servers: Record<string, unknown> }> = {};
 try {
-  const bare = await start('bench/bare-server.ts', { BENCH_CANNED: JSON.stringify(canned) });
-  // The same bare server serializing the document on every request: the cost of JSON alone, which
-  // any server that builds its responses pays and the canned baseline does not.
-  const serializing = await start('bench/bare-server.ts', {
-    BENCH_CANNED: JSON.stringify(canned),
-    BENCH_SERIALIZE: '1',
-  });
-  try {
-    for (const path of PATHS) {
-      const servers = [app, bare, serializing];
-      for (const server of servers) await load(server.child, server.port, path); // warm-up (JIT)
-      // Alternate the servers and keep each one's best run, so a burst of other load on the machine
-      // does not decide the ratio.
-      const runs: Run[][] = servers.map(() => []);
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const [i, server] of servers.entries())
-          runs[i]!.push(await load(server.child, server.port, path));
-      }
-      const [fulls, bares, serialized] = runs as [Run[], Run[], Run[]];
-      rows.push(
-        path,
-        line('full', fulls),
-        line('bare', bares),
-        line('bare+JSON', serialized),
-        `  ratio: ${ratio('full/bare', fulls, bares)}; ${ratio('bare+JSON/bare', serialized, bares)}`,
+  // The app always starts: the floors answer with its captured bytes.
+  const app = await start('app', await bundle('examples/reference-app/main.ts', 'app'), env);
+  servers.set('app', app);
+  fixtures.set('app', await fixtureOf(app.port, token));
+  const canned = JSON.stringify(await captureCanned(app.port, fixtures.get('app')!));
+  for (const name of serverNames) {
+    if (name === 'app') continue;
+    const floor = name === 'bare' || name === 'bare+JSON';
+    const script = floor
+      ? await bundle('bench/bare-server.ts', 'bare')
+      : await bundle(`bench/peers/${name}.ts`, name);
+    const server = await start(name, script, {
+      ...env,
+      ...(floor ? { BENCH_CANNED: canned, BENCH_SERIALIZE: name === 'bare+JSON' ? '1' : '0' } : {}),
+    });
+    servers.set(name, server);
+    fixtures.set(name, floor ? fixtures.get('app')! : await fixtureOf(server.port, token));
+  }
+
+  for (const c of cases) {
+    // Every server must answer the case as expected before it is measured.
+    for (const name of serverNames) {
+      const answer = await request(servers.get(name)!.port, c, fixtures.get(name)!);
+      if (answer.status !== c.status)
+        throw new Error(`${name} answers ${c.title} with ${answer.status}: ${answer.body}`);
+    }
+    for (const name of serverNames) await load(servers.get(name)!, c, fixtures.get(name)!, WARMUP_SECONDS);
+    const runs = new Map<ServerName, Run[]>(serverNames.map((n) => [n, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of serverNames)
+        runs.get(name)!.push(await load(servers.get(name)!, c, fixtures.get(name)!, SECONDS));
+    }
+    const summaries = new Map([...runs].map(([name, r]) => [name, summarize(r)]));
+    const row: Record<string, unknown> = {};
+    const lines = [c.title];
+    for (const [name, s] of summaries) {
+      const vsFastify = ratios(s, summaries.get('fastify'));
+      const vsBare = ratios(s, summaries.get('bare'));
+      row[name] = { ...s, vsFastify, vsBare };
+      lines.push(
+        [
+          `  ${name.padEnd(10)}`,
+          `${s.rps.toFixed(0).padStart(7)} req/s`,
+          `p50 ${String(s.p50).padStart(5)} ms`,
+          `p99 ${String(s.p99).padStart(5)} ms`,
+          s.cpuPerRequest === undefined ? '' : `cpu ${s.cpuPerRequest.toFixed(0).padStart(4)} us/req`,
+          vsFastify?.rps == null ? '' : `x fastify ${vsFastify.rps.toFixed(2)}`,
+          vsBare?.rps == null ? '' : `x bare ${vsBare.rps.toFixed(2)}`,
+          s.unexpected > 0 ? `(unexpected answers: ${s.unexpected})` : '',
+        ].join('  '),
       );
     }
-  } finally {
-    await stop(serializing.child);
-    await stop(bare.child);
+    results[c.name] = { title: c.title, servers: row };
+    process.stdout.write(`${lines.join('\n')}\n`);
   }
 } finally {
-  await stop(app.child);
+  for (const server of servers.values()) await stop(server);
 }
-process.stdout.write(
-  `autocannon, ${connections} connections, ${seconds} s per run, loopback\n${rows.join('\n')}\n`,
+
+writeFileSync(
+  'bench/results.json',
+  `${JSON.stringify(
+    {
+      note: 'Requests/s are medians of the rounds; vsFastify and vsBare are ratios (rps: higher is better; p50, p99, cpuPerRequest: lower is better).',
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: CORES,
+      loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
+      pinned: pinning !== undefined,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      cases: results,
+    },
+    null,
+    2,
+  )}\n`,
 );
+
+const COLOURS: Record<string, string> = {
+  app: '#2b6cb0',
+  fastify: '#444',
+  hono: '#e36002',
+  express: '#8a8a8a',
+  bare: '#c6d8ee',
+  'bare+JSON': '#9fbce0',
+};
+writeFileSync(
+  'docs/benchmarks.svg',
+  barChart(
+    Object.values(results).map(({ title, servers: row }) => ({
+      label: title,
+      bars: Object.entries(row as Record<string, Summary & { vsFastify?: { rps: number | null } }>).map(
+        ([name, s]) => ({
+          label: name,
+          value: s.rps,
+          ...(s.vsFastify?.rps == null || name === 'fastify'
+            ? {}
+            : { note: `x${s.vsFastify.rps.toFixed(2)} Fastify` }),
+        }),
+      ),
+    })),
+    {
+      title: `Requests/s, median of ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections (${CORES} cores, load average ${os.loadavg()[0]!.toFixed(0)})`,
+      unit: 'req/s',
+      colours: COLOURS,
+    },
+  ),
+);
+process.stdout.write('wrote bench/results.json and docs/benchmarks.svg\n');

@@ -32,7 +32,7 @@ export interface TimeClaimsPolicy {
  * @see https://www.rfc-editor.org/rfc/rfc8725#section-3.10
  */
 export function checkTimeClaims(
-  payload: { readonly exp?: unknown; readonly iat?: unknown },
+  payload: { readonly exp?: unknown; readonly iat?: unknown; readonly [claim: string]: unknown },
   policy: TimeClaimsPolicy,
 ): void {
   const { nowSeconds: now, maxTokenAgeSeconds: maxAge, clockToleranceSeconds: skew } = policy;

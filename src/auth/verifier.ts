@@ -1,6 +1,7 @@
-import { type JWTVerifyGetKey, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { type JWTPayload, type JWTVerifyGetKey, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Principal } from '../core/types.js';
 import { checkTimeClaims, timeClaimsOptions } from './claims.js';
+import { DELEGATE, hmacJwtVerifier } from './hmac-jwt.js';
 import { InvalidTokenError } from './invalid-token.js';
 
 export { InvalidTokenError };
@@ -64,6 +65,12 @@ export function principalFromClaims(payload: JwtClaims): Principal {
  *
  * @example jwtVerifier({ key: createRemoteJWKSet(new URL(jwksUrl)), algorithms: ['RS256'] })
  */
+function invalidToken(error: unknown): never {
+  if (error instanceof InvalidTokenError) throw error;
+  if (error instanceof joseErrors.JOSEError) throw new InvalidTokenError(error.code, { cause: error });
+  throw error;
+}
+
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const algorithms = [...options.algorithms];
   if (algorithms.length === 0 || algorithms.some((a) => a.toLowerCase() === 'none')) {
@@ -78,20 +85,45 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     ...(options.audience ? { audience: options.audience } : {}),
   };
   const { key, now } = options;
+  // Lifetime and skew bounds (RFC 8725 section 3.10) hold on both paths, on every request.
+  const principalOf = (payload: JwtClaims): Principal => {
+    checkTimeClaims(payload, { nowSeconds: (now?.() ?? Date.now()) / 1000, ...bounds });
+    return principalFromClaims(payload);
+  };
+  const viaJose = async (token: string): Promise<Principal> => {
+    const checked = now === undefined ? verifyOptions : { ...verifyOptions, currentDate: new Date(now()) };
+    try {
+      const { payload } =
+        typeof key === 'function'
+          ? await jwtVerify(token, key as JWTVerifyGetKey, checked)
+          : await jwtVerify(token, key, checked);
+      return principalOf(payload);
+    } catch (error) {
+      return invalidToken(error);
+    }
+  };
+  if (!(key instanceof Uint8Array) || key.byteLength === 0) return { verify: viaJose };
+  const fast = hmacJwtVerifier({
+    secret: key,
+    algorithms,
+    clockToleranceSeconds: bounds.clockToleranceSeconds,
+    ...(options.issuer ? { issuer: options.issuer } : {}),
+    ...(options.audience ? { audience: options.audience } : {}),
+    ...(now === undefined ? {} : { now }),
+  });
   return {
-    async verify(token) {
-      const checked = now === undefined ? verifyOptions : { ...verifyOptions, currentDate: new Date(now()) };
+    verify(token) {
+      let claims: JWTPayload | typeof DELEGATE;
       try {
-        const { payload } =
-          typeof key === 'function'
-            ? await jwtVerify(token, key as JWTVerifyGetKey, checked)
-            : await jwtVerify(token, key, checked);
-        checkTimeClaims(payload, { nowSeconds: (now?.() ?? Date.now()) / 1000, ...bounds });
-        return principalFromClaims(payload);
+        claims = fast(token);
+        if (claims === DELEGATE) return viaJose(token);
+        return Promise.resolve(principalOf(claims as JwtClaims));
       } catch (error) {
-        if (error instanceof InvalidTokenError) throw error;
-        if (error instanceof joseErrors.JOSEError) throw new InvalidTokenError(error.code, { cause: error });
-        throw error;
+        try {
+          return invalidToken(error);
+        } catch (mapped) {
+          return Promise.reject(mapped);
+        }
       }
     },
   };

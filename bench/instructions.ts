@@ -1,0 +1,158 @@
+/**
+ * `npm run bench:instructions`: instructions per request, counted by valgrind's callgrind, which
+ * other load on the machine does not disturb (unlike requests/s). Each server runs under
+ * `valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes`; after BENCH_CG_WARMUP
+ * requests (default 5,000, for the JIT) instrumentation is switched on with `callgrind_control`,
+ * BENCH_CG_REQUESTS requests (default 3,000) are sent at 50 connections, the counts are dumped,
+ * and the user-space instructions of all the process's threads (main, GC, compiler) are summed
+ * and divided by the requests. Needs valgrind; Linux only.
+ *
+ * Cases: `book` (GET /books/7) on the app and on bare+JSON, `order` (GET /orders/{id} as owner) on
+ * the app; BENCH_CG_CASES=book,order and BENCH_CG_SERVERS=app,bare+JSON select.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { signHs256Token } from '../src/auth/verifier.js';
+import { CASES, type Case, cannedKey, type Fixture, ORDER_BODY } from './cases.js';
+import { bundle, type Server, start, stop } from './servers.js';
+
+const WARMUP = Number(process.env.BENCH_CG_WARMUP ?? 5_000);
+const REQUESTS = Number(process.env.BENCH_CG_REQUESTS ?? 3_000);
+for (const [name, value] of [
+  ['BENCH_CG_WARMUP', WARMUP],
+  ['BENCH_CG_REQUESTS', REQUESTS],
+] as const) {
+  if (!Number.isInteger(value) || value < 100 || value > 1_000_000) {
+    throw new TypeError(`${name} must be an integer from 100 to 1000000`);
+  }
+}
+const caseNames = (process.env.BENCH_CG_CASES ?? 'book,order').split(',');
+const serverNames = (process.env.BENCH_CG_SERVERS ?? 'app,bare+JSON').split(',');
+const SECRET = 'bench-secret-bench-secret-bench-secret!';
+const env = { AUTH_SECRET: SECRET, RATE_LIMIT_MAX: '1000000000' };
+
+async function send(server: Server, c: Case, fixture: Fixture, amount: number): Promise<number> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${server.port}`,
+    connections: 50,
+    amount,
+    timeout: 60,
+    requests: [{ method: c.method, path: c.path(fixture), headers: c.headers(fixture) }],
+  });
+  const stats =
+    (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
+  const expected = stats[String(c.status)]?.count ?? 0;
+  if (expected !== result.requests.total)
+    throw new Error(`${server.name}: ${result.requests.total - expected} unexpected answers`);
+  return result.requests.total;
+}
+
+/** Sums the `summary:`/`totals:` lines of the first dump's files (one per thread). */
+function instructions(dir: string): number {
+  let total = 0;
+  for (const file of readdirSync(dir).filter((f) => /\.1(-\d+)?$/.test(f))) {
+    const match = /^(?:summary|totals): (\d+)/m.exec(readFileSync(join(dir, file), 'utf8'));
+    if (match) total += Number(match[1]);
+  }
+  return total;
+}
+
+async function count(
+  name: string,
+  script: string,
+  extraEnv: Record<string, string>,
+  c: Case,
+  fixture: (s: Server) => Promise<Fixture>,
+) {
+  const dir = mkdtempSync(join(tmpdir(), 'callgrind-'));
+  const server = await start(name, script, { ...env, ...extraEnv }, [
+    'valgrind',
+    '--tool=callgrind',
+    '--instr-atstart=no',
+    '--separate-threads=yes',
+    `--callgrind-out-file=${join(dir, 'callgrind.out.%p')}`,
+  ]);
+  try {
+    const f = await fixture(server);
+    await send(server, c, f, WARMUP);
+    const pid = String(server.child.pid);
+    execFileSync('callgrind_control', ['-z', pid], { stdio: 'ignore' });
+    execFileSync('callgrind_control', ['-i', 'on', pid], { stdio: 'ignore' });
+    const sent = await send(server, c, f, REQUESTS);
+    execFileSync('callgrind_control', ['-d', pid], { stdio: 'ignore' });
+    execFileSync('callgrind_control', ['-i', 'off', pid], { stdio: 'ignore' });
+    return instructions(dir) / sent;
+  } finally {
+    await stop(server);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const token = await signHs256Token(SECRET, {
+  sub: '1',
+  scope: 'orders:read orders:write',
+  expiresInSeconds: 86_400,
+});
+async function appFixture(server: Server): Promise<Fixture> {
+  const created = await fetch(`http://127.0.0.1:${server.port}/orders`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' },
+    body: ORDER_BODY,
+  });
+  const id = ((await created.json()) as { data: { id: string } }).data.id;
+  return { token, orderId: id, bookEtag: '' };
+}
+
+const appScript = await bundle('examples/reference-app/main.ts', 'app');
+const lines: string[] = [];
+for (const caseName of caseNames) {
+  const c = CASES.find((x) => x.name === caseName);
+  if (c === undefined) throw new TypeError(`BENCH_CG_CASES: unknown case ${caseName}`);
+  for (const name of serverNames) {
+    let perRequest: number;
+    if (name === 'app') {
+      perRequest = await count('app', appScript, {}, c, appFixture);
+    } else if (name === 'bare+JSON' || name === 'bare') {
+      // The floor answers with the app's bytes, captured from an app run without valgrind.
+      const app = await start('app', appScript, env);
+      let canned: string;
+      let fixture: Fixture;
+      try {
+        fixture = await appFixture(app);
+        const response = await fetch(`http://127.0.0.1:${app.port}${c.path(fixture)}`, {
+          headers: c.headers(fixture),
+        });
+        const headers: Record<string, string> = {};
+        response.headers.forEach((value, key) => {
+          if (!['date', 'x-request-id', 'connection', 'keep-alive', 'transfer-encoding'].includes(key))
+            headers[key] = value;
+        });
+        canned = JSON.stringify({
+          [cannedKey(c.method, c.path(fixture), false)]: {
+            status: response.status,
+            headers,
+            body: await response.text(),
+          },
+        });
+      } finally {
+        await stop(app);
+      }
+      const bare = await bundle('bench/bare-server.ts', 'bare');
+      perRequest = await count(
+        name,
+        bare,
+        { BENCH_CANNED: canned, BENCH_SERIALIZE: name === 'bare' ? '0' : '1' },
+        c,
+        async () => fixture,
+      );
+    } else {
+      throw new TypeError(`BENCH_CG_SERVERS: unknown server ${name} (app, bare, bare+JSON)`);
+    }
+    const line = `${c.title.padEnd(36)} ${name.padEnd(10)} ${Math.round(perRequest).toLocaleString('en-US').padStart(9)} instructions/request`;
+    lines.push(line);
+    process.stdout.write(`${line}\n`);
+  }
+}
