@@ -1,14 +1,97 @@
+import { isLeft } from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
+import { annotate, type JsonSchema, refine } from './describe.js';
 
 /** Failure messages the strict object codec attaches, mapped to error codes by `toFieldErrors`. */
 export const UNKNOWN_FIELD = 'unknown-field';
 export const MISSING_FIELD = 'missing-field';
+/**
+ * The message of the one failure a strict object adds, in place of the unknown-field failures past
+ * {@link MAX_UNKNOWN_FIELD_FAILURES}; its `value` is how many were left out.
+ */
+export const OMITTED_FAILURES = 'omitted-failures';
+/** A strict object reports at most this many unknown fields one by one, then counts the rest. */
+export const MAX_UNKNOWN_FIELD_FAILURES = 1000;
 
 type Out<R extends t.Props, O extends t.Props> = t.TypeOf<t.TypeC<R>> & Partial<t.TypeOf<t.TypeC<O>>>;
 
 /**
+ * The codec `strictObject` builds: an io-ts `t.exact` over `t.intersection([t.type(required),
+ * t.partial(optional)])` (so schema generators and the compatibility check walk it as such) whose
+ * decoding refuses unknown fields instead of stripping them.
+ */
+export class StrictObjectType<R extends t.Props, O extends t.Props> extends t.ExactType<
+  t.IntersectionC<[t.TypeC<R>, t.PartialC<O>]>,
+  Out<R, O>,
+  Out<R, O>,
+  unknown
+> {
+  constructor(
+    name: string,
+    readonly required: R,
+    readonly optional: O,
+  ) {
+    const inner = t.intersection([t.type(required), t.partial(optional)]);
+    const known = new Set([...Object.keys(required), ...Object.keys(optional)]);
+    const present = (input: Record<string, unknown>, key: string) =>
+      Object.hasOwn(input, key) && input[key] !== undefined;
+    const fieldsValid = (input: Record<string, unknown>, props: t.Props, isRequired: boolean) =>
+      Object.entries(props).every(([key, codec]) =>
+        present(input, key) ? codec.is(input[key]) : !isRequired,
+      );
+    super(
+      name,
+      (u): u is Out<R, O> =>
+        t.UnknownRecord.is(u) &&
+        Object.keys(u).every((key) => known.has(key)) &&
+        fieldsValid(u, required, true) &&
+        fieldsValid(u, optional, false),
+      (u, context) => {
+        if (!t.UnknownRecord.is(u)) return t.failure(u, context);
+        const errors: t.ValidationError[] = [];
+        const output: Record<string, unknown> = {};
+        let omitted = 0;
+        for (const key of Object.keys(u)) {
+          if (known.has(key)) continue;
+          if (errors.length >= MAX_UNKNOWN_FIELD_FAILURES) {
+            omitted++;
+            continue;
+          }
+          errors.push({
+            value: u[key],
+            context: [...context, { key, type: t.never, actual: u[key] }],
+            message: UNKNOWN_FIELD,
+          });
+        }
+        if (omitted > 0) errors.push({ value: omitted, context, message: OMITTED_FAILURES });
+        const check = (key: string, codec: t.Mixed, isRequired: boolean) => {
+          if (!present(u, key)) {
+            if (isRequired)
+              errors.push({
+                value: undefined,
+                context: [...context, { key, type: codec, actual: undefined }],
+                message: MISSING_FIELD,
+              });
+            return;
+          }
+          const result = codec.validate(u[key], [...context, { key, type: codec, actual: u[key] }]);
+          if (isLeft(result)) errors.push(...result.left);
+          else output[key] = result.right;
+        };
+        for (const [key, codec] of Object.entries(required)) check(key, codec, true);
+        for (const [key, codec] of Object.entries(optional)) check(key, codec, false);
+        return errors.length > 0 ? t.failures(errors) : t.success(output as Out<R, O>);
+      },
+      t.identity,
+      inner,
+    );
+  }
+}
+
+/**
  * An object codec that rejects unknown fields (instead of stripping them, as `t.exact` does) and
- * reports every problem at once: each missing field, each unknown field, each bad value.
+ * reports every problem at once: each missing field, each unknown field, each bad value. Its JSON
+ * Schema has `additionalProperties: false`.
  *
  * @example const OrderInput = strictObject({ bookId: positiveInteger, quantity: integer({ min: 1, max: 100 }) });
  */
@@ -16,55 +99,17 @@ export function strictObject<R extends t.Props, O extends t.Props = {}>(
   required: R,
   optional: O = {} as O,
   name = 'an object',
-): t.Type<Out<R, O>, Out<R, O>, unknown> {
-  const known = new Set([...Object.keys(required), ...Object.keys(optional)]);
-  return new t.Type<Out<R, O>, Out<R, O>, unknown>(
-    name,
-    (u): u is Out<R, O> => t.UnknownRecord.is(u),
-    (u, context) => {
-      if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, context);
-      const input = u as Record<string, unknown>;
-      const errors: t.ValidationError[] = [];
-      const output: Record<string, unknown> = {};
-      for (const key of Object.keys(input)) {
-        if (!known.has(key)) {
-          errors.push({
-            value: input[key],
-            context: [...context, { key, type: t.never, actual: input[key] }],
-            message: UNKNOWN_FIELD,
-          });
-        }
-      }
-      const check = (key: string, codec: t.Mixed, isRequired: boolean) => {
-        if (!Object.hasOwn(input, key) || input[key] === undefined) {
-          if (isRequired)
-            errors.push({
-              value: undefined,
-              context: [...context, { key, type: codec, actual: undefined }],
-              message: MISSING_FIELD,
-            });
-          return;
-        }
-        const result = codec.validate(input[key], [...context, { key, type: codec, actual: input[key] }]);
-        if (result._tag === 'Left') errors.push(...result.left);
-        else output[key] = result.right;
-      };
-      for (const [key, codec] of Object.entries(required)) check(key, codec, true);
-      for (const [key, codec] of Object.entries(optional)) check(key, codec, false);
-      return errors.length > 0 ? t.failures(errors) : t.success(output as Out<R, O>);
-    },
-    t.identity,
-  );
+): StrictObjectType<R, O> {
+  return new StrictObjectType(name, required, optional);
 }
 
-interface IntegerBrand {
-  readonly Integer: unique symbol;
-}
-
-/** A safe integer, optionally within bounds. Rejects `1.5`, `"1"`, `NaN` and unsafe integers. */
+/**
+ * A safe integer, optionally within bounds. Rejects `1.5`, `"1"`, `NaN` and unsafe integers.
+ * JSON Schema: `{ type: 'integer', minimum, maximum }` (the safe range when a bound is not given).
+ */
 export function integer(
   bounds: { readonly min?: number; readonly max?: number } = {},
-): t.Type<number, number, unknown> {
+): t.RefinementC<t.NumberC> {
   const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = bounds;
   const name =
     bounds.min !== undefined && bounds.max !== undefined
@@ -74,26 +119,39 @@ export function integer(
         : bounds.max !== undefined
           ? `an integer of at most ${max}`
           : 'an integer';
-  const branded = t.brand(
-    t.number,
-    (n): n is t.Branded<number, IntegerBrand> => Number.isSafeInteger(n) && n >= min && n <= max,
-    'Integer',
-  );
-  return new t.Type<number, number, unknown>(
+  return refine(t.number, (n) => Number.isSafeInteger(n) && n >= min && n <= max, {
     name,
-    (u): u is number => branded.is(u),
-    branded.validate,
-    t.identity,
-  );
+    schema: { type: 'integer', minimum: min, maximum: max },
+  });
 }
 
 /** A positive integer identifier (1 and up). */
 export const positiveInteger = integer({ min: 1 });
 
 /**
- * A string of `minLength..maxLength` characters (default 1..10 000; whitespace-only is refused when
- * a minimum applies), optionally matching `pattern` (anchor it: `^...$`). `description` names the
- * expected form in error details (default: the length bounds).
+ * The length of a string in Unicode code points, as JSON Schema counts `minLength`/`maxLength`
+ * (a surrogate pair is one character; a lone surrogate is one too).
+ */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/**
+ * A string of `minLength..maxLength` characters (Unicode code points, as JSON Schema counts them;
+ * default 1..10 000; whitespace-only is refused when a minimum applies), optionally matching
+ * `pattern` (anchor it: `^...$`; no flags other than `u`, since JSON Schema patterns take none).
+ * `description` names the expected form in error details (default: the length bounds).
  *
  * @example text({ maxLength: 32, pattern: /^[A-Z0-9][A-Z0-9.-]*$/, description: 'an upper-case code' })
  */
@@ -103,48 +161,102 @@ export function text(
     readonly minLength?: number;
     readonly pattern?: RegExp;
     readonly description?: string;
+    readonly example?: string;
   } = {},
-): t.Type<string, string, unknown> {
+): t.RefinementC<t.StringC> {
   const { minLength = 1, maxLength = 10_000, pattern } = bounds;
   if (pattern !== undefined && (pattern.global || pattern.sticky)) {
     throw new TypeError('text: pattern must not be global or sticky (it would keep state between requests)');
   }
-  const fits = (u: unknown): u is string =>
-    typeof u === 'string' &&
-    u.length >= minLength &&
-    u.length <= maxLength &&
-    (minLength === 0 || u.trim() !== '') &&
-    (pattern === undefined || pattern.test(u));
-  return new t.Type<string, string, unknown>(
-    bounds.description ?? `a string of ${minLength} to ${maxLength} characters`,
-    fits,
-    (u, c) => (fits(u) ? t.success(u) : t.failure(u, c)),
-    t.identity,
+  if (pattern !== undefined && pattern.flags.replace('u', '') !== '') {
+    throw new TypeError(`text: pattern must take no flags other than "u" (JSON Schema patterns have none)`);
+  }
+  const schema: Record<string, unknown> = { type: 'string', minLength, maxLength };
+  const patterns = [...(minLength > 0 ? ['\\S'] : []), ...(pattern === undefined ? [] : [pattern.source])];
+  if (patterns.length === 1) schema.pattern = patterns[0];
+  if (patterns.length > 1) schema.allOf = patterns.map((p) => ({ type: 'string', pattern: p }));
+  return refine(
+    t.string,
+    (u) => {
+      // Code points never exceed code units: count them only when the bounds could differ.
+      const fits =
+        u.length <= maxLength && u.length >= 2 * minLength
+          ? true
+          : ((n) => n >= minLength && n <= maxLength)(codePoints(u));
+      return fits && (minLength === 0 || u.trim() !== '') && (pattern === undefined || pattern.test(u));
+    },
+    {
+      name: bounds.description ?? `a string of ${minLength} to ${maxLength} characters`,
+      schema,
+      ...(bounds.example === undefined ? {} : { example: bounds.example }),
+    },
   );
 }
 
-/** One of a fixed set of strings. */
+/** One of a fixed set of strings (an io-ts `t.keyof`; JSON Schema `enum`). */
 export function oneOf<const V extends readonly [string, ...string[]]>(
   values: V,
 ): t.Type<V[number], V[number], unknown> {
-  const allowed = new Set<string>(values);
-  return new t.Type<V[number], V[number], unknown>(
-    `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`,
-    (u): u is V[number] => typeof u === 'string' && allowed.has(u),
-    (u, c) => (typeof u === 'string' && allowed.has(u) ? t.success(u as V[number]) : t.failure(u, c)),
-    t.identity,
-  );
+  const keys = Object.fromEntries(values.map((v) => [v, null])) as { [K in V[number]]: null };
+  return t.keyof(keys, `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`);
 }
 
 /**
- * `codec`'s values or `null` (a field that can be cleared). Reported as "<codec's form> or null".
+ * `codec`'s values or `null` (a field that can be cleared): an io-ts union of `codec` and `t.null`,
+ * reported as "<codec's form> or null", with `codec`'s own failures when the value is not null.
  * @example nullable(text({ maxLength: 2000 }))
  */
-export function nullable<A, O>(codec: t.Type<A, O, unknown>): t.Type<A | null, O | null, unknown> {
-  return new t.Type<A | null, O | null, unknown>(
+export function nullable<A, O>(
+  codec: t.Type<A, O, unknown>,
+): t.UnionType<[t.Type<A, O, unknown>, t.NullC], A | null, O | null, unknown> {
+  return new t.UnionType<[t.Type<A, O, unknown>, t.NullC], A | null, O | null, unknown>(
     `${codec.name} or null`,
     (u): u is A | null => u === null || codec.is(u),
     (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
     (a) => (a === null ? null : codec.encode(a)),
+    [codec, t.null],
   );
+}
+
+/** `YYYY-MM-DD` with a valid month and a day that exists in it (leap years counted). */
+const FULL_DATE_SCHEMA: JsonSchema = {
+  type: 'string',
+  pattern:
+    '^(?:\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))' +
+    '|(?:\\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)-02-29)$',
+};
+
+/**
+ * A calendar date as RFC 3339 section 5.6 `full-date` (`2024-02-29`), decoded as that string. The
+ * day must exist (`2023-02-29` is refused). JSON Schema: `format: 'date'` with an exact pattern.
+ */
+export function date(options: { readonly description?: string; readonly example?: string } = {}) {
+  const codec = refine(
+    t.string,
+    (s) => {
+      const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+      if (m === null) return false;
+      const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+      const d = new Date(0);
+      d.setUTCFullYear(year, month - 1, day);
+      return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+    },
+    { name: options.description ?? 'a date (YYYY-MM-DD)', schema: FULL_DATE_SCHEMA, format: 'date' },
+  );
+  return annotate(codec, { example: options.example ?? '2024-02-29' });
+}
+
+/**
+ * A JSON array of `item` values, `minItems..maxItems` long (default 0..1000): `t.array` refined by
+ * its length. JSON Schema: `{ type: 'array', items, minItems, maxItems }`.
+ */
+export function list<C extends t.Mixed>(
+  item: C,
+  bounds: { readonly minItems?: number; readonly maxItems?: number } = {},
+): t.RefinementC<t.ArrayC<C>> {
+  const { minItems = 0, maxItems = 1000 } = bounds;
+  return refine(t.array(item), (a) => a.length >= minItems && a.length <= maxItems, {
+    name: `a list of ${minItems} to ${maxItems} ${item.name}`,
+    schema: { type: 'array', minItems, maxItems },
+  });
 }

@@ -1,3 +1,5 @@
+import { fold } from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
 import type * as t from 'io-ts';
 import { readBody } from '../core/body.js';
 import { essence, JSON_API, JSON_MEDIA } from '../core/media-types.js';
@@ -179,9 +181,15 @@ export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions
   }
   const parsed = parseJson(await readBody(ctx, options.limit));
   const attributes = isDocument ? unwrapDocument(parsed, options.type, options.id) : parsed;
-  const result = options.codec.decode(attributes);
-  if (result._tag === 'Right') return result.right;
-  throw badRequest(toFieldErrors(result.left, isDocument ? '/data/attributes' : ''));
+  return pipe(
+    options.codec.decode(attributes),
+    fold(
+      (errors) => {
+        throw badRequest(toFieldErrors(errors, isDocument ? '/data/attributes' : ''));
+      },
+      (value) => value,
+    ),
+  );
 }
 
 /**

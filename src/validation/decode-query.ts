@@ -1,3 +1,4 @@
+import { isLeft } from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 import type { Context } from '../core/types.js';
 import { ApiError, type ErrorDetail } from '../errors/api-error.js';
@@ -39,7 +40,7 @@ export function decodeQuery<Q extends QueryCodecs>(ctx: Context, codecs: Q): Dec
       continue;
     }
     const decoded = codec.decode(values[0]);
-    if (decoded._tag === 'Left') {
+    if (isLeft(decoded)) {
       problems.push({
         code: 'invalid-parameter',
         title: 'Invalid query parameter',

@@ -1,14 +1,21 @@
 export {
+  date,
   integer,
+  list,
+  MAX_UNKNOWN_FIELD_FAILURES,
   MISSING_FIELD,
   nullable,
+  OMITTED_FAILURES,
   oneOf,
   positiveInteger,
+  StrictObjectType,
   strictObject,
   text,
   UNKNOWN_FIELD,
 } from './codecs.js';
 export { bodyPointer, type DecodeBodyOptions, decodeJsonBody } from './decode-body.js';
 export { decodeQuery } from './decode-query.js';
+export { annotate, type CodecMeta, type JsonSchema, metaOf, refine, withSchema } from './describe.js';
 export { escapePointerToken, toFieldErrors } from './field-errors.js';
+export { JSON_SCHEMA_DIALECT, type ToJsonSchemaOptions, toJsonSchema } from './json-schema.js';
 export { queryInteger, queryList, querySort } from './query-codecs.js';

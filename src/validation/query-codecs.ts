@@ -1,10 +1,13 @@
 import * as t from 'io-ts';
+import { withSchema } from './describe.js';
 
 const DIGITS = /^-?\d{1,16}$/;
 
 /**
  * A query parameter holding an integer (`page[size]=20`), optionally within bounds. Query values are
- * strings, so this decodes the text; `1.5`, `1e3`, ` 2` and `""` are refused.
+ * strings, so this decodes the text; `1.5`, `1e3`, ` 2` and `""` are refused. Its JSON Schema
+ * describes the parameter's value as OpenAPI does (`{ type: 'integer', minimum, maximum }`, written in
+ * decimal in the query).
  */
 export function queryInteger(
   bounds: { readonly min?: number; readonly max?: number } = {},
@@ -12,7 +15,7 @@ export function queryInteger(
   const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = bounds;
   const name =
     bounds.min !== undefined && bounds.max !== undefined ? `an integer from ${min} to ${max}` : 'an integer';
-  return new t.Type<number, string, unknown>(
+  const codec = new t.Type<number, string, unknown>(
     name,
     (u): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u >= min && u <= max,
     (u, c) => {
@@ -22,17 +25,19 @@ export function queryInteger(
     },
     String,
   );
+  return withSchema(codec, { type: 'integer', minimum: min, maximum: max });
 }
 
 /**
  * A comma-separated list of allowed tokens (`filter[status]=draft,published`,
  * `fields[standards]=name,code`). Empty members and unknown tokens are refused; duplicates collapse.
+ * JSON Schema: a non-empty array of the tokens (OpenAPI `style: form, explode: false`).
  */
 export function queryList<const V extends readonly [string, ...string[]]>(
   values: V,
 ): t.Type<ReadonlyArray<V[number]>, string, unknown> {
   const allowed = new Set<string>(values);
-  return new t.Type<ReadonlyArray<V[number]>, string, unknown>(
+  const codec = new t.Type<ReadonlyArray<V[number]>, string, unknown>(
     `a comma-separated list of ${values.join(', ')}`,
     (u): u is ReadonlyArray<V[number]> => Array.isArray(u) && u.every((v) => allowed.has(v)),
     (u, c) => {
@@ -43,18 +48,21 @@ export function queryList<const V extends readonly [string, ...string[]]>(
     },
     (list) => list.join(','),
   );
+  return withSchema(codec, { type: 'array', items: { enum: [...values] }, minItems: 1 });
 }
 
 /**
  * A JSON:API `sort` parameter over the given fields: comma-separated, `-` for descending
- * (JSON:API 1.0 "Sorting"). Decodes to `[{ field, descending }]`.
+ * (JSON:API 1.0 "Sorting"). Decodes to `[{ field, descending }]`. JSON Schema: a non-empty array
+ * of `field` or `-field` naming each field at most once (`maxContains`, OpenAPI `style: form,
+ * explode: false`).
  */
 export function querySort<const F extends readonly [string, ...string[]]>(
   fields: F,
 ): t.Type<ReadonlyArray<{ readonly field: F[number]; readonly descending: boolean }>, string, unknown> {
   const allowed = new Set<string>(fields);
   type Key = { readonly field: F[number]; readonly descending: boolean };
-  return new t.Type<ReadonlyArray<Key>, string, unknown>(
+  const codec = new t.Type<ReadonlyArray<Key>, string, unknown>(
     `a comma-separated list of ${fields.join(', ')}, each optionally prefixed with "-"`,
     (u): u is ReadonlyArray<Key> => Array.isArray(u),
     (u, c) => {
@@ -72,4 +80,16 @@ export function querySort<const F extends readonly [string, ...string[]]>(
     },
     (keys) => keys.map((k) => (k.descending ? `-${k.field}` : k.field)).join(','),
   );
+  const forms = (field: string) => [field, `-${field}`];
+  return withSchema(codec, {
+    type: 'array',
+    items: { enum: fields.flatMap(forms) },
+    minItems: 1,
+    allOf: fields.map((field) => ({
+      type: 'array',
+      contains: { enum: forms(field) },
+      minContains: 0,
+      maxContains: 1,
+    })),
+  });
 }

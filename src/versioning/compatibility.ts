@@ -1,4 +1,8 @@
-import type * as t from 'io-ts';
+import * as t from 'io-ts';
+import { StrictObjectType } from '../validation/codecs.js';
+import type { JsonSchema } from '../validation/describe.js';
+import { toJsonSchema } from '../validation/json-schema.js';
+import { covers, isNarrowing } from './schema-inclusion.js';
 
 /** A field of an object codec: whether it must be present, and its codec. */
 interface Field {
@@ -6,37 +10,16 @@ interface Field {
   readonly codec: t.Mixed;
 }
 
-/** The io-ts codec shapes this check looks inside; any other codec is compared by its name. */
-type Inspectable =
-  | { readonly _tag: 'InterfaceType'; readonly props: t.Props }
-  | { readonly _tag: 'PartialType'; readonly props: t.Props }
-  | { readonly _tag: 'IntersectionType'; readonly types: readonly t.Mixed[] }
-  | { readonly _tag: 'ExactType' | 'ReadonlyType' | 'RefinementType'; readonly type: t.Mixed }
-  | { readonly _tag: 'ArrayType' | 'ReadonlyArrayType'; readonly type: t.Mixed };
-
-const INSPECTABLE = new Set([
-  'InterfaceType',
-  'PartialType',
-  'IntersectionType',
-  'ExactType',
-  'ReadonlyType',
-  'RefinementType',
-  'ArrayType',
-  'ReadonlyArrayType',
-]);
-
-function inspect(codec: t.Mixed): Inspectable | undefined {
-  const tag = (codec as { readonly _tag?: unknown })._tag;
-  return typeof tag === 'string' && INSPECTABLE.has(tag) ? (codec as unknown as Inspectable) : undefined;
-}
-
 /**
- * The ways `after` breaks clients of `before` under the compatible-change rules (seed 9.4): an
- * existing field removed, an existing field whose type changed (its meaning changed), a required field
- * added, an optional field made required, a required field made optional (clients may rely on it).
- * Adding optional fields is compatible. Looks inside `t.type`, `t.partial`, `t.intersection`,
- * `t.exact`/`t.strict`, `t.readonly`, refinements and arrays, recursively; other codecs are compared
- * by name (`t.string`, `t.literal('a')`, a union's `"a" | "b"`, ...). Empty when compatible.
+ * The ways `after` breaks clients of `before` under the compatible-change rules of
+ * `docs/versioning.md` ("Compatible changes"): an existing field removed, an existing field whose type
+ * changed (its meaning changed) or that accepts fewer values (a narrower type, enum, bounds, length or
+ * an added pattern, `null` no longer allowed), a required field added, an optional field made
+ * required, a required field made optional (clients may rely on it), unknown fields newly refused.
+ * Adding optional fields and widening a field are compatible. Looks inside `t.type`, `t.partial`,
+ * `t.intersection`, `t.exact`/`t.strict`, `strictObject`, `t.readonly`, refinements and arrays,
+ * recursively, and compares the rest by the JSON Schema `toJsonSchema` derives (values accepted before
+ * must still be accepted); codecs it cannot describe are compared by name. Empty when compatible.
  *
  * @example compatibilityProblems(t.type({ name: t.string }), t.type({ givenName: t.string }))
  * // ['field "name" was removed', 'required field "givenName" was added']
@@ -49,7 +32,7 @@ export function compatibilityProblems(before: t.Mixed, after: t.Mixed): string[]
 
 /**
  * A test helper: throws an `Error` listing every problem when `after` is not a compatible change of
- * `before` (seed 9.4), so a breaking change without a new version fails the test suite.
+ * `before` (see {@link compatibilityProblems}), so a breaking change without a new version fails the test suite.
  *
  * @example
  * it('keeps v2 users compatible', () => assertCompatibleChange(UserV2, UserV2WithNickname));
@@ -69,12 +52,14 @@ function compare(before: t.Mixed, after: t.Mixed, path: string, problems: string
   const afterFields = fieldsOf(after);
   if (beforeFields !== undefined && afterFields !== undefined) {
     compareFields(beforeFields, afterFields, path, problems);
+    if (!closed(before) && closed(after)) problems.push(`${label(path)} now refuses unknown fields`);
     return;
   }
   const beforeItem = itemOf(before);
   const afterItem = itemOf(after);
   if (beforeItem !== undefined && afterItem !== undefined) {
     compare(beforeItem, afterItem, `${path}[]`, problems);
+    compareLeaf(before, after, path, problems, { itemsCompared: true });
     return;
   }
   if (
@@ -86,8 +71,41 @@ function compare(before: t.Mixed, after: t.Mixed, path: string, problems: string
     problems.push(`${label(path)} changed type from ${before.name} to ${after.name}`);
     return;
   }
-  if (before.name !== after.name)
-    problems.push(`${label(path)} changed type from ${before.name} to ${after.name}`);
+  compareLeaf(before, after, path, problems, { itemsCompared: false });
+}
+
+/** The JSON Schema of a codec, or `undefined` when it cannot be described. */
+function schemaOf(codec: t.Mixed): JsonSchema | undefined {
+  try {
+    const { $schema: _, ...schema } = toJsonSchema(codec);
+    return schema;
+  } catch {
+    return undefined;
+  }
+}
+
+function compareLeaf(
+  before: t.Mixed,
+  after: t.Mixed,
+  path: string,
+  problems: string[],
+  options: { readonly itemsCompared: boolean },
+): void {
+  const was = schemaOf(before);
+  const is = schemaOf(after);
+  if (was === undefined || is === undefined) {
+    if (before.name !== after.name)
+      problems.push(`${label(path)} changed type from ${before.name} to ${after.name}`);
+    return;
+  }
+  // Arrays whose items were compared above: only their own bounds are left to compare.
+  const own = (schema: JsonSchema) => (options.itemsCompared ? { ...schema, items: {} } : schema);
+  if (covers(own(is), own(was))) return;
+  problems.push(
+    isNarrowing(own(was), own(is))
+      ? `${label(path)} was narrowed from ${before.name} to ${after.name}`
+      : `${label(path)} changed type from ${before.name} to ${after.name}`,
+  );
 }
 
 function compareFields(
@@ -118,43 +136,43 @@ function label(path: string): string {
   return path === '' ? 'the value' : `field "${path}"`;
 }
 
-/** The fields of an object codec, or `undefined` when `codec` is not one this check can read. */
-function fieldsOf(codec: t.Mixed): Map<string, Field> | undefined {
-  const shape = inspect(codec);
-  if (shape === undefined) return undefined;
-  switch (shape._tag) {
-    case 'InterfaceType':
-    case 'PartialType': {
-      const required = shape._tag === 'InterfaceType';
-      return new Map(Object.entries(shape.props).map(([name, field]) => [name, { required, codec: field }]));
-    }
-    case 'IntersectionType': {
-      const merged = new Map<string, Field>();
-      for (const member of shape.types) {
-        const fields = fieldsOf(member);
-        if (fields === undefined) return undefined;
-        for (const [name, field] of fields) {
-          const known = merged.get(name);
-          // A field in both a t.type and a t.partial member is required; its codec is the required one.
-          if (known === undefined || (!known.required && field.required)) merged.set(name, field);
-        }
-      }
-      return merged;
-    }
-    case 'ExactType':
-    case 'ReadonlyType':
-    case 'RefinementType':
-      return fieldsOf(shape.type);
-    default:
-      return undefined;
-  }
+/** Whether an object codec refuses unknown fields (`strictObject`), looking through wrappers. */
+function closed(codec: t.Mixed): boolean {
+  if (codec instanceof StrictObjectType) return true;
+  if (codec instanceof t.ReadonlyType || codec instanceof t.RefinementType || codec instanceof t.ExactType)
+    return closed(codec.type);
+  return false;
 }
 
-/** The element codec of an array codec (looking through `t.readonly`), or `undefined`. */
+/** The fields of an object codec, or `undefined` when `codec` is not one this check can read. */
+function fieldsOf(codec: t.Mixed): Map<string, Field> | undefined {
+  if (codec instanceof t.InterfaceType || codec instanceof t.PartialType) {
+    const required = codec instanceof t.InterfaceType;
+    return new Map(
+      Object.entries(codec.props as t.Props).map(([name, field]) => [name, { required, codec: field }]),
+    );
+  }
+  if (codec instanceof t.IntersectionType) {
+    const merged = new Map<string, Field>();
+    for (const member of codec.types as t.Mixed[]) {
+      const fields = fieldsOf(member);
+      if (fields === undefined) return undefined;
+      for (const [name, field] of fields) {
+        const known = merged.get(name);
+        // A field in both a t.type and a t.partial member is required; its codec is the required one.
+        if (known === undefined || (!known.required && field.required)) merged.set(name, field);
+      }
+    }
+    return merged;
+  }
+  if (codec instanceof t.ExactType || codec instanceof t.ReadonlyType || codec instanceof t.RefinementType)
+    return fieldsOf(codec.type);
+  return undefined;
+}
+
+/** The element codec of an array codec (looking through `t.readonly` and refinements), or `undefined`. */
 function itemOf(codec: t.Mixed): t.Mixed | undefined {
-  const shape = inspect(codec);
-  if (shape === undefined) return undefined;
-  if (shape._tag === 'ArrayType' || shape._tag === 'ReadonlyArrayType') return shape.type;
-  if (shape._tag === 'ReadonlyType') return itemOf(shape.type);
+  if (codec instanceof t.ArrayType || codec instanceof t.ReadonlyArrayType) return codec.type;
+  if (codec instanceof t.ReadonlyType || codec instanceof t.RefinementType) return itemOf(codec.type);
   return undefined;
 }
