@@ -29,7 +29,14 @@ export interface LintOptions {
 }
 
 /** Query parameter names that carry an operation instead of the method. */
-const ACTION_PARAMETERS: ReadonlySet<string> = new Set(['action', 'op', 'operation', 'command', 'cmd', 'method']);
+const ACTION_PARAMETERS: ReadonlySet<string> = new Set([
+  'action',
+  'op',
+  'operation',
+  'command',
+  'cmd',
+  'method',
+]);
 const SEGMENT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const PARAM = /^\{[^{}]+\}$/;
 const VERSION = /^v[1-9]\d*$/;
@@ -47,12 +54,19 @@ const VERSION_LIKE = /^(?:v|ver|version)[-_.]?\d+(?:[._]\d+)*$/i;
 export function lintOpenApi(document: OpenApiDocument, options: LintOptions = {}): LintFinding[] {
   const switches = options.rules ?? {};
   for (const id of Object.keys(switches)) {
-    if (!(id in LINT_RULES)) throw new TypeError(`lintOpenApi: unknown rule "${id}"; rules: ${LINT_RULE_IDS.join(', ')}`);
+    if (!(id in LINT_RULES))
+      throw new TypeError(`lintOpenApi: unknown rule "${id}"; rules: ${LINT_RULE_IDS.join(', ')}`);
   }
   const findings: LintFinding[] = [];
   const report = (rule: LintRuleId, path: string, method: string | undefined, message: string) => {
     if (switches[rule] === 'off') return;
-    findings.push({ rule, path, ...(method === undefined ? {} : { method }), message, docs: lintRuleDocs(rule) });
+    findings.push({
+      rule,
+      path,
+      ...(method === undefined ? {} : { method }),
+      message,
+      docs: lintRuleDocs(rule),
+    });
   };
   for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
     const item = resolveRef(document, rawItem) as OpenApiPathItem;
@@ -75,22 +89,43 @@ function checkPath(path: string, report: Report): void {
     if (VERSION_LIKE.test(segment)) {
       const placed = index === 0 || (index === 1 && segments[0] === 'api');
       if (!VERSION.test(segment) || !placed) {
-        report('version-prefix', path, undefined, `Version segment "${segment}" must be /v<n>/ or /api/v<n>/ at the start of the path.`);
+        report(
+          'version-prefix',
+          path,
+          undefined,
+          `Version segment "${segment}" must be /v<n>/ or /api/v<n>/ at the start of the path.`,
+        );
       }
       return;
     }
     if (!SEGMENT.test(segment)) {
-      report('lowercase-hyphenated', path, undefined, `Segment "${segment}" must be lower-case words separated by hyphens.`);
+      report(
+        'lowercase-hyphenated',
+        path,
+        undefined,
+        `Segment "${segment}" must be lower-case words separated by hyphens.`,
+      );
     }
-    const firstWord = segment.toLowerCase().split(/[-_]/)[0]!;
+    const words = wordsOf(segment);
+    const firstWord = words[0] ?? '';
     if (OPERATION_WORDS.has(firstWord)) {
-      report('no-verbs', path, undefined, `Segment "${segment}" names an operation ("${firstWord}"); let the method be the operation.`);
+      report(
+        'no-verbs',
+        path,
+        undefined,
+        `Segment "${segment}" names an operation ("${firstWord}"); let the method be the operation.`,
+      );
     }
     const next = segments[index + 1];
     if (next !== undefined && PARAM.test(next) && !(segment === 'api' && index === 0)) {
-      const lastWord = segment.toLowerCase().split(/[-_]/).at(-1)!;
+      const lastWord = words.at(-1) ?? '';
       if (!lastWord.endsWith('s') && !IRREGULAR_PLURALS.has(lastWord)) {
-        report('plural-collections', path, undefined, `Collection segment "${segment}" must be a plural noun.`);
+        report(
+          'plural-collections',
+          path,
+          undefined,
+          `Collection segment "${segment}" must be a plural noun.`,
+        );
       }
     }
   });
@@ -120,11 +155,15 @@ function checkOperation(
 
   for (const parameter of parameters) {
     if (parameter.in === 'query' && ACTION_PARAMETERS.has(parameter.name.toLowerCase())) {
-      say('no-action-query', `Query parameter "${parameter.name}" names an operation; use the method instead.`);
+      say(
+        'no-action-query',
+        `Query parameter "${parameter.name}" names an operation; use the method instead.`,
+      );
     }
   }
   if (method === 'post' && !PARAM.test(path.split('/').filter(Boolean).at(-1) ?? '')) {
-    if (!headerOf('201', 'location')) say('create-201-location', 'POST to a collection must document 201 with a Location header.');
+    if (!headerOf('201', 'location'))
+      say('create-201-location', 'POST to a collection must document 201 with a Location header.');
   }
   if (![...responses.keys()].some((status) => /^4(\d\d|XX)$/.test(status))) {
     say('error-responses', 'The operation documents no error response (4xx).');
@@ -133,11 +172,15 @@ function checkOperation(
     say('get-caching-headers', 'GET must document Cache-Control on its success response.');
   }
   const security = operation.security ?? document.security ?? [];
-  const authenticated = security.length > 0 && !security.some((requirement) => Object.keys(requirement).length === 0);
+  const authenticated =
+    security.length > 0 && !security.some((requirement) => Object.keys(requirement).length === 0);
   if (authenticated) {
     if (!responses.has('401')) say('auth-401-403', 'An authenticated operation must document 401.');
-    const scoped = security.some((requirement) => Object.values(requirement).some((scopes) => scopes.length > 0));
-    if (scoped && !responses.has('403')) say('auth-401-403', 'An operation that needs scopes must document 403.');
+    const scoped = security.some((requirement) =>
+      Object.values(requirement).some((scopes) => scopes.length > 0),
+    );
+    if (scoped && !responses.has('403'))
+      say('auth-401-403', 'An operation that needs scopes must document 403.');
   }
   const limited = [...responses.values()].some(
     (response) => hasHeader(response, 'ratelimit') || hasHeader(response, 'ratelimit-policy'),
@@ -160,9 +203,21 @@ function checkOperation(
     }
   }
   if (operation.deprecated === true) {
-    const announced = successes.some((status) => headerOf(status, 'deprecation') && headerOf(status, 'sunset'));
-    if (!announced) say('deprecation-headers', 'A deprecated operation must document the Deprecation and Sunset headers.');
+    const announced = successes.some(
+      (status) => headerOf(status, 'deprecation') && headerOf(status, 'sunset'),
+    );
+    if (!announced)
+      say('deprecation-headers', 'A deprecated operation must document the Deprecation and Sunset headers.');
   }
+}
+
+/** The words of a segment, whichever way they are joined (`account-types`, `accountTypes`, `get_books`). */
+function wordsOf(segment: string): string[] {
+  return segment
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .split(/[-_.]+/)
+    .filter((word) => word !== '');
 }
 
 function hasHeader(response: OpenApiResponse | undefined, name: string): boolean {

@@ -6,8 +6,10 @@ export const LINT_RULES = {
   'plural-collections': 'A segment followed by a parameter names a collection: a plural noun (/books/{id}).',
   'lowercase-hyphenated': 'Path segments are lower-case words separated by hyphens (/account-type).',
   'no-verbs': 'Paths name resources, not operations: no verb segments (/orders/{id}/delete).',
-  'no-action-query': 'No query parameter that names an operation (?action=create): the method is the operation.',
-  'version-prefix': 'A version in the path is /v<n>/ or /api/v<n>/ at the start, never elsewhere or another spelling.',
+  'no-action-query':
+    'No query parameter that names an operation (?action=create): the method is the operation.',
+  'version-prefix':
+    'A version in the path is /v<n>/ or /api/v<n>/ at the start, never elsewhere or another spelling.',
   'create-201-location': 'A POST to a collection documents 201 with a Location header.',
   'error-responses': 'Every operation documents its error responses (at least one 4xx).',
   'get-caching-headers': 'A GET documents Cache-Control on its success response.',

@@ -72,7 +72,8 @@ export async function docsPage(options: DocsPageOptions): Promise<DocsPage> {
     throw new TypeError('docsPage: specUrl must be a same-origin path such as "/openapi.json"');
   }
   const path = options.path ?? '/docs';
-  if (!/^\/[a-z0-9/-]*[a-z0-9]$/.test(path)) throw new TypeError(`docsPage: path must be a plain path, got ${path}`);
+  if (!/^\/[a-z0-9/-]*[a-z0-9]$/.test(path))
+    throw new TypeError(`docsPage: path must be a plain path, got ${path}`);
   const title = escapeHtml(options.title ?? 'API reference');
   const dir = options.assetsDir ?? swaggerUiDir();
   const assets = new Map<string, Asset>();
@@ -128,7 +129,9 @@ function swaggerUiDir(): string {
   try {
     return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   } catch {
-    throw new TypeError('docsPage: install the optional peer dependency "swagger-ui-dist" (or pass assetsDir)');
+    throw new TypeError(
+      'docsPage: install the optional peer dependency "swagger-ui-dist" (or pass assetsDir)',
+    );
   }
 }
 

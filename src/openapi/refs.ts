@@ -13,7 +13,8 @@ export function resolveRef<T>(document: OpenApiDocument, value: T): T {
     let target: unknown = document;
     for (const token of ref.slice(2).split('/')) {
       const key = token.replaceAll('~1', '/').replaceAll('~0', '~');
-      target = typeof target === 'object' && target !== null ? (target as Record<string, unknown>)[key] : undefined;
+      target =
+        typeof target === 'object' && target !== null ? (target as Record<string, unknown>)[key] : undefined;
     }
     if (target === undefined) return current as T;
     current = target;

@@ -25,6 +25,8 @@ const SEGMENTS: readonly SegmentModel[] = [
   { text: 'delete', hyphenated: true, verb: true, plural: false },
   { text: 'create-orders', hyphenated: true, verb: true, plural: true },
   { text: 'get_books', hyphenated: false, verb: true, plural: true },
+  { text: 'getBooks', hyphenated: false, verb: true, plural: true },
+  { text: 'cancelOrder', hyphenated: false, verb: true, plural: false },
 ];
 const PREFIXES = [
   { text: '', ok: true },
@@ -80,7 +82,9 @@ const pathModel = fc.record({
     maxLength: 3,
   }),
   operations: fc.uniqueArray(
-    fc.constantFrom('get', 'post', 'patch', 'delete').chain((m) => operationModel(m as OperationModel['method'])),
+    fc
+      .constantFrom('get', 'post', 'patch', 'delete')
+      .chain((m) => operationModel(m as OperationModel['method'])),
     { selector: (o) => o.method, minLength: 1, maxLength: 4 },
   ),
 });
@@ -104,14 +108,20 @@ function operationOf(op: OperationModel): OpenApiOperation {
   if (op.cacheControl) success['Cache-Control'] = { description: 'caching' };
   if (op.etag) success.ETag = { description: 'validator' };
   if (op.rateLimited) success.RateLimit = { description: 'quota' };
-  if (op.deprecationHeaders) Object.assign(success, { Deprecation: { description: 'd' }, Sunset: { description: 's' } });
-  const responses: Record<string, OpenApiResponse> = { [op.method === 'post' ? '200' : '200']: { description: 'ok', headers: success } };
-  if (op.created) responses['201'] = { description: 'created', headers: { Location: { description: 'new' } } };
+  if (op.deprecationHeaders)
+    Object.assign(success, { Deprecation: { description: 'd' }, Sunset: { description: 's' } });
+  const responses: Record<string, OpenApiResponse> = {
+    [op.method === 'post' ? '200' : '200']: { description: 'ok', headers: success },
+  };
+  if (op.created)
+    responses['201'] = { description: 'created', headers: { Location: { description: 'new' } } };
   if (op.errors) responses['404'] = { description: 'missing' };
   if (op.declares401) responses['401'] = { description: 'unauthenticated' };
   if (op.declares403) responses['403'] = { description: 'forbidden' };
-  if (op.declares429) responses['429'] = { description: 'slow down', headers: { 'Retry-After': { description: 's' } } };
-  if (op.preconditions) Object.assign(responses, { 412: { description: 'stale' }, 428: { description: 'needs If-Match' } });
+  if (op.declares429)
+    responses['429'] = { description: 'slow down', headers: { 'Retry-After': { description: 's' } } };
+  if (op.preconditions)
+    Object.assign(responses, { 412: { description: 'stale' }, 428: { description: 'needs If-Match' } });
   const parameters = [];
   if (op.idempotencyKey) parameters.push({ name: 'Idempotency-Key', in: 'header' as const });
   if (op.preconditions) parameters.push({ name: 'If-Match', in: 'header' as const });
@@ -119,7 +129,9 @@ function operationOf(op: OperationModel): OpenApiOperation {
   return {
     responses,
     parameters,
-    ...(op.auth === 'none' ? { security: [] } : { security: [{ bearer: op.auth === 'scopes' ? ['x:read'] : [] }] }),
+    ...(op.auth === 'none'
+      ? { security: [] }
+      : { security: [{ bearer: op.auth === 'scopes' ? ['x:read'] : [] }] }),
     ...(op.deprecated ? { deprecated: true } : {}),
   };
 }
@@ -140,13 +152,15 @@ function expectedFindings(model: PathModel, path: string): string[] {
     const m = op.method.toUpperCase();
     if (op.actionQuery) at('no-action-query', m);
     if (op.method === 'post' && !endsInParam && !op.created) at('create-201-location', m);
-    if (!(op.errors || op.declares401 || op.declares403 || op.declares429 || op.preconditions)) at('error-responses', m);
+    if (!(op.errors || op.declares401 || op.declares403 || op.declares429 || op.preconditions))
+      at('error-responses', m);
     if (op.method === 'get' && !op.cacheControl) at('get-caching-headers', m);
     if (op.auth !== 'none' && !op.declares401) at('auth-401-403', m);
     if (op.auth === 'scopes' && !op.declares403) at('auth-401-403', m);
     if (op.rateLimited && !op.declares429) at('ratelimit-429', m);
     if (op.method === 'post' && !op.idempotencyKey) at('post-idempotency-key', m);
-    if ((op.method === 'patch' || op.method === 'delete') && get?.etag === true && !op.preconditions) at('write-preconditions', m);
+    if ((op.method === 'patch' || op.method === 'delete') && get?.etag === true && !op.preconditions)
+      at('write-preconditions', m);
     if (op.deprecated && !op.deprecationHeaders) at('deprecation-headers', m);
   }
   return found;
@@ -169,16 +183,19 @@ describe('lintOpenApi against a model of the conventions', () => {
     },
   );
 
-  test.prop([fc.uniqueArray(pathModel, { selector: pathOf, minLength: 1, maxLength: 3 }), fc.subarray([...LINT_RULE_IDS])])(
-    'a rule switched off never reports, and the others are unaffected',
-    (models, off) => {
-      const paths = Object.fromEntries(
-        models.map((model) => [pathOf(model), Object.fromEntries(model.operations.map((op) => [op.method, operationOf(op)]))]),
-      );
-      const document: OpenApiDocument = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths };
-      const all = lintOpenApi(document);
-      const some = lintOpenApi(document, { rules: Object.fromEntries(off.map((id) => [id, 'off'])) });
-      expect(some).toEqual(all.filter((finding) => !off.includes(finding.rule)));
-    },
-  );
+  test.prop([
+    fc.uniqueArray(pathModel, { selector: pathOf, minLength: 1, maxLength: 3 }),
+    fc.subarray([...LINT_RULE_IDS]),
+  ])('a rule switched off never reports, and the others are unaffected', (models, off) => {
+    const paths = Object.fromEntries(
+      models.map((model) => [
+        pathOf(model),
+        Object.fromEntries(model.operations.map((op) => [op.method, operationOf(op)])),
+      ]),
+    );
+    const document: OpenApiDocument = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths };
+    const all = lintOpenApi(document);
+    const some = lintOpenApi(document, { rules: Object.fromEntries(off.map((id) => [id, 'off'])) });
+    expect(some).toEqual(all.filter((finding) => !off.includes(finding.rule)));
+  });
 });
