@@ -79,6 +79,7 @@ const STANDARD_STATUSES: Readonly<Record<number, string>> = {
 };
 
 const WWW_AUTHENTICATE: HeaderContract = {
+  required: true,
   description: 'The challenge (RFC 9110 section 11.6.1): `Bearer`, with `error` when a token was refused.',
   schema: { type: 'string' },
 };
@@ -308,7 +309,11 @@ function headersOf(
 ): Record<string, OpenApiHeader> {
   const out: Record<string, OpenApiHeader> = {};
   for (const [name, header] of Object.entries(headers)) {
-    out[name] = { description: header.description, schema: header.schema ?? { type: 'string' } };
+    out[name] = {
+      description: header.description,
+      ...(header.required === true ? { required: true } : {}),
+      schema: header.schema ?? { type: 'string' },
+    };
   }
   return out;
 }
