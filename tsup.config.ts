@@ -2,7 +2,9 @@ import { defineConfig } from 'tsup';
 import { entryPoints } from './build/entries.js';
 
 export default defineConfig({
-  entry: entryPoints(),
+  entry: { ...entryPoints(), 'cli/main': 'src/cli/main.ts' },
+  // `import.meta.url` in the CommonJS build (the docs page resolves its assets from it).
+  shims: true,
   format: ['esm', 'cjs'],
   dts: true,
   splitting: true,

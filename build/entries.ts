@@ -15,6 +15,8 @@ export const SUBPATHS = [
   'versioning',
   'deprecation',
   'ratelimit',
+  'openapi',
+  'lint',
   'adapters/node',
   'adapters/fetch',
   'express',

@@ -1,0 +1,226 @@
+import { IRREGULAR_PLURALS, OPERATION_WORDS } from '../core/route-pattern.js';
+import { resolveRef } from '../openapi/refs.js';
+import {
+  OPENAPI_METHODS,
+  type OpenApiDocument,
+  type OpenApiMethod,
+  type OpenApiOperation,
+  type OpenApiParameter,
+  type OpenApiPathItem,
+  type OpenApiResponse,
+} from '../openapi/types.js';
+import { LINT_RULE_IDS, LINT_RULES, type LintRuleId, lintRuleDocs } from './rules.js';
+
+/** One broken convention at one place. */
+export interface LintFinding {
+  readonly rule: LintRuleId;
+  /** The path template, as the document writes it. */
+  readonly path: string;
+  /** The upper-case method, for rules about an operation. */
+  readonly method?: string;
+  readonly message: string;
+  /** Where the rule is explained. */
+  readonly docs: string;
+}
+
+export interface LintOptions {
+  /** Rules to switch off, by id (`'off'`); the others run. */
+  readonly rules?: Partial<Record<LintRuleId, 'off' | 'error'>>;
+}
+
+/** Query parameter names that carry an operation instead of the method. */
+const ACTION_PARAMETERS: ReadonlySet<string> = new Set([
+  'action',
+  'op',
+  'operation',
+  'command',
+  'cmd',
+  'method',
+]);
+const SEGMENT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const PARAM = /^\{[^{}]+\}$/;
+const VERSION = /^v[1-9]\d*$/;
+const VERSION_LIKE = /^(?:v|ver|version)[-_.]?\d+(?:[._]\d+)*$/i;
+
+/**
+ * Check an OpenAPI 3.x document against the conventions in `docs/lint.md`: resource naming (RFC 3986
+ * paths of plural nouns, hyphenated, no verbs), versioning, and what each kind of operation must
+ * document (201 + Location, errors, caching, 401/403, 429, Idempotency-Key, preconditions,
+ * deprecation). Returns the findings in document order; an empty list means the document passes.
+ *
+ * @example
+ * const findings = lintOpenApi(openApiDocument(app.routes(), { title: 'Books', version: '1' }));
+ */
+export function lintOpenApi(document: OpenApiDocument, options: LintOptions = {}): LintFinding[] {
+  const switches = options.rules ?? {};
+  for (const id of Object.keys(switches)) {
+    if (!(id in LINT_RULES))
+      throw new TypeError(`lintOpenApi: unknown rule "${id}"; rules: ${LINT_RULE_IDS.join(', ')}`);
+  }
+  const findings: LintFinding[] = [];
+  const report = (rule: LintRuleId, path: string, method: string | undefined, message: string) => {
+    if (switches[rule] === 'off') return;
+    findings.push({
+      rule,
+      path,
+      ...(method === undefined ? {} : { method }),
+      message,
+      docs: lintRuleDocs(rule),
+    });
+  };
+  for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
+    const item = resolveRef(document, rawItem) as OpenApiPathItem;
+    checkPath(path, report);
+    for (const method of OPENAPI_METHODS) {
+      const operation = item[method];
+      if (operation === undefined) continue;
+      checkOperation(document, path, item, method, operation, report);
+    }
+  }
+  return findings;
+}
+
+type Report = (rule: LintRuleId, path: string, method: string | undefined, message: string) => void;
+
+function checkPath(path: string, report: Report): void {
+  const segments = path.split('/').filter((segment) => segment !== '');
+  segments.forEach((segment, index) => {
+    if (PARAM.test(segment)) return;
+    if (VERSION_LIKE.test(segment)) {
+      const placed = index === 0 || (index === 1 && segments[0] === 'api');
+      if (!VERSION.test(segment) || !placed) {
+        report(
+          'version-prefix',
+          path,
+          undefined,
+          `Version segment "${segment}" must be /v<n>/ or /api/v<n>/ at the start of the path.`,
+        );
+      }
+      return;
+    }
+    if (!SEGMENT.test(segment)) {
+      report(
+        'lowercase-hyphenated',
+        path,
+        undefined,
+        `Segment "${segment}" must be lower-case words separated by hyphens.`,
+      );
+    }
+    const words = wordsOf(segment);
+    const firstWord = words[0] ?? '';
+    if (OPERATION_WORDS.has(firstWord)) {
+      report(
+        'no-verbs',
+        path,
+        undefined,
+        `Segment "${segment}" names an operation ("${firstWord}"); let the method be the operation.`,
+      );
+    }
+    const next = segments[index + 1];
+    if (next !== undefined && PARAM.test(next) && !(segment === 'api' && index === 0)) {
+      const lastWord = words.at(-1) ?? '';
+      if (!lastWord.endsWith('s') && !IRREGULAR_PLURALS.has(lastWord)) {
+        report(
+          'plural-collections',
+          path,
+          undefined,
+          `Collection segment "${segment}" must be a plural noun.`,
+        );
+      }
+    }
+  });
+}
+
+function checkOperation(
+  document: OpenApiDocument,
+  path: string,
+  item: OpenApiPathItem,
+  method: OpenApiMethod,
+  operation: OpenApiOperation,
+  report: Report,
+): void {
+  const upper = method.toUpperCase();
+  const say = (rule: LintRuleId, message: string) => report(rule, path, upper, message);
+  const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map(
+    (parameter) => resolveRef(document, parameter) as OpenApiParameter,
+  );
+  const responses = new Map<string, OpenApiResponse>();
+  for (const [status, response] of Object.entries(operation.responses ?? {})) {
+    responses.set(status.toUpperCase(), resolveRef(document, response) as OpenApiResponse);
+  }
+  const hasParameter = (where: OpenApiParameter['in'], name: string) =>
+    parameters.some((p) => p.in === where && p.name.toLowerCase() === name.toLowerCase());
+  const headerOf = (status: string, name: string) => hasHeader(responses.get(status), name);
+  const successes = [...responses.keys()].filter((status) => /^2(\d\d|XX)$/.test(status));
+
+  for (const parameter of parameters) {
+    if (parameter.in === 'query' && ACTION_PARAMETERS.has(parameter.name.toLowerCase())) {
+      say(
+        'no-action-query',
+        `Query parameter "${parameter.name}" names an operation; use the method instead.`,
+      );
+    }
+  }
+  if (method === 'post' && !PARAM.test(path.split('/').filter(Boolean).at(-1) ?? '')) {
+    if (!headerOf('201', 'location'))
+      say('create-201-location', 'POST to a collection must document 201 with a Location header.');
+  }
+  if (![...responses.keys()].some((status) => /^4(\d\d|XX)$/.test(status))) {
+    say('error-responses', 'The operation documents no error response (4xx).');
+  }
+  if (method === 'get' && !successes.some((status) => headerOf(status, 'cache-control'))) {
+    say('get-caching-headers', 'GET must document Cache-Control on its success response.');
+  }
+  const security = operation.security ?? document.security ?? [];
+  const authenticated =
+    security.length > 0 && !security.some((requirement) => Object.keys(requirement).length === 0);
+  if (authenticated) {
+    if (!responses.has('401')) say('auth-401-403', 'An authenticated operation must document 401.');
+    const scoped = security.some((requirement) =>
+      Object.values(requirement).some((scopes) => scopes.length > 0),
+    );
+    if (scoped && !responses.has('403'))
+      say('auth-401-403', 'An operation that needs scopes must document 403.');
+  }
+  const limited = [...responses.values()].some(
+    (response) => hasHeader(response, 'ratelimit') || hasHeader(response, 'ratelimit-policy'),
+  );
+  if (limited && !headerOf('429', 'retry-after')) {
+    say('ratelimit-429', 'A rate-limited operation must document 429 with Retry-After.');
+  }
+  if (method === 'post' && !hasParameter('header', 'idempotency-key')) {
+    say('post-idempotency-key', 'POST must document the Idempotency-Key request header.');
+  }
+  if (method === 'patch' || method === 'put' || method === 'delete') {
+    const get = item.get;
+    const validated =
+      get !== undefined &&
+      Object.entries(get.responses ?? {}).some(
+        ([status, response]) => status.startsWith('2') && hasHeader(resolveRef(document, response), 'etag'),
+      );
+    if (validated && !(hasParameter('header', 'if-match') && responses.has('412') && responses.has('428'))) {
+      say('write-preconditions', `${upper} on a resource with an ETag must document If-Match, 412 and 428.`);
+    }
+  }
+  if (operation.deprecated === true) {
+    const announced = successes.some(
+      (status) => headerOf(status, 'deprecation') && headerOf(status, 'sunset'),
+    );
+    if (!announced)
+      say('deprecation-headers', 'A deprecated operation must document the Deprecation and Sunset headers.');
+  }
+}
+
+/** The words of a segment, whichever way they are joined (`account-types`, `accountTypes`, `get_books`). */
+function wordsOf(segment: string): string[] {
+  return segment
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .split(/[-_.]+/)
+    .filter((word) => word !== '');
+}
+
+function hasHeader(response: OpenApiResponse | undefined, name: string): boolean {
+  if (response?.headers === undefined) return false;
+  return Object.keys(response.headers).some((header) => header.toLowerCase() === name);
+}

@@ -1,0 +1,31 @@
+/**
+ * The conventions linter's rules: an id, what it checks, and where `docs/lint.md` explains it. Each
+ * can be switched off by id (`lintOpenApi(document, { rules: { 'post-idempotency-key': 'off' } })`).
+ */
+export const LINT_RULES = {
+  'plural-collections': 'A segment followed by a parameter names a collection: a plural noun (/books/{id}).',
+  'lowercase-hyphenated': 'Path segments are lower-case words separated by hyphens (/account-type).',
+  'no-verbs': 'Paths name resources, not operations: no verb segments (/orders/{id}/delete).',
+  'no-action-query':
+    'No query parameter that names an operation (?action=create): the method is the operation.',
+  'version-prefix':
+    'A version in the path is /v<n>/ or /api/v<n>/ at the start, never elsewhere or another spelling.',
+  'create-201-location': 'A POST to a collection documents 201 with a Location header.',
+  'error-responses': 'Every operation documents its error responses (at least one 4xx).',
+  'get-caching-headers': 'A GET documents Cache-Control on its success response.',
+  'auth-401-403': 'An authenticated operation documents 401 (and 403 when it needs scopes).',
+  'ratelimit-429': 'A rate-limited operation (RateLimit headers) documents 429 with Retry-After.',
+  'post-idempotency-key': 'A POST documents the Idempotency-Key request header.',
+  'write-preconditions':
+    'PATCH, PUT and DELETE on a resource whose GET has an ETag document If-Match, 412 and 428.',
+  'deprecation-headers': 'A deprecated operation documents the Deprecation and Sunset headers.',
+} as const;
+
+export type LintRuleId = keyof typeof LINT_RULES;
+
+export const LINT_RULE_IDS = Object.keys(LINT_RULES) as readonly LintRuleId[];
+
+/** Where each rule is explained. */
+export function lintRuleDocs(rule: LintRuleId): string {
+  return `docs/lint.md#${rule}`;
+}

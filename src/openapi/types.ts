@@ -1,0 +1,84 @@
+/**
+ * The parts of an OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1.0) that this library
+ * writes and reads. Structural and partial: any valid 3.1 document is assignable, so the linter and
+ * the test kit also take documents that other tools wrote.
+ */
+
+/** A JSON Schema 2020-12 object (OpenAPI 3.1's Schema Object), or a `$ref`. */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+export interface OpenApiHeader {
+  readonly description?: string;
+  readonly required?: boolean;
+  readonly schema?: JsonSchema;
+  readonly $ref?: string;
+}
+
+export interface OpenApiMediaType {
+  readonly schema?: JsonSchema;
+  readonly example?: unknown;
+}
+
+export interface OpenApiResponse {
+  readonly description: string;
+  readonly headers?: Readonly<Record<string, OpenApiHeader>>;
+  readonly content?: Readonly<Record<string, OpenApiMediaType>>;
+  readonly $ref?: string;
+}
+
+export interface OpenApiParameter {
+  readonly name: string;
+  readonly in: 'path' | 'query' | 'header' | 'cookie';
+  readonly description?: string;
+  readonly required?: boolean;
+  readonly deprecated?: boolean;
+  readonly schema?: JsonSchema;
+  readonly style?: string;
+  readonly explode?: boolean;
+  readonly $ref?: string;
+}
+
+export interface OpenApiRequestBody {
+  readonly description?: string;
+  readonly required?: boolean;
+  readonly content: Readonly<Record<string, OpenApiMediaType>>;
+}
+
+/** A Security Requirement Object: scheme name to the scopes it needs. */
+export type SecurityRequirement = Readonly<Record<string, readonly string[]>>;
+
+export interface OpenApiOperation {
+  readonly operationId?: string;
+  readonly summary?: string;
+  readonly description?: string;
+  readonly tags?: readonly string[];
+  readonly parameters?: readonly OpenApiParameter[];
+  readonly requestBody?: OpenApiRequestBody;
+  readonly responses: Readonly<Record<string, OpenApiResponse>>;
+  readonly security?: readonly SecurityRequirement[];
+  readonly deprecated?: boolean;
+  readonly [extension: `x-${string}`]: unknown;
+}
+
+/** Lower-case HTTP methods, as OpenAPI's Path Item Object names them. */
+export const OPENAPI_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export type OpenApiMethod = (typeof OPENAPI_METHODS)[number];
+
+export type OpenApiPathItem = {
+  readonly parameters?: readonly OpenApiParameter[];
+} & { readonly [M in OpenApiMethod]?: OpenApiOperation };
+
+export interface OpenApiDocument {
+  readonly openapi: string;
+  readonly info: { readonly title: string; readonly version: string; readonly description?: string };
+  readonly servers?: readonly { readonly url: string; readonly description?: string }[];
+  readonly paths?: Readonly<Record<string, OpenApiPathItem>>;
+  readonly components?: {
+    readonly schemas?: Readonly<Record<string, JsonSchema>>;
+    readonly responses?: Readonly<Record<string, OpenApiResponse>>;
+    readonly parameters?: Readonly<Record<string, OpenApiParameter>>;
+    readonly headers?: Readonly<Record<string, OpenApiHeader>>;
+    readonly securitySchemes?: Readonly<Record<string, unknown>>;
+  };
+  readonly security?: readonly SecurityRequirement[];
+}
