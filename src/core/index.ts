@@ -21,6 +21,22 @@ export {
   json,
   noContent,
 } from './response.js';
+export type {
+  AnyCodec,
+  AuthVariables,
+  BodySpec,
+  DecodedParams,
+  DecodedQuery,
+  DocumentKind,
+  ParamCodecs,
+  QueryCodecs,
+  ResponseSpec,
+  RouteAuth,
+  RouteContext,
+  RouteDefinition,
+  RouteDeprecation,
+  RouteInfo,
+} from './route.js';
 export {
   IRREGULAR_PLURALS,
   type NamingRules,
@@ -29,5 +45,5 @@ export {
   parsePattern,
   trimTrailingSlash,
 } from './route-pattern.js';
-export { type RouteDefinition, type RouteEntry, type RouteMatch, Router } from './router.js';
+export { type RouteEntry, type RouteMatch, Router, type RouterRoute } from './router.js';
 export * from './types.js';

@@ -70,18 +70,32 @@ export interface ApiResponse {
 /** The rest of the pipeline, as seen by a middleware. Calling it twice is an error. */
 export type Next = () => Promise<ApiResponse>;
 
-/** One step of the pipeline. Returns the response (its own, or the one `next()` produced). */
-export type Middleware<C extends Context = Context> = (ctx: C, next: Next) => Promise<ApiResponse>;
+/**
+ * One step of the pipeline. Returns the response (its own, or the one `next()` produced).
+ *
+ * `Adds` names the context members the middleware guarantees to the layers and handler after it
+ * (`requireAuth()` adds `{ principal: Principal }`); a declared route shows them in its handler's
+ * context type. It is a type only: nothing is stored at run time.
+ */
+export interface Middleware<C extends Context = Context, Adds extends object = {}> {
+  (ctx: C, next: Next): Promise<ApiResponse>;
+  /** Phantom, for the type checker only: what this middleware adds to the context. */
+  __adds?(adds: Adds): void;
+}
 
 /**
  * A middleware as two hooks instead of a wrapper (see `defineMiddleware`): `before` runs on the way
  * in and may answer at once; `after` runs on the way out on whatever response comes back.
+ *
+ * `before` returns `undefined` to go on, a response (an object with a numeric `status` and a
+ * `headers` object) to answer now, or any other value: the state of this request at this layer,
+ * handed to this layer's `after` as its third argument (`undefined` when `before` returned nothing).
  */
-export interface MiddlewareHooks<C extends Context = Context> {
-  /** Returns a response to answer now, or `undefined` to go on. May wait (return a promise). */
-  readonly before?: (ctx: C) => ApiResponse | undefined | Promise<ApiResponse | undefined>;
+export interface MiddlewareHooks<C extends Context = Context, S = undefined> {
+  /** May wait (return a promise). */
+  readonly before?: (ctx: C) => S | ApiResponse | undefined | Promise<S | ApiResponse | undefined>;
   /** Decorates (or replaces) the response coming back, error responses included. Synchronous. */
-  readonly after?: (ctx: C, response: ApiResponse) => ApiResponse;
+  readonly after?: (ctx: C, response: ApiResponse, state: S | undefined) => ApiResponse;
 }
 
 /** Produces the response for a matched route. May throw an `ApiError` (or anything: it becomes a 500). */
@@ -91,6 +105,16 @@ export type Handler<C extends Context = Context> = (ctx: C) => Promise<ApiRespon
 export interface Logger {
   error(message: string, fields: Record<string, unknown>): void;
   warn(message: string, fields: Record<string, unknown>): void;
+}
+
+/** What every layer may read about the matched route (see `RouteInfo` for the whole declaration). */
+export interface RouteFacts {
+  /** The registered pattern, e.g. `/books/{id}`: its trailing slash (or none) is canonical. */
+  readonly pattern: string;
+  /** The largest request body any layer reads for this route, in bytes. */
+  readonly bodyLimit: number;
+  /** The route's own response media types, when it declares them (`produces`). */
+  readonly produces?: readonly string[] | undefined;
 }
 
 /** The per-request context passed through the pipeline. */
@@ -104,6 +128,10 @@ export interface Context<P extends Params = Params> {
   readonly requestId: string;
   /** The pattern of the matched route (e.g. `/books/{id}`), once matched. */
   routePattern: string | undefined;
+  /** What the matched route declares (its body limit, media types, ...), once matched. */
+  route?: RouteFacts | undefined;
+  /** The decoded request body of a route that declares one, set just before its handler runs. */
+  body?: unknown;
   /** Decoded query parameters (repeated names keep the last value; see `queryAll`). */
   readonly query: Readonly<Record<string, string>>;
   /** All values of a query parameter, in order. */

@@ -1,5 +1,5 @@
+import type { RouteDefinition } from '../core/route.js';
 import type { ParamsOf } from '../core/route-pattern.js';
-import type { RouteDefinition } from '../core/router.js';
 import type { Context, Handler, Middleware } from '../core/types.js';
 import { NO_PATH_VERSION, versioningWith } from './middleware.js';
 import { type VersioningOptions, versionPolicy } from './policy.js';
