@@ -10,6 +10,7 @@ export class RequestContext implements Context {
   routePattern: string | undefined = undefined;
   route: RouteFacts | undefined = undefined;
   body: unknown = undefined;
+  entity: unknown = undefined;
   /** The decoded query of a declared route, while its handler runs (see `declareRoute`). */
   declaredQuery: Readonly<Record<string, string>> | undefined = undefined;
   private parsedQuery: URLSearchParams | undefined = undefined;

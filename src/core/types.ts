@@ -132,6 +132,8 @@ export interface Context<P extends Params = Params> {
   route?: RouteFacts | undefined;
   /** The decoded request body of a route that declares one, set just before its handler runs. */
   body?: unknown;
+  /** The entity a layer loaded for this request (`conditional({ load })`, `ownedResource`). */
+  entity?: unknown;
   /** Decoded query parameters (repeated names keep the last value; see `queryAll`). */
   readonly query: Readonly<Record<string, string>>;
   /** All values of a query parameter, in order. */

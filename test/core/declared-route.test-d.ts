@@ -3,7 +3,7 @@ import { requireAuth } from '../../src/auth/middleware.js';
 import { conditional } from '../../src/caching/conditional.js';
 import { createApp } from '../../src/core/app.js';
 import { json } from '../../src/core/response.js';
-import type { Principal } from '../../src/core/types.js';
+import type { Context, Principal } from '../../src/core/types.js';
 import { oneOf, positiveInteger, strictObject, text } from '../../src/validation/codecs.js';
 import { queryInteger } from '../../src/validation/query-codecs.js';
 
@@ -102,6 +102,27 @@ describe('declared route types', () => {
       // @ts-expect-error: auth is 'none', 'principal' or a scope list
       auth: 'admin',
       handler: () => json(200, {}),
+    });
+  });
+});
+
+describe('conditional({ load })', () => {
+  it('types the loaded entity for validators and handler from what load returns', () => {
+    const book = conditional({
+      load: async (ctx: Context<{ readonly id: string }>) => ({ id: ctx.params.id, version: 1 }),
+      validators: (_ctx, loaded) => {
+        expectTypeOf(loaded).toEqualTypeOf<{ id: string; version: number }>();
+        return { etag: `"${loaded.version}"` };
+      },
+    });
+    createApp().route({
+      method: 'GET',
+      path: '/books/{id}',
+      use: [book],
+      handler: (ctx) => {
+        expectTypeOf(book.entity(ctx)).toEqualTypeOf<{ id: string; version: number }>();
+        return json(200, {});
+      },
     });
   });
 });
