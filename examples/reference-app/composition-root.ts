@@ -7,10 +7,10 @@ import { memoryRateLimitStore, type RateLimitStore, rateLimit } from 'rest-conve
 import { securityHeaders } from 'rest-conventions/security';
 import { createInjector } from 'typed-inject';
 import { type BookStore, MemoryBookStore } from './books/book-store.js';
-import { BooksRoutes } from './books/books-routes.js';
+import { booksRoutes } from './books/books-routes.js';
 import type { Config } from './config.js';
 import { MemoryOrderStore, type OrderStore } from './orders/order-store.js';
-import { OrdersRoutes } from './orders/orders-routes.js';
+import { ordersRoutes } from './orders/orders-routes.js';
 import { MemoryStandardStore, type StandardStore } from './standards/standard-store.js';
 import { StandardsRoutes } from './standards/standards-routes.js';
 import { MemoryUserStore, type UserStore } from './users/user-store.js';
@@ -48,8 +48,6 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
     .provideValue('userStore', stores.userStore ?? new MemoryUserStore())
     .provideValue('standardStore', stores.standardStore ?? new MemoryStandardStore())
     .provideValue('idempotencyStore', stores.idempotencyStore ?? memoryStore())
-    .provideClass('booksRoutes', BooksRoutes)
-    .provideClass('ordersRoutes', OrdersRoutes)
     .provideClass('usersRoutes', UsersRoutes)
     .provideClass('standardsRoutes', StandardsRoutes);
 
@@ -70,8 +68,13 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
       }),
     ],
   });
-  injector.resolve('booksRoutes').register(app);
-  injector.resolve('ordersRoutes').register(app);
+  const deps = {
+    bookStore: injector.resolve('bookStore'),
+    orderStore: injector.resolve('orderStore'),
+    idempotencyStore: injector.resolve('idempotencyStore'),
+  };
+  // Each feature module declares its routes from its dependencies; they are registered in this order.
+  for (const route of [...booksRoutes(deps), ...ordersRoutes(deps)]) app.route(route);
   injector.resolve('usersRoutes').register(app);
   injector.resolve('standardsRoutes').register(app);
   return app;

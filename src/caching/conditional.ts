@@ -27,8 +27,9 @@ export interface Validators {
 export interface ConditionalOptions<C extends Context = Context, E = never> {
   /**
    * Load the target entity once per request (a store read). Given, `validators` receives it as its
-   * second argument and the handler reads it as `ctx.entity`, typed: one load serves both. A throw
-   * (a 404 for someone else's record) answers before any precondition is evaluated.
+   * second argument and the handler reads it with the layer's `entity(ctx)`, typed: one load serves
+   * both. It runs before any precondition, 428 included, so a throw (a 404 for someone else's
+   * record) answers first.
    */
   readonly load?: (ctx: C) => Promise<E> | E;
   /**
@@ -141,12 +142,16 @@ export function conditional<C extends Context = Context, E = unknown>(
       before: function checkPreconditions(ctx) {
         const { method } = ctx.request;
         const headers = preconditionHeaders(ctx.request.headers);
-        if (requireIfMatch && WRITES.has(method) && !hasIfMatch(headers, method))
-          throw preconditionRequired();
+        const required = requireIfMatch && WRITES.has(method) && !hasIfMatch(headers, method);
+        // Without `load`, 428 comes first (nothing is read). With it, the entity is loaded first, so
+        // a load that refuses (a 404 for someone else's record) answers before any precondition does.
+        if (required && load === undefined) throw preconditionRequired();
         const found = validators(ctx);
-        return found instanceof Promise
-          ? found.then((value) => decideBefore(ctx, headers, value))
-          : decideBefore(ctx, headers, found);
+        const decide = (value: Validators | undefined) => {
+          if (required) throw preconditionRequired();
+          return decideBefore(ctx, headers, value);
+        };
+        return found instanceof Promise ? found.then(decide) : decide(found);
       },
       after: function addValidators(ctx, response, state) {
         checkEtagHeader(response);

@@ -145,3 +145,29 @@ export interface RouteInfo extends RouteFacts {
   /** How many route middleware run (their order is the declaration's). */
   readonly middlewareCount: number;
 }
+
+/** A declared route whose types have been checked, ready for `app.route` (see {@link defineRoute}). */
+// biome-ignore lint/suspicious/noExplicitAny: the declaration's own types were checked by defineRoute
+export type DeclaredRouteDefinition = RouteDefinition<string, any, any, any, any, any>;
+
+/**
+ * Check a route declaration's types where it is written (its handler's `ctx` is inferred exactly as in
+ * `app.route`) and return it as a value, so a feature module can export its routes from its
+ * dependencies and the composition root registers them.
+ *
+ * @example
+ * export const booksRoutes = (deps: { bookStore: BookStore }) => [
+ *   defineRoute({ method: 'GET', path: '/books/{id}', handler: (ctx) => ... }),
+ * ];
+ * for (const route of booksRoutes(deps)) app.route(route);
+ */
+export function defineRoute<
+  const P extends string,
+  PC = {},
+  QC = undefined,
+  B = undefined,
+  V extends object = {},
+  const A extends RouteAuth | undefined = undefined,
+>(definition: RouteDefinition<P, PC, QC, B, V, A>): DeclaredRouteDefinition {
+  return definition as unknown as DeclaredRouteDefinition;
+}
