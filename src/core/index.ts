@@ -13,6 +13,7 @@ export {
   RESPONSE_MEDIA_TYPES,
 } from './media-types.js';
 export {
+  appendFieldLine,
   appendListHeader,
   appendListMember,
   bodyBytes,

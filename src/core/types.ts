@@ -59,8 +59,14 @@ export type RawBody = Uint8Array | string | AsyncIterable<Uint8Array>;
 /** The neutral response every handler and middleware returns. */
 export interface ApiResponse {
   status: number;
-  /** Lower-case header names. Multi-valued fields are stored comma-joined. */
+  /** Lower-case header names. Multi-valued fields are stored comma-joined (RFC 9110 section 5.3). */
   headers: Record<string, string>;
+  /**
+   * Fields sent as one field line per value, for fields whose values cannot be joined with commas:
+   * `Set-Cookie` (RFC 9110 section 5.3, RFC 6265 section 3). Lower-case names; sent after, and
+   * instead of, a `headers` entry of the same name. Usually absent (see `appendFieldLine`).
+   */
+  fieldLines?: Record<string, string[]>;
   /** A JSON document to serialize, unless `raw` is set. */
   json?: unknown;
   /** Bytes, text or a stream to send as they are. Takes precedence over `json`. */
