@@ -94,7 +94,8 @@ export function appendListMember(headers: Record<string, string>, name: string, 
  */
 export function appendFieldLine(response: ApiResponse, name: string, value: string): void {
   const lower = name.toLowerCase();
-  const lines = (response.fieldLines ??= {});
+  if (response.fieldLines === undefined) response.fieldLines = {};
+  const lines = response.fieldLines;
   let values = lines[lower];
   if (values === undefined) {
     const single = response.headers[lower];
