@@ -4,7 +4,12 @@
  */
 export { type BodyEtagOptions, bodyEtag } from './body-etag.js';
 export { type CacheControlDefaultOptions, cacheControlDefault } from './cache-control-default.js';
-export { type CachePolicy, type CachePolicyOptions, cachePolicy } from './cache-policy.js';
+export {
+  type CachePolicy,
+  type CachePolicyOptions,
+  cachePolicy,
+  PRIVATE_REVALIDATED,
+} from './cache-policy.js';
 export {
   CHECKED_VALIDATORS,
   type ConditionalOptions,

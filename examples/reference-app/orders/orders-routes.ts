@@ -1,4 +1,4 @@
-import { conditional, preconditionFailed, versionEtag } from 'rest-conventions/caching';
+import { conditional, PRIVATE_REVALIDATED, preconditionFailed, versionEtag } from 'rest-conventions/caching';
 import { type Context, created, defineRoute, json, noContent } from 'rest-conventions/core';
 import { dataDocument, defineResourceType, toOne } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
@@ -34,8 +34,6 @@ function notFound(rawId: string): ApiError {
 /** The body of `PATCH /orders/{id}`: only the quantity can change. */
 export const OrderChange = strictObject({ quantity: integer({ min: 1, max: 100 }) });
 
-const privateRevalidated = { scope: 'private', noCache: true } as const;
-
 export interface OrdersDeps {
   readonly orderStore: OrderStore;
   readonly bookStore: BookStore;
@@ -59,7 +57,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     etag: versionEtag(order.version),
     lastModified: order.updatedAt,
   });
-  const readable = conditional({ load: ownOrder, validators, policy: privateRevalidated });
+  const readable = conditional({ load: ownOrder, validators, policy: PRIVATE_REVALIDATED });
   const writable = conditional({ load: ownOrder, validators, requireIfMatch: true });
   return [
     defineRoute({
