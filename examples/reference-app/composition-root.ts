@@ -7,13 +7,13 @@ import { memoryRateLimitStore, type RateLimitStore, rateLimit } from 'rest-conve
 import { securityHeaders } from 'rest-conventions/security';
 import { createInjector } from 'typed-inject';
 import { type BookStore, MemoryBookStore } from './books/book-store.js';
-import { BooksRoutes } from './books/books-routes.js';
+import { booksRoutes } from './books/books-routes.js';
 import type { Config } from './config.js';
 import { exceptHealth } from './health/except-health.js';
 import { HealthRoutes } from './health/health-routes.js';
 import type { ReadinessCheck } from './health/readiness.js';
 import { MemoryOrderStore, type OrderStore } from './orders/order-store.js';
-import { OrdersRoutes } from './orders/orders-routes.js';
+import { ordersRoutes } from './orders/orders-routes.js';
 import { MemoryStandardStore, type StandardStore } from './standards/standard-store.js';
 import { StandardsRoutes } from './standards/standards-routes.js';
 import { MemoryUserStore, type UserStore } from './users/user-store.js';
@@ -55,8 +55,6 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
     .provideValue('idempotencyStore', stores.idempotencyStore ?? memoryStore())
     .provideValue('readinessChecks', stores.readinessChecks ?? [])
     .provideClass('healthRoutes', HealthRoutes)
-    .provideClass('booksRoutes', BooksRoutes)
-    .provideClass('ordersRoutes', OrdersRoutes)
     .provideClass('usersRoutes', UsersRoutes)
     .provideClass('standardsRoutes', StandardsRoutes);
 
@@ -84,8 +82,13 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
     ],
   });
   injector.resolve('healthRoutes').register(app);
-  injector.resolve('booksRoutes').register(app);
-  injector.resolve('ordersRoutes').register(app);
+  const deps = {
+    bookStore: injector.resolve('bookStore'),
+    orderStore: injector.resolve('orderStore'),
+    idempotencyStore: injector.resolve('idempotencyStore'),
+  };
+  // Each feature module declares its routes from its dependencies; they are registered in this order.
+  for (const route of [...booksRoutes(deps), ...ordersRoutes(deps)]) app.route(route);
   injector.resolve('usersRoutes').register(app);
   injector.resolve('standardsRoutes').register(app);
   return app;

@@ -50,7 +50,12 @@ export function toFetchResponse(response: ApiResponse): Response {
       }
     }
   }
-  return new Response(body, { status, headers });
+  const { fieldLines } = response;
+  if (fieldLines === undefined) return new Response(body, { status, headers });
+  const fields = new Headers(headers);
+  for (const [name, values] of Object.entries(fieldLines))
+    for (const value of values) fields.append(name, value);
+  return new Response(body, { status, headers: fields });
 }
 
 function streamOf(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {

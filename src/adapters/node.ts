@@ -5,7 +5,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { App } from '../core/app.js';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
-import { bodyBytes } from '../core/response.js';
+import { bodyBytes, fieldsOf } from '../core/response.js';
 import type { ApiResponse, HeaderBag, RequestView } from '../core/types.js';
 import { writeFallback500 } from './fallback.js';
 
@@ -123,7 +123,7 @@ function writeResponse(
   else if (!(response.status === 204 || response.status === 304 || req?.method === 'HEAD')) {
     headers['content-length'] ??= '0';
   }
-  res.writeHead(response.status, headers);
+  res.writeHead(response.status, fieldsOf(response));
   res.end(body);
   return undefined;
 }
@@ -153,7 +153,7 @@ function closeUnreadBody(res: ServerResponse, req: IncomingMessage, headers: Rec
 }
 
 async function pipeStream(res: ServerResponse, response: ApiResponse, raw: AsyncIterable<Uint8Array>) {
-  res.writeHead(response.status, response.headers);
+  res.writeHead(response.status, fieldsOf(response));
   for await (const chunk of raw) {
     // Leaving the loop ends the source (its `finally` runs): a client that went away releases
     // whatever the stream holds (a cursor, a file) instead of leaving it waiting for 'drain'.

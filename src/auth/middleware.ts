@@ -1,5 +1,5 @@
 import { defineMiddleware } from '../core/compose.js';
-import type { ApiResponse, Context, Middleware } from '../core/types.js';
+import type { ApiResponse, Context, Middleware, Principal } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render.js';
 import { InvalidTokenError, type TokenVerifier } from './verifier.js';
@@ -121,9 +121,11 @@ function unauthenticated(realm: string): ApiError {
 }
 
 /** 401 unless the request is authenticated. */
-export function requireAuth(options: { readonly realm?: string } = {}): Middleware {
+export function requireAuth(
+  options: { readonly realm?: string } = {},
+): Middleware<Context, { readonly principal: Principal }> {
   const realm = options.realm ?? 'api';
-  return defineMiddleware({
+  return defineMiddleware<Context, undefined, { readonly principal: Principal }>({
     before: function requireAuthentication(ctx) {
       if (ctx.principal === undefined) throw unauthenticated(realm);
       return undefined;
@@ -140,14 +142,14 @@ export function requireAuth(options: { readonly realm?: string } = {}): Middlewa
 export function requireScopes(options: {
   readonly scopes: readonly string[];
   readonly realm?: string;
-}): Middleware {
+}): Middleware<Context, { readonly principal: Principal }> {
   const realm = options.realm ?? 'api';
   const scopes = [...options.scopes];
   if (scopes.length === 0 || scopes.some((s) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))) {
     throw new TypeError('requireScopes: give one or more scope tokens (RFC 6749 section 3.3)');
   }
   const scopeList = scopes.join(' ');
-  return defineMiddleware({
+  return defineMiddleware<Context, undefined, { readonly principal: Principal }>({
     before: function checkScopes(ctx) {
       const { principal } = ctx;
       if (principal === undefined) throw unauthenticated(realm);

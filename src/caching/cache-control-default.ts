@@ -9,7 +9,7 @@ export interface CacheControlDefaultOptions {
 const FIELD_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 /**
- * Guarantees that every response says whether it may be cached (seed section 1; RFC 9111 section
+ * Guarantees that every response says whether it may be cached (RFC 9111 section
  * 5.2): a response that reaches it without `Cache-Control` gets `no-store`. Routes opt in to caching
  * with `conditional({ policy })`; error responses already carry `no-store`. Put it near the front of
  * `createApp({ use })` so it sees every response, including 404/405/OPTIONS.

@@ -112,3 +112,10 @@ function checkSeconds(name: string, value: number | undefined): void {
     );
   }
 }
+
+/**
+ * Per-user data that may be kept only by the client's own cache and must be revalidated before each
+ * reuse (`Cache-Control: private, no-cache`, RFC 9111 sections 5.2.2.4 and 5.2.2.7): the policy of
+ * every owner-only resource.
+ */
+export const PRIVATE_REVALIDATED: CachePolicyOptions = Object.freeze({ scope: 'private', noCache: true });

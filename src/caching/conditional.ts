@@ -25,14 +25,21 @@ export interface Validators {
   readonly lastModified?: Date | number;
 }
 
-export interface ConditionalOptions<C extends Context = Context> {
+export interface ConditionalOptions<C extends Context = Context, E = never> {
+  /**
+   * Load the target entity once per request (a store read). Given, `validators` receives it as its
+   * second argument and the handler reads it with the layer's `entity(ctx)`, typed: one load serves
+   * both. It runs before any precondition, 428 included, so a throw (a 404 for someone else's
+   * record) answers first.
+   */
+  readonly load?: (ctx: C) => Promise<E> | E;
   /**
    * The current validators of the target resource, read cheaply (a version column, an `updated_at`),
    * or `undefined` when it does not exist. Given: preconditions are evaluated before the handler, so a
    * 412 never runs a write and a 304 never builds a body. Absent: a GET/HEAD 200 gets an ETag hashed
    * from its serialized body and preconditions are evaluated after the handler (GET/HEAD only).
    */
-  readonly validators?: (ctx: C) => Promise<Validators | undefined> | Validators | undefined;
+  readonly validators?: (ctx: C, entity: E) => Promise<Validators | undefined> | Validators | undefined;
   /** The route's Cache-Control policy (see `cachePolicy`), set on responses that have none. */
   readonly policy?: CachePolicyOptions;
   /**
@@ -75,12 +82,27 @@ const WRITES = new Set(['PUT', 'PATCH', 'DELETE']);
  * });
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-13.2.2
  */
-export function conditional<C extends Context = Context>(options: ConditionalOptions<C> = {}): Middleware<C> {
-  const { validators, requireIfMatch = false, weak = false } = options;
+export function conditional<C extends Context = Context, E = never>(
+  options: ConditionalOptions<C, E> & { readonly load: (ctx: C) => Promise<E> | E },
+): Middleware<C, { readonly entity: E }> & LoadedEntity<E>;
+export function conditional<C extends Context = Context>(
+  options?: ConditionalOptions<C, undefined>,
+): Middleware<C>;
+export function conditional<C extends Context = Context, E = unknown>(
+  // biome-ignore lint/suspicious/noExplicitAny: the implementation serves both overloads
+  options: ConditionalOptions<C, any> = {},
+): Middleware<C, { readonly entity: E }> {
+  const { load, requireIfMatch = false, weak = false } = options;
   const now = options.now ?? Date.now;
-  if (validators !== undefined && typeof validators !== 'function') {
+  if (options.validators !== undefined && typeof options.validators !== 'function') {
     throw new TypeError('conditional: validators must be a function');
   }
+  if (load !== undefined && typeof load !== 'function')
+    throw new TypeError('conditional: load must be a function');
+  if (load !== undefined && options.validators === undefined) {
+    throw new TypeError('conditional: load needs validators, to derive them from the loaded entity');
+  }
+  const validators = withLoad(load, options.validators);
   if (requireIfMatch && validators === undefined) {
     throw new TypeError('conditional: requireIfMatch needs validators, to check If-Match before the write');
   }
@@ -99,9 +121,7 @@ export function conditional<C extends Context = Context>(options: ConditionalOpt
     applyCacheHeaders(response, ctx, policy, varyAnonymous, varyAuthenticated);
 
   if (validators !== undefined) {
-    // The validators checked on the way in, for the way out: per instance, and a stack per request,
-    // so one instance used at two layers pairs each way out with its own way in.
-    const checked = contextKey<(NormalizedValidators | undefined)[]>('validators of this conditional layer');
+    // The validators checked on the way in are this layer's state, handed to its own way out.
     const decideBefore = (ctx: C, headers: PreconditionHeaders, found: Validators | undefined) => {
       const time = now();
       const state = found === undefined ? undefined : normalize(found, time);
@@ -117,25 +137,25 @@ export function conditional<C extends Context = Context>(options: ConditionalOpt
         return decorate(notModified({ headers: validatorHeaders(state) }), ctx);
       }
       if (state !== undefined) ctx.set(CHECKED_VALIDATORS, state);
-      const stack = ctx.get(checked);
-      if (stack === undefined) ctx.set(checked, [state]);
-      else stack.push(state);
-      return undefined;
+      return state;
     };
-    return defineMiddleware<C>({
+    const layer = defineMiddleware<C, NormalizedValidators | undefined, { readonly entity: E }>({
       before: function checkPreconditions(ctx) {
         const { method } = ctx.request;
         const headers = preconditionHeaders(ctx.request.headers);
-        if (requireIfMatch && WRITES.has(method) && !hasIfMatch(headers, method))
-          throw preconditionRequired();
+        const required = requireIfMatch && WRITES.has(method) && !hasIfMatch(headers, method);
+        // Without `load`, 428 comes first (nothing is read). With it, the entity is loaded first, so
+        // a load that refuses (a 404 for someone else's record) answers before any precondition does.
+        if (required && load === undefined) throw preconditionRequired();
         const found = validators(ctx);
-        return found instanceof Promise
-          ? found.then((value) => decideBefore(ctx, headers, value))
-          : decideBefore(ctx, headers, found);
+        const decide = (value: Validators | undefined) => {
+          if (required) throw preconditionRequired();
+          return decideBefore(ctx, headers, value);
+        };
+        return found instanceof Promise ? found.then(decide) : decide(found);
       },
-      after: function addValidators(ctx, response) {
+      after: function addValidators(ctx, response, state) {
         checkEtagHeader(response);
-        const state = ctx.get(checked)?.pop();
         if (state !== undefined && isSafe(ctx.request.method) && response.status === 200) {
           const { headers } = response;
           if (state.etag !== undefined) headers.etag ??= state.etag;
@@ -145,9 +165,10 @@ export function conditional<C extends Context = Context>(options: ConditionalOpt
         return decorate(response, ctx);
       },
     });
+    return Object.assign(layer, { entity: (ctx: Context) => ctx.entity as E });
   }
 
-  return defineMiddleware<C>({
+  return defineMiddleware<C, undefined, { readonly entity: E }>({
     after: function checkPreconditionsAfter(ctx, response) {
       checkEtagHeader(response);
       const { method } = ctx.request;
@@ -170,6 +191,30 @@ export function conditional<C extends Context = Context>(options: ConditionalOpt
       return decorate(decision.outcome === 'not-modified' ? notModified(response) : response, ctx);
     },
   });
+}
+
+/** What a `conditional({ load })` layer gives the handler: the entity it loaded, typed. */
+export interface LoadedEntity<E> {
+  /** The entity this layer loaded for the request (read it in the handler, after the layer ran). */
+  entity(ctx: Context): E;
+}
+
+/** Validators of a request, loading the entity first (once) when `load` is given. */
+function withLoad<C extends Context, E>(
+  load: ((ctx: C) => Promise<E> | E) | undefined,
+  validators: ConditionalOptions<C, E>['validators'],
+): ((ctx: C) => Promise<Validators | undefined> | Validators | undefined) | undefined {
+  if (validators === undefined) return undefined;
+  if (load === undefined)
+    return validators as (ctx: C) => Promise<Validators | undefined> | Validators | undefined;
+  const keep = (ctx: C, entity: E) => {
+    ctx.entity = entity;
+    return validators(ctx, entity);
+  };
+  return (ctx) => {
+    const entity = load(ctx);
+    return entity instanceof Promise ? entity.then((e) => keep(ctx, e)) : keep(ctx, entity);
+  };
 }
 
 function isSafe(method: string): boolean {

@@ -4,8 +4,19 @@
  */
 export { type BodyEtagOptions, bodyEtag } from './body-etag.js';
 export { type CacheControlDefaultOptions, cacheControlDefault } from './cache-control-default.js';
-export { type CachePolicy, type CachePolicyOptions, cachePolicy } from './cache-policy.js';
-export { CHECKED_VALIDATORS, type ConditionalOptions, conditional, type Validators } from './conditional.js';
+export {
+  type CachePolicy,
+  type CachePolicyOptions,
+  cachePolicy,
+  PRIVATE_REVALIDATED,
+} from './cache-policy.js';
+export {
+  CHECKED_VALIDATORS,
+  type ConditionalOptions,
+  conditional,
+  type LoadedEntity,
+  type Validators,
+} from './conditional.js';
 export { type DigestPart, digestEtag } from './digest-etag.js';
 export {
   type EntityTag,

@@ -2,12 +2,14 @@ import { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render.js';
 import { composePipeline, type MaybePromise } from './compose.js';
 import { RequestContext } from './context.js';
+import { declareRoute } from './declare-route.js';
 import { httpDate } from './http-date.js';
 import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from './media-types.js';
 import { underMountPath } from './mount-path.js';
 import { bodyBytes } from './response.js';
+import type { RouteAuth, RouteDefinition, RouteInfo } from './route.js';
 import type { NamingRules } from './route-pattern.js';
-import { type RouteDefinition, Router } from './router.js';
+import { Router } from './router.js';
 import {
   type ApiResponse,
   type Context,
@@ -33,8 +35,20 @@ export interface AppOptions {
 
 /** An application: routes plus middleware, answering neutral requests with neutral responses. */
 export interface App {
-  /** Register a route. Its `{params}` are typed in the handler. */
-  route<P extends string>(definition: RouteDefinition<P>): App;
+  /**
+   * Register a declared route (chainable). Its `{params}`, declared `query` and `body`, and what its
+   * middleware and `auth` add are typed in the handler without annotations.
+   */
+  route<
+    const P extends string,
+    PC = {},
+    QC = undefined,
+    B = undefined,
+    V extends object = {},
+    const A extends RouteAuth | undefined = undefined,
+  >(definition: RouteDefinition<P, PC, QC, B, V, A>): App;
+  /** The declared routes, frozen, in registration order: for OpenAPI generators, linters, test kits. */
+  routes(): readonly RouteInfo[];
   /** Answer one request. Never rejects: every failure becomes an error response. */
   handle(request: RequestView): Promise<ApiResponse>;
 }
@@ -81,17 +95,22 @@ export function createApp(options: AppOptions = {}): App {
       case 'options':
         return { status: 204, headers: { allow: match.allow } };
     }
-    const mediaType = negotiateResponseType(ctx.request.headers.get('accept'));
+    const { route } = match;
+    const { negotiate } = route;
+    const accept = ctx.request.headers.get('accept');
+    const mediaType = negotiate === undefined ? negotiateResponseType(accept) : negotiate(accept);
     if (mediaType === undefined) {
+      const offered = route.facts?.produces ?? RESPONSE_MEDIA_TYPES;
       throw new ApiError(406, {
         code: 'not-acceptable',
-        detail: `None of the media types this resource offers is acceptable: ${RESPONSE_MEDIA_TYPES.join(', ')}.`,
+        detail: `None of the media types this resource offers is acceptable: ${offered.join(', ')}.`,
         source: { header: 'Accept' },
       });
     }
     ctx.set(RESPONSE_MEDIA_TYPE, mediaType);
     ctx.params = match.params;
-    ctx.routePattern = match.route.pattern;
+    ctx.routePattern = route.pattern;
+    ctx.route = route.facts;
     // The router's entry holds the route's composed pipeline (see `route` below).
     return match.route.handler(ctx);
   };
@@ -99,22 +118,29 @@ export function createApp(options: AppOptions = {}): App {
   const onError = (error: unknown, ctx: Context) => renderError(error, ctx);
   const pipeline = composePipeline(options.use ?? [], dispatch, onError);
 
+  const declared: RouteInfo[] = [];
   const app: App = {
     route(definition) {
-      const { handler } = definition as unknown as RouteDefinition;
+      const route = declareRoute(definition as unknown as RouteDefinition);
+      const { handler } = route;
       const withType = (ctx: Context): MaybePromise<ApiResponse> => {
         const response = handler(ctx);
         return response instanceof Promise
           ? response.then((r) => withContentType(r, ctx))
           : withContentType(response, ctx);
       };
-      const use = (definition.use ?? []) as readonly Middleware[];
       router.add({
         method: definition.method,
         path: definition.path,
-        handler: composePipeline(use, withType, onError),
+        handler: composePipeline(route.use, withType, onError),
+        facts: route.info,
+        negotiate: route.negotiate,
       });
+      declared.push(route.info);
       return app;
+    },
+    routes() {
+      return Object.freeze(declared.slice());
     },
     handle(request) {
       // Never throws: the pipeline has made every throw a response, and a failure here (an id
@@ -139,7 +165,10 @@ export function createApp(options: AppOptions = {}): App {
 function withContentType(response: ApiResponse, ctx: Context): ApiResponse {
   const { mountPath } = ctx.request;
   if (mountPath !== undefined && mountPath !== '') underMountPath(response, mountPath);
-  if (response.json !== undefined && response.headers['content-type'] === undefined) {
+  if (
+    (response.json !== undefined || (response.raw !== undefined && ctx.route?.produces !== undefined)) &&
+    response.headers['content-type'] === undefined
+  ) {
     response.headers['content-type'] = ctx.get(RESPONSE_MEDIA_TYPE) ?? RESPONSE_MEDIA_TYPES[0]!;
   }
   return response;

@@ -20,7 +20,10 @@ export const DEFAULT_BODY_LIMIT = 100 * 1024;
  * needs the body (an idempotency fingerprint, a signature check) and the handler after it both call
  * `readBody` and get the same bytes.
  */
-export async function readBody(ctx: Context, limit: number = DEFAULT_BODY_LIMIT): Promise<Uint8Array> {
+export async function readBody(
+  ctx: Context,
+  limit: number = ctx.route?.bodyLimit ?? DEFAULT_BODY_LIMIT,
+): Promise<Uint8Array> {
   const cached = ctx.get(BODY_BYTES);
   if (cached !== undefined) {
     if (cached.byteLength > limit) throw tooLarge(limit);

@@ -37,17 +37,26 @@ export function composePipeline<C extends Context>(
   onError: ErrorRenderer,
 ): (ctx: C) => MaybePromise<ApiResponse> {
   const layers = middleware.slice();
-  const hooks = layers.map((layer) => (layer as { hooks?: MiddlewareHooks<C> }).hooks);
+  const hooks = layers.map((layer) => (layer as { hooks?: MiddlewareHooks<C, unknown> }).hooks);
   const count = layers.length;
 
-  /** Runs the `after` hooks of layers `to` down to `from` (all hooked) on the way out. */
-  const unwind = (ctx: C, from: number, to: number, response: ApiResponse): ApiResponse => {
+  /**
+   * Runs the `after` hooks of layers `to` down to `from` (all hooked) on the way out, each with the
+   * state its own `before` returned (`states[i]`, absent when no layer kept any).
+   */
+  const unwind = (
+    ctx: C,
+    from: number,
+    to: number,
+    response: ApiResponse,
+    states: unknown[] | undefined,
+  ): ApiResponse => {
     let current = response;
     for (let i = to; i >= from; i--) {
       const after = hooks[i]!.after;
       if (after === undefined) continue;
       try {
-        current = after(ctx, current);
+        current = after(ctx, current, states?.[i]);
       } catch (error) {
         current = onError(error, ctx);
       }
@@ -56,42 +65,53 @@ export function composePipeline<C extends Context>(
   };
 
   /** Runs layers from `start` on: hooked ones in place, up to the first one that wraps `next`. */
-  const runFrom = (ctx: C, start: number): MaybePromise<ApiResponse> => {
+  const runFrom = (ctx: C, start: number, kept?: unknown[]): MaybePromise<ApiResponse> => {
+    let states = kept;
     for (let i = start; i < count; i++) {
       const layer = hooks[i];
-      if (layer === undefined) return settle(runWrapping(ctx, i), (r) => unwind(ctx, start, i - 1, r));
+      if (layer === undefined) {
+        const held = states;
+        return settle(runWrapping(ctx, i), (r) => unwind(ctx, start, i - 1, r, held));
+      }
       const { before } = layer;
       if (before === undefined) continue;
-      let early: MaybePromise<ApiResponse | undefined>;
+      let early: unknown;
       try {
         early = before(ctx);
       } catch (error) {
-        return unwind(ctx, start, i - 1, onError(error, ctx));
+        return unwind(ctx, start, i - 1, onError(error, ctx), states);
       }
       if (early instanceof Promise) {
+        const held = states;
         return early.then(
-          (answer) =>
-            answer === undefined
-              ? settle(runFrom(ctx, i + 1), (r) => unwind(ctx, start, i, r))
-              : unwind(ctx, start, i - 1, answer),
-          (error: unknown) => unwind(ctx, start, i - 1, onError(error, ctx)),
+          (answer: unknown) => {
+            if (answer === undefined)
+              return settle(runFrom(ctx, i + 1, held), (r) => unwind(ctx, start, i, r, held));
+            if (isResponse(answer)) return unwind(ctx, start, i - 1, answer, held);
+            const withState = keep(held, i, answer);
+            return settle(runFrom(ctx, i + 1, withState), (r) => unwind(ctx, start, i, r, withState));
+          },
+          (error: unknown) => unwind(ctx, start, i - 1, onError(error, ctx), held),
         );
       }
-      if (early !== undefined) return unwind(ctx, start, i - 1, early);
+      if (early === undefined) continue;
+      if (isResponse(early)) return unwind(ctx, start, i - 1, early, states);
+      states = keep(states, i, early);
     }
     let result: MaybePromise<ApiResponse>;
     try {
       result = terminal(ctx);
     } catch (error) {
-      return unwind(ctx, start, count - 1, onError(error, ctx));
+      return unwind(ctx, start, count - 1, onError(error, ctx), states);
     }
     if (result instanceof Promise) {
+      const held = states;
       return result.then(
-        (r) => unwind(ctx, start, count - 1, r),
-        (error: unknown) => unwind(ctx, start, count - 1, onError(error, ctx)),
+        (r) => unwind(ctx, start, count - 1, r, held),
+        (error: unknown) => unwind(ctx, start, count - 1, onError(error, ctx), held),
       );
     }
-    return unwind(ctx, start, count - 1, result);
+    return unwind(ctx, start, count - 1, result, states);
   };
 
   /** A `(ctx, next)` middleware: the rest of the pipeline is its `next`, callable once. */
@@ -113,6 +133,26 @@ export function composePipeline<C extends Context>(
   };
 
   return (ctx) => runFrom(ctx, 0);
+}
+
+/** Per-request layer states, allocated only once some layer keeps one. */
+function keep(states: unknown[] | undefined, index: number, state: unknown): unknown[] {
+  const held = states ?? [];
+  held[index] = state;
+  return held;
+}
+
+/**
+ * Whether a value returned by `before` is a response to answer with (rather than state to keep): an
+ * object with a numeric `status` and a `headers` object, as every `ApiResponse` has.
+ */
+export function isResponse(value: unknown): value is ApiResponse {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ApiResponse).status === 'number' &&
+    typeof (value as ApiResponse).headers === 'object'
+  );
 }
 
 function settle<T, U>(value: MaybePromise<T>, then: (value: T) => U): MaybePromise<U> {
@@ -138,17 +178,17 @@ function settle<T, U>(value: MaybePromise<T>, then: (value: T) => U): MaybePromi
  *   },
  * });
  */
-export function defineMiddleware<C extends Context = Context>(
-  hooks: MiddlewareHooks<C>,
-): Middleware<C> & { readonly hooks: MiddlewareHooks<C> } {
+export function defineMiddleware<C extends Context = Context, S = undefined, Adds extends object = {}>(
+  hooks: MiddlewareHooks<C, S>,
+): Middleware<C, Adds> & { readonly hooks: MiddlewareHooks<C, S> } {
   const { before, after } = hooks;
   if (before !== undefined && typeof before !== 'function') throw new TypeError('before must be a function');
   if (after !== undefined && typeof after !== 'function') throw new TypeError('after must be a function');
   const middleware = async (ctx: C, next: () => Promise<ApiResponse>): Promise<ApiResponse> => {
-    const early = before === undefined ? undefined : await before(ctx);
-    if (early !== undefined) return early;
+    const early: unknown = before === undefined ? undefined : await before(ctx);
+    if (isResponse(early)) return early;
     const response = await next();
-    return after === undefined ? response : after(ctx, response);
+    return after === undefined ? response : after(ctx, response, early as S | undefined);
   };
   return Object.assign(middleware, { hooks: Object.freeze({ before, after }) });
 }

@@ -1,5 +1,5 @@
 import { type ParsedQuery, parseQuery } from './query-string.js';
-import type { Context, ContextKey, Logger, Params, Principal, RequestView } from './types.js';
+import type { Context, ContextKey, Logger, Params, Principal, RequestView, RouteFacts } from './types.js';
 
 const EMPTY_PARAMS: Params = Object.freeze({});
 
@@ -8,6 +8,11 @@ export class RequestContext implements Context {
   params: Params = EMPTY_PARAMS;
   principal: Principal | undefined = undefined;
   routePattern: string | undefined = undefined;
+  route: RouteFacts | undefined = undefined;
+  body: unknown = undefined;
+  entity: unknown = undefined;
+  /** The decoded query of a declared route, while its handler runs (see `declareRoute`). */
+  declaredQuery: Readonly<Record<string, string>> | undefined = undefined;
   private parsedQuery: URLSearchParams | undefined = undefined;
   private parsedQueryString: ParsedQuery | undefined = undefined;
   /**
@@ -23,7 +28,7 @@ export class RequestContext implements Context {
   ) {}
 
   get query(): Readonly<Record<string, string>> {
-    return this.parsed().last;
+    return this.declaredQuery ?? this.parsed().last;
   }
 
   queryAll(name: string): string[] {

@@ -14,6 +14,7 @@ export {
   RESPONSE_MEDIA_TYPES,
 } from './media-types.js';
 export {
+  appendFieldLine,
   appendListHeader,
   appendListMember,
   bodyBytes,
@@ -22,6 +23,24 @@ export {
   json,
   noContent,
 } from './response.js';
+export {
+  type AnyCodec,
+  type AuthVariables,
+  type BodySpec,
+  type DeclaredRouteDefinition,
+  type DecodedParams,
+  type DecodedQuery,
+  type DocumentKind,
+  defineRoute,
+  type ParamCodecs,
+  type QueryCodecs,
+  type ResponseSpec,
+  type RouteAuth,
+  type RouteContext,
+  type RouteDefinition,
+  type RouteDeprecation,
+  type RouteInfo,
+} from './route.js';
 export {
   IRREGULAR_PLURALS,
   NAMING_RULE_IDS,
@@ -34,5 +53,5 @@ export {
   parsePattern,
   trimTrailingSlash,
 } from './route-pattern.js';
-export { type RouteDefinition, type RouteEntry, type RouteMatch, Router } from './router.js';
+export { type RouteEntry, type RouteMatch, Router, type RouterRoute } from './router.js';
 export * from './types.js';

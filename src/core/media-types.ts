@@ -42,6 +42,30 @@ export function negotiateResponseType(accept: string | undefined): string | unde
 }
 
 /**
+ * A negotiator over a route's own media types (`produces`), in server preference: returns the one
+ * the client prefers (RFC 9110 section 12.5.1), the first for a missing or empty `Accept`, and
+ * `undefined` (a 406) when none is acceptable. Parameters other than `q` are ignored, as for
+ * {@link negotiateResponseType}; decisions are memoized per `Accept` value.
+ */
+export function mediaTypeNegotiator(
+  offers: readonly string[],
+): (accept: string | undefined) => string | undefined {
+  if (offers.length === 0 || offers.some((type) => typeof type !== 'string' || !MEDIA_TYPE.test(type))) {
+    throw new TypeError(`produces must list media types such as "text/csv", got ${JSON.stringify(offers)}`);
+  }
+  const list = offers.map((type) => type.toLowerCase());
+  const cache = new Map<string, string | null>();
+  return (accept) => {
+    if (accept === undefined || accept === '') return list[0];
+    const cached = cache.get(accept);
+    if (cached !== undefined) return cached ?? undefined;
+    return remember(cache, accept, preferred(accept, list.slice()) ?? null) ?? undefined;
+  };
+}
+
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
  * The media type for an error response: problem+json when the client names it (with q > 0) anywhere
  * in `Accept` (RFC 9457 section 3: clients ask for problem details explicitly), else JSON:API or JSON
  * as for success. When nothing is acceptable the error is still sent, as JSON:API (RFC 9110 section

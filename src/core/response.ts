@@ -84,3 +84,34 @@ export function appendListMember(headers: Record<string, string>, name: string, 
   const current = headers[name];
   headers[name] = current === undefined || current === '' ? member : `${current}, ${member}`;
 }
+
+/**
+ * Add one field line to a response, for a field that cannot be combined into one comma-separated
+ * value (`Set-Cookie`, RFC 9110 section 5.3 and RFC 6265 section 3): each call sends its own line.
+ * A value already set under the same name in `headers` is kept as the first line.
+ *
+ * @example appendFieldLine(response, 'set-cookie', 'a=1; Path=/'); appendFieldLine(response, 'set-cookie', 'b=2');
+ */
+export function appendFieldLine(response: ApiResponse, name: string, value: string): void {
+  const lower = name.toLowerCase();
+  if (response.fieldLines === undefined) response.fieldLines = {};
+  const lines = response.fieldLines;
+  let values = lines[lower];
+  if (values === undefined) {
+    const single = response.headers[lower];
+    values = single === undefined ? [] : [single];
+    lines[lower] = values;
+  }
+  values.push(value);
+  delete response.headers[lower];
+}
+
+/**
+ * The response's fields as a node `writeHead` object: `headers` as they are (no copy) unless
+ * `fieldLines` add arrays of values.
+ */
+export function fieldsOf(response: ApiResponse): Record<string, string | string[]> {
+  const { fieldLines, headers } = response;
+  if (fieldLines === undefined) return headers;
+  return { ...headers, ...fieldLines };
+}

@@ -1,6 +1,6 @@
 /**
  * Route patterns such as `/users/{id}/orders/{order_id}` and the naming conventions they must follow
- * (seed section 1 and 4): resources are nouns, collections are plural, multi-word segments are
+ * (see docs/core.md, "Routing"): resources are nouns, collections are plural, multi-word segments are
  * hyphenated, and operations are expressed by the method, never the path.
  */
 

@@ -7,16 +7,20 @@ import {
   parsePattern,
   trimTrailingSlash,
 } from './route-pattern.js';
-import type { Context, Handler, Middleware, Params } from './types.js';
+import type { Context, Handler, Middleware, Params, RouteFacts } from './types.js';
 
-/** A route: one method on one path pattern, its own middleware and its handler. */
-export interface RouteDefinition<P extends string = string> {
+/** What the router stores for a route: one method on one path pattern, its middleware and handler. */
+export interface RouterRoute<P extends string = string> {
   readonly method: string;
   /** `/books/{id}`: `{name}` segments become typed `ctx.params`. */
   readonly path: P;
   /** Route middleware, run after the application's, outermost first. */
   readonly use?: readonly Middleware<Context<ParamsOf<P>>>[];
   readonly handler: Handler<Context<ParamsOf<P>>>;
+  /** What every layer may read about the route (`ctx.route`). */
+  readonly facts?: RouteFacts;
+  /** The route's own response media type negotiation, when it declares its media types. */
+  readonly negotiate?: ((accept: string | undefined) => string | undefined) | undefined;
 }
 
 /** What the router knows about a matched route. */
@@ -28,6 +32,8 @@ export interface RouteEntry {
   readonly paramPositions: readonly number[];
   readonly use: readonly Middleware[];
   readonly handler: Handler;
+  readonly facts: RouteFacts | undefined;
+  readonly negotiate: ((accept: string | undefined) => string | undefined) | undefined;
 }
 
 /** The result of matching a method and path. */
@@ -63,7 +69,7 @@ export class Router {
     checkNamingRules(naming);
   }
 
-  add<P extends string>(definition: RouteDefinition<P>): RouteEntry {
+  add<P extends string>(definition: RouterRoute<P>): RouteEntry {
     const method = definition.method.toUpperCase();
     if (!METHOD.test(method)) throw new TypeError(`Invalid HTTP method: ${definition.method}`);
     const segments = parsePattern(definition.path, this.naming, this.warn);
@@ -100,6 +106,8 @@ export class Router {
       paramPositions,
       use: (definition.use ?? []) as readonly Middleware[],
       handler: definition.handler as Handler,
+      facts: definition.facts,
+      negotiate: definition.negotiate,
     };
     node.routes.set(method, entry);
     node.allow = allowHeader(node.routes);

@@ -64,8 +64,14 @@ export type RawBody = Uint8Array | string | AsyncIterable<Uint8Array>;
 /** The neutral response every handler and middleware returns. */
 export interface ApiResponse {
   status: number;
-  /** Lower-case header names. Multi-valued fields are stored comma-joined. */
+  /** Lower-case header names. Multi-valued fields are stored comma-joined (RFC 9110 section 5.3). */
   headers: Record<string, string>;
+  /**
+   * Fields sent as one field line per value, for fields whose values cannot be joined with commas:
+   * `Set-Cookie` (RFC 9110 section 5.3, RFC 6265 section 3). Lower-case names; sent after, and
+   * instead of, a `headers` entry of the same name. Usually absent (see `appendFieldLine`).
+   */
+  fieldLines?: Record<string, string[]>;
   /** A JSON document to serialize, unless `raw` is set. */
   json?: unknown;
   /** Bytes, text or a stream to send as they are. Takes precedence over `json`. */
@@ -75,18 +81,32 @@ export interface ApiResponse {
 /** The rest of the pipeline, as seen by a middleware. Calling it twice is an error. */
 export type Next = () => Promise<ApiResponse>;
 
-/** One step of the pipeline. Returns the response (its own, or the one `next()` produced). */
-export type Middleware<C extends Context = Context> = (ctx: C, next: Next) => Promise<ApiResponse>;
+/**
+ * One step of the pipeline. Returns the response (its own, or the one `next()` produced).
+ *
+ * `Adds` names the context members the middleware guarantees to the layers and handler after it
+ * (`requireAuth()` adds `{ principal: Principal }`); a declared route shows them in its handler's
+ * context type. It is a type only: nothing is stored at run time.
+ */
+export interface Middleware<C extends Context = Context, Adds extends object = {}> {
+  (ctx: C, next: Next): Promise<ApiResponse>;
+  /** Phantom, for the type checker only: what this middleware adds to the context. */
+  __adds?(adds: Adds): void;
+}
 
 /**
  * A middleware as two hooks instead of a wrapper (see `defineMiddleware`): `before` runs on the way
  * in and may answer at once; `after` runs on the way out on whatever response comes back.
+ *
+ * `before` returns `undefined` to go on, a response (an object with a numeric `status` and a
+ * `headers` object) to answer now, or any other value: the state of this request at this layer,
+ * handed to this layer's `after` as its third argument (`undefined` when `before` returned nothing).
  */
-export interface MiddlewareHooks<C extends Context = Context> {
-  /** Returns a response to answer now, or `undefined` to go on. May wait (return a promise). */
-  readonly before?: (ctx: C) => ApiResponse | undefined | Promise<ApiResponse | undefined>;
+export interface MiddlewareHooks<C extends Context = Context, S = undefined> {
+  /** May wait (return a promise). */
+  readonly before?: (ctx: C) => S | ApiResponse | undefined | Promise<S | ApiResponse | undefined>;
   /** Decorates (or replaces) the response coming back, error responses included. Synchronous. */
-  readonly after?: (ctx: C, response: ApiResponse) => ApiResponse;
+  readonly after?: (ctx: C, response: ApiResponse, state: S | undefined) => ApiResponse;
 }
 
 /** Produces the response for a matched route. May throw an `ApiError` (or anything: it becomes a 500). */
@@ -104,6 +124,16 @@ export interface Logger {
   debug?(fields: Record<string, unknown>, message: string): void;
 }
 
+/** What every layer may read about the matched route (see `RouteInfo` for the whole declaration). */
+export interface RouteFacts {
+  /** The registered pattern, e.g. `/books/{id}`: its trailing slash (or none) is canonical. */
+  readonly pattern: string;
+  /** The largest request body any layer reads for this route, in bytes. */
+  readonly bodyLimit: number;
+  /** The route's own response media types, when it declares them (`produces`). */
+  readonly produces?: readonly string[] | undefined;
+}
+
 /** The per-request context passed through the pipeline. */
 export interface Context<P extends Params = Params> {
   readonly request: RequestView;
@@ -115,6 +145,12 @@ export interface Context<P extends Params = Params> {
   readonly requestId: string;
   /** The pattern of the matched route (e.g. `/books/{id}`), once matched. */
   routePattern: string | undefined;
+  /** What the matched route declares (its body limit, media types, ...), once matched. */
+  route?: RouteFacts | undefined;
+  /** The decoded request body of a route that declares one, set just before its handler runs. */
+  body?: unknown;
+  /** The entity a layer loaded for this request (`conditional({ load })`, `ownedResource`). */
+  entity?: unknown;
   /** Decoded query parameters (repeated names keep the last value; see `queryAll`). */
   readonly query: Readonly<Record<string, string>>;
   /** All values of a query parameter, in order. */

@@ -124,7 +124,7 @@ function segmentCount(path: string): number {
 }
 
 /**
- * Redirects old URLs to their new place (seed 9.5) before routing, so use it as application
+ * Redirects old URLs to their new place (RFC 9110 section 15.4.9; see docs/deprecation.md) before routing, so use it as application
  * middleware: `Location` is the new URL with the same path parameters and query string. See
  * {@link MovedUrl} for the status per method.
  *

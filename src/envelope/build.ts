@@ -1,3 +1,4 @@
+import { canonicalPath } from '../core/canonical-path.js';
 import type { Context } from '../core/types.js';
 import type {
   Attributes,
@@ -117,16 +118,8 @@ function linkedIdentifiers(resource: ResourceObject): ResourceIdentifier[] {
  * the route's form) with its query string, so a collection's `links.self` reproduces the query.
  */
 export function selfLink(ctx: Context): string {
-  const path =
-    ctx.routePattern === undefined ? ctx.request.path : canonicalPath(ctx.request.path, ctx.routePattern);
+  const path = canonicalPath(ctx.request.path, ctx.routePattern);
   return ctx.request.search === '' ? path : `${path}?${ctx.request.search}`;
-}
-
-function canonicalPath(path: string, pattern: string): string {
-  const wantsSlash = pattern.length > 1 && pattern.endsWith('/');
-  const hasSlash = path.length > 1 && path.endsWith('/');
-  if (wantsSlash === hasSlash) return path;
-  return wantsSlash ? `${path}/` : path.slice(0, -1);
 }
 
 /** A resource object, leaving out empty members. */

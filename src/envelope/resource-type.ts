@@ -36,7 +36,7 @@ export interface ResourceType<R, K extends keyof R & string> {
 
 /**
  * Define how records of one type become resource objects, with an attribute allow-list and
- * per-viewer visibility (seed section 5.5: no superfluous or sensitive information).
+ * per-viewer visibility (no superfluous or sensitive information; OWASP API3:2023).
  *
  * @example
  * const books = defineResourceType<Book, 'title' | 'author'>({

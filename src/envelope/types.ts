@@ -1,6 +1,6 @@
 /**
  * JSON:API 1.0 document shapes (https://jsonapi.org/format/1.0/#document-structure), as used by the
- * seed's envelope: top-level `data`, `errors`, `meta`, `links`, `included`. The types keep `data` and
+ * JSON:API 1.0 envelope: top-level `data`, `errors`, `meta`, `links`, `included`. The types keep `data` and
  * `errors` apart and allow `included` only beside `data`.
  */
 

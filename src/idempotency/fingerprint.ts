@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { essence } from '../core/media-types.js';
 
 /**
  * A canonical JSON text: object members sorted by key (UTF-16 code units), no insignificant
@@ -24,11 +25,15 @@ export function canonicalJson(value: unknown): string {
 export interface FingerprintInput {
   /** Upper-case method. */
   readonly method: string;
-  /** Raw path. */
+  /** The path in its route's canonical form (see `canonicalPath`), so `/orders/` is `/orders`. */
   readonly path: string;
   /** Raw query string without `?` (`""` when absent). */
   readonly search: string;
-  /** The request's `Content-Type`, which decides whether the body is compared as JSON. */
+  /**
+   * The request's `Content-Type`: its media type is part of the request (the same bytes as
+   * `application/json` and as `application/vnd.api+json` are different requests), and it decides
+   * whether the body is compared as JSON. Parameters and case do not count.
+   */
   readonly contentType: string | undefined;
   readonly body: Uint8Array;
 }
@@ -59,15 +64,16 @@ function canonicalOrUndefined(body: Uint8Array): string | undefined {
 
 /**
  * The request fingerprint stored with a key (draft-ietf-httpapi-idempotency-key-header section 2.4):
- * a SHA-256 over method, path, query and the canonical body digest. The same key with another
- * fingerprint is a different request (422).
+ * a SHA-256 over method, path, query, the body's media type (lower-cased, without parameters) and the
+ * canonical body digest. The same key with another fingerprint is a different request (422).
  *
  * @example
  * requestFingerprint({ method: 'POST', path: '/orders', search: '', contentType: 'application/json', body });
  */
 export function requestFingerprint(input: FingerprintInput): string {
   const digest = bodyDigest(input.contentType, input.body);
-  return sha256(`${input.method}\n${input.path}\n${input.search}\n${digest}`);
+  const mediaType = input.contentType === undefined ? '' : essence(input.contentType);
+  return sha256(`${input.method}\n${input.path}\n${input.search}\n${mediaType}\n${digest}`);
 }
 
 function sha256(data: string | Uint8Array): string {

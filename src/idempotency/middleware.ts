@@ -1,4 +1,5 @@
-import { DEFAULT_BODY_LIMIT, readBody } from '../core/body.js';
+import { readBody } from '../core/body.js';
+import { canonicalPath } from '../core/canonical-path.js';
 import { collectBody } from '../core/response.js';
 import { withTimeout } from '../core/timeout.js';
 import type { ApiResponse, Context, Middleware, Next } from '../core/types.js';
@@ -40,8 +41,6 @@ export interface IdempotencyOptions {
   readonly replayHeaders?: readonly string[];
   /** Store and replay 4xx responses other than 401 and 429 (default true). */
   readonly storeClientErrors?: boolean;
-  /** Largest request body read for the fingerprint (default 100 KiB; larger: 413). */
-  readonly bodyLimit?: number;
   /**
    * Who a claim counts against in the store's per-owner quota (default: `sub:<sub>` for a principal,
    * else `ip:<socket peer address>`; behind a proxy pass e.g. `defaultRateLimitKey({ trustProxy })`).
@@ -65,7 +64,6 @@ interface Config {
   readonly storeTimeoutMs: number;
   readonly replayHeaders: ReadonlySet<string>;
   readonly storeClientErrors: boolean;
-  readonly bodyLimit: number;
   readonly owner: (ctx: Context) => string;
   readonly now: () => number;
 }
@@ -113,7 +111,6 @@ function readOptions(options: IdempotencyOptions): Config {
     storeTimeoutMs: positive('storeTimeoutMs', options.storeTimeoutMs, 2_000),
     replayHeaders: new Set(replayHeaders),
     storeClientErrors: options.storeClientErrors ?? true,
-    bodyLimit: positive('bodyLimit', options.bodyLimit, DEFAULT_BODY_LIMIT),
     owner: options.owner ?? defaultOwner,
     now,
   };
@@ -126,7 +123,8 @@ function readOptions(options: IdempotencyOptions): Config {
  * The key is scoped by the principal's `sub` (put this after authentication). The first request
  * claims the key and runs the handler once; its status, allow-listed headers and body bytes are
  * stored, and a retry gets them replayed byte for byte with `Idempotent-Replayed: true`. The same key
- * with another method, path or body: 422. A retry while the first runs: 409 with `Retry-After` (or,
+ * with another method, resource (the path in its route's canonical form: `/orders/` is `/orders`),
+ * query, body media type or body: 422. The body is read within the route's `bodyLimit` (413 past it). A retry while the first runs: 409 with `Retry-After` (or,
  * with `wait`, a bounded wait and the replay). 5xx, 401, 429 and thrown errors are not stored and
  * release the claim. A failing or slow store: 503 with `Retry-After`, nothing executed. A store that
  * is full never drops a live record: the caller's own quota full is 429, the whole store full is 503,
@@ -270,12 +268,13 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
     }
     if (parsed.kind === 'invalid') throw invalidKeyError(parsed.reason);
 
-    // readBody keeps the bytes on the context, so the handler reads the same body after us.
-    const body = await readBody(ctx, config.bodyLimit);
+    // readBody keeps the bytes on the context, so the handler reads the same body after us; its limit
+    // is the route's, the one every reader of this body uses.
+    const body = await readBody(ctx);
     const { request } = ctx;
     const fingerprint = requestFingerprint({
       method: request.method,
-      path: request.path,
+      path: canonicalPath(request.path, ctx.routePattern),
       search: request.search,
       contentType: request.headers.get('content-type'),
       body,

@@ -34,7 +34,7 @@ export function selfOrScope(options: { readonly scopes?: readonly string[] } = {
 
 /**
  * An attribute rule for `defineResourceType({ visibleTo })`: only the record's owner sees the
- * attribute (seed section 5.5: no superfluous or sensitive information); everyone else, including
+ * attribute (no superfluous or sensitive information; OWASP API3:2023); everyone else, including
  * callers whose scope lets them read the record, never does.
  *
  * @example visibleTo: { email: visibleToOwner((user) => user.id) }

@@ -1,5 +1,5 @@
 /**
- * The pure decision core of the ownership guard (seed section 5, rules 2 and 3): plain facts in, the
+ * The pure decision core of the ownership guard (see docs/ownership.md; OWASP API1:2023): plain facts in, the
  * next step out. It knows nothing about stores, requests or HTTP, so every ordering rule can be
  * property-tested on its own.
  */

@@ -12,7 +12,7 @@ export interface OwnershipGuardOptions<Records extends readonly unknown[], Names
 }
 
 /**
- * Route middleware enforcing the ownership rule for a nested path (seed section 5, rules 2 and 3),
+ * Route middleware enforcing the ownership rule for a nested path (see docs/ownership.md; OWASP API1:2023),
  * in this order: no principal → 401 with `WWW-Authenticate: Bearer realm=...` (the same answer as
  * `requireAuth`); no right to the parent → 403; the parent absent → 404; each child absent OR
  * belonging to another parent → the same 404 (identical status, headers and body shape, so a caller

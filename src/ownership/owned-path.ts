@@ -21,7 +21,7 @@ export interface ChildLevel<R, Parent, N extends string> {
   readonly noun?: string;
   /** Gets the loaded parent too, so a store can look up within it; `belongsTo` is checked anyway. */
   readonly load: Loader<R, Parent>;
-  /** Whether `record` belongs to `parent`. Required: existence alone is never enough (seed 5.3). */
+  /** Whether `record` belongs to `parent`. Required: existence alone is never enough (see docs/ownership.md). */
   readonly belongsTo: (record: R, parent: Parent) => boolean;
 }
 
@@ -81,7 +81,7 @@ function build<Records extends readonly unknown[], Names extends string>(
       checkLevel(level, 'ownedPath.child');
       if (typeof level.belongsTo !== 'function') {
         throw new TypeError(
-          'ownedPath.child: belongsTo is required; checking that a child exists is not enough (seed 5.3)',
+          'ownedPath.child: belongsTo is required; checking that a child exists is not enough (see docs/ownership.md)',
         );
       }
       if (frozen.some((l) => l.param === level.param)) {

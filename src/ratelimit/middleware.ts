@@ -1,7 +1,7 @@
 import { defineMiddleware } from '../core/compose.js';
 import { appendListMember } from '../core/response.js';
 import { withTimeout } from '../core/timeout.js';
-import { type Context, contextKey, type Middleware } from '../core/types.js';
+import type { Context, Middleware } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
 import type { RateLimitDecision } from './gcra.js';
 import { formatRateLimitPolicy, rateLimitHeaders, tightestPolicy } from './headers.js';
@@ -112,16 +112,12 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   const legacy = options.legacyHeaders ?? false;
   const policyField = formatRateLimitPolicy(policies);
 
-  // Per limiter, a stack per request: a limiter used at two layers (app and route) pushes on the
-  // way in and pops on the way out, so each layer adds its own decision's headers.
-  const decided = contextKey<Record<string, string>[]>('rate-limit headers');
-  const admit = (ctx: Context, decision: RateLimitDecision): undefined => {
+  // The decision's headers are this layer's state, handed to its own way out: a limiter used at two
+  // layers (app and route) adds each layer's own headers.
+  const admit = (decision: RateLimitDecision): Record<string, string> => {
     const headers = rateLimitHeaders(decision, policyField, legacy);
     if (!decision.allowed) throw quotaExceeded(decision, headers);
-    const stack = ctx.get(decided);
-    if (stack === undefined) ctx.set(decided, [headers]);
-    else stack.push(headers);
-    return undefined;
+    return headers;
   };
   const storeFailed = (ctx: Context, error: unknown): undefined => {
     if (onStoreError === 'closed') {
@@ -139,7 +135,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     return undefined;
   };
 
-  return defineMiddleware({
+  return defineMiddleware<Context, Record<string, string> | undefined>({
     // An in-process store decides synchronously; a remote one is bounded by the timeout.
     before: function checkRateLimit(ctx) {
       const key = keyOf(ctx);
@@ -156,14 +152,13 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       }
       if (decision instanceof Promise) {
         return decision.then(
-          (d) => admit(ctx, d),
+          (d) => admit(d),
           (error: unknown) => storeFailed(ctx, error),
         );
       }
-      return admit(ctx, decision);
+      return admit(decision);
     },
-    after: function addRateLimitHeaders(ctx, response) {
-      const headers = ctx.get(decided)?.pop();
+    after: function addRateLimitHeaders(_ctx, response, headers) {
       if (headers !== undefined) addHeaders(response.headers, headers, legacy);
       return response;
     },

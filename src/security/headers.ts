@@ -1,5 +1,5 @@
 /**
- * Default security response headers (seed section 5.4), as exported data.
+ * Default security response headers (see docs/security.md), as exported data.
  *
  * - `X-XSS-Protection: 0`: the legacy XSS auditor is disabled; it introduced leaks of its own
  *   (OWASP Secure Headers Project). A JSON API relies on CSP and nosniff instead.

@@ -75,7 +75,7 @@ function versionInPattern(pattern: string): number | undefined {
 }
 
 /**
- * Version negotiation (seed section 9) as route middleware: decides the version from the path and
+ * Version negotiation (see docs/versioning.md) as route middleware: decides the version from the path and
  * the `Accept` media-type parameter (see {@link negotiateVersion}), stores it under
  * {@link API_VERSION}, and
  * - answers 404 / 406 / 400 as an {@link ApiError} when the version cannot be served;

@@ -37,11 +37,11 @@ export type VersionDecision =
       readonly header: 'Accept' | undefined;
     };
 
-/** The `version` parameter of a media type (seed 9.3). */
+/** The `version` parameter of a media type (see docs/versioning.md). */
 export const VERSION_PARAMETER = 'version';
 
 /**
- * Choose the API version of a request (seed section 9). Pure: plain values in, a decision out.
+ * Choose the API version of a request (see docs/versioning.md). Pure: plain values in, a decision out.
  *
  * - An unsupported path version: 404 (the resource does not exist in that version).
  * - `Accept` names versions with `;version=N` on one of the policy's media types. Among the supported

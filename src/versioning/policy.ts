@@ -3,7 +3,7 @@ import { JSON_API, JSON_MEDIA } from '../core/media-types.js';
 /** What happens when the path names one version and `Accept` names only others. */
 export type VersionConflictRule = 'reject' | 'path' | 'accept';
 
-/** How versions are chosen (seed section 9). Read once, when the middleware is built. */
+/** How versions are chosen (see docs/versioning.md). Read once, when the middleware is built. */
 export interface VersioningOptions {
   /** The versions this API serves: positive integers, e.g. `[1, 2]`. */
   readonly supported: readonly number[];

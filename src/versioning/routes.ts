@@ -1,5 +1,5 @@
+import type { RouteDefinition } from '../core/route.js';
 import type { ParamsOf } from '../core/route-pattern.js';
-import type { RouteDefinition } from '../core/router.js';
 import type { Context, Handler, Middleware } from '../core/types.js';
 import { NO_PATH_VERSION, versioningWith } from './middleware.js';
 import { type VersioningOptions, versionPolicy } from './policy.js';
@@ -43,7 +43,7 @@ export interface VersionedRouteDefinition<P extends string> {
 
 /**
  * The routes that mount one handler on each version of a path, every one negotiating its version
- * (seed 9.2 and 9.3): `/v1/users/{id}` is version 1 (and refuses `Accept: ...;version=2` with 400),
+ * (see docs/versioning.md): `/v1/users/{id}` is version 1 (and refuses `Accept: ...;version=2` with 400),
  * the unversioned `/users/{id}` takes `Accept`'s version or the default.
  *
  * @example

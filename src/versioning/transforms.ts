@@ -46,7 +46,7 @@ export interface VersionChanges {
 /**
  * Version transformers in the style of Stripe's API versioning: handlers speak only the newest
  * version, and each older version registers a small change (request up, response down), so one
- * handler serves every version (seed 9.1: breaking changes get a new version).
+ * handler serves every version (a breaking change gets a new version; see docs/versioning.md).
  *
  * @example
  * const userVersions = defineVersions({

@@ -42,6 +42,8 @@ export interface OrderAppOptions {
   readonly beforeCreate?: (input: OrderInput, ctx: Context) => Promise<void> | void;
   /** Replace the response the handler builds (to test other statuses, headers, streams). */
   readonly respond?: (order: { id: number } & OrderInput, ctx: Context) => ApiResponse;
+  /** The route's body limit (default: the library's, 100 KiB). */
+  readonly bodyLimit?: number;
 }
 
 export interface OrderApp {
@@ -60,6 +62,7 @@ export function orderApp(options: OrderAppOptions = {}): OrderApp {
   app.route({
     method: 'POST',
     path: '/orders',
+    ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
     use: options.idempotency ? [options.idempotency] : [],
     handler: async (ctx) => {
       runs.count++;

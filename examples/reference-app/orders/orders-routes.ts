@@ -1,17 +1,9 @@
-import type { App, Context, Middleware } from 'rest-conventions';
-import { requireAuth } from 'rest-conventions/auth';
-import { conditional, preconditionFailed, versionEtag } from 'rest-conventions/caching';
-import { contextKey, created, json, noContent } from 'rest-conventions/core';
+import { conditional, PRIVATE_REVALIDATED, preconditionFailed, versionEtag } from 'rest-conventions/caching';
+import { type Context, created, defineRoute, json, noContent } from 'rest-conventions/core';
 import { dataDocument, defineResourceType, toOne } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
 import { IDEMPOTENCY_TRANSACTION, type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
-import {
-  bodyPointer,
-  decodeJsonBody,
-  integer,
-  positiveInteger,
-  strictObject,
-} from 'rest-conventions/validation';
+import { bodyPointer, integer, positiveInteger, strictObject } from 'rest-conventions/validation';
 import type { BookStore } from '../books/book-store.js';
 import { numericId } from '../books/books-routes.js';
 import type { Order, OrderStore } from './order-store.js';
@@ -27,7 +19,7 @@ export const orderResource = defineResourceType<Order, 'bookId' | 'quantity'>({
   }),
 });
 
-/** The body of `POST /orders` (seed section 4: `bookId`, `quantity`). */
+/** The body of `POST /orders` (`bookId`, `quantity`). */
 export const OrderInput = strictObject({ bookId: positiveInteger, quantity: integer({ min: 1, max: 100 }) });
 
 function orderDocument(order: Order) {
@@ -39,46 +31,51 @@ function notFound(rawId: string): ApiError {
   return new ApiError(404, { detail: `No order with id ${JSON.stringify(rawId.slice(0, 40))}.` });
 }
 
-/** The caller's own order, loaded once by the validators and handed to the handler. */
-const OWN_ORDER = contextKey<Order>("the caller's order");
-
 /** The body of `PATCH /orders/{id}`: only the quantity can change. */
 export const OrderChange = strictObject({ quantity: integer({ min: 1, max: 100 }) });
 
-const privateRevalidated = { scope: 'private', noCache: true } as const;
+export interface OrdersDeps {
+  readonly orderStore: OrderStore;
+  readonly bookStore: BookStore;
+  readonly idempotencyStore: IdempotencyStore;
+}
 
 /**
  * `POST /orders`, `GET`/`PATCH`/`DELETE /orders/{id}`: authenticated, owner-only. Writes accept an
  * `Idempotency-Key`; `PATCH` requires `If-Match` (optimistic concurrency).
  */
-export class OrdersRoutes {
-  static readonly inject = ['orderStore', 'bookStore', 'idempotencyStore'] as const;
-
-  constructor(
-    private readonly orders: OrderStore,
-    private readonly books: BookStore,
-    private readonly idempotencyStore: IdempotencyStore,
-  ) {}
-
-  register(app: App): void {
-    const authenticated = [requireAuth()];
-    // The caller's own order is loaded first, so no precondition (304, 412, 428) ever answers about
-    // someone else's order: they get the same 404 as for one that does not exist.
-    const ownOrder: Middleware<Context<{ readonly id: string }>> = async (ctx, next) => {
-      ctx.set(OWN_ORDER, await this.ownOrder(ctx));
-      return next();
-    };
-    const validators = (ctx: Context<{ readonly id: string }>) => {
-      const order = ctx.get(OWN_ORDER)!;
-      return { etag: versionEtag(order.version), lastModified: order.updatedAt };
-    };
-    app.route({
+export function ordersRoutes(deps: OrdersDeps) {
+  const { orderStore: orders, bookStore: books, idempotencyStore } = deps;
+  const ownOrder = async (ctx: Context<{ readonly id: string }>): Promise<Order> => {
+    const found = await orders.find(numericId(ctx.params.id, 'order'));
+    if (found.kind !== 'live' || found.order.ownerId !== ctx.principal?.sub) throw notFound(ctx.params.id);
+    return found.order;
+  };
+  // The caller's own order is loaded first, so no precondition (304, 412, 428) ever answers about
+  // someone else's order: they get the same 404 as for one that does not exist.
+  const validators = (_ctx: Context, order: Order) => ({
+    etag: versionEtag(order.version),
+    lastModified: order.updatedAt,
+  });
+  const readable = conditional({ load: ownOrder, validators, policy: PRIVATE_REVALIDATED });
+  const writable = conditional({ load: ownOrder, validators, requireIfMatch: true });
+  return [
+    defineRoute({
       method: 'POST',
       path: '/orders',
-      use: [...authenticated, idempotency({ store: this.idempotencyStore })],
+      auth: 'principal',
+      body: { codec: OrderInput, type: 'orders' },
+      responses: {
+        201: {
+          description: 'The order created',
+          body: 'resource',
+          headers: { location: { description: 'The new order' } },
+        },
+      },
+      use: [idempotency({ store: idempotencyStore })],
       handler: async (ctx) => {
-        const input = await decodeJsonBody(ctx, { codec: OrderInput, type: 'orders' });
-        if ((await this.books.get(input.bookId)) === undefined) {
+        const input = ctx.body;
+        if ((await books.get(input.bookId)) === undefined) {
           throw new ApiError(400, {
             code: 'unknown-book',
             detail: `No book with id ${input.bookId}.`,
@@ -86,62 +83,54 @@ export class OrdersRoutes {
           });
         }
         const inTransaction = { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) };
-        const order = await this.orders.create({ ownerId: ctx.principal!.sub, ...input }, inTransaction);
+        const order = await orders.create({ ownerId: ctx.principal.sub, ...input }, inTransaction);
         return created(`/orders/${order.id}`, orderDocument(order), { etag: versionEtag(order.version) });
       },
-    });
-    app.route({
+    }),
+    defineRoute({
       method: 'GET',
       path: '/orders/{id}',
-      use: [...authenticated, ownOrder, conditional({ validators, policy: privateRevalidated })],
-      handler: async (ctx) => json(200, orderDocument(await this.ownOrder(ctx))),
-    });
-    app.route({
+      auth: 'principal',
+      responses: { 200: { description: "One of the caller's orders", body: 'resource' } },
+      use: [readable],
+      handler: (ctx) => json(200, orderDocument(readable.entity(ctx))),
+    }),
+    defineRoute({
       method: 'PATCH',
       path: '/orders/{id}',
-      use: [
-        ...authenticated,
-        idempotency({ store: this.idempotencyStore }),
-        ownOrder,
-        conditional({ validators, requireIfMatch: true }),
-      ],
+      auth: 'principal',
+      body: { codec: OrderChange, type: 'orders' },
+      responses: { 200: { description: 'The order changed', body: 'resource' } },
+      use: [idempotency({ store: idempotencyStore }), writable],
       handler: async (ctx) => {
-        const checked = await this.ownOrder(ctx);
-        const { quantity } = await decodeJsonBody(ctx, { codec: OrderChange, type: 'orders' });
+        const checked = writable.entity(ctx);
         // Compare-and-set against the version If-Match was checked against: of two writers that
         // both passed the precondition, only the first write lands; the other gets 412.
         const inTransaction = { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) };
-        const updated = await this.orders.updateQuantity(
+        const updated = await orders.updateQuantity(
           checked.id,
           checked.version,
-          quantity,
+          ctx.body.quantity,
           inTransaction,
         );
         if (updated === undefined) throw preconditionFailed();
         return json(200, orderDocument(updated), { etag: versionEtag(updated.version) });
       },
-    });
-    app.route({
+    }),
+    defineRoute({
       method: 'DELETE',
       path: '/orders/{id}',
-      use: authenticated,
+      auth: 'principal',
+      responses: { 204: { description: 'The order is gone (or already was)' } },
       handler: async (ctx) => {
         const id = numericId(ctx.params.id, 'order');
-        const found = await this.orders.find(id);
+        const found = await orders.find(id);
         const owner =
           found.kind === 'live' ? found.order.ownerId : found.kind === 'deleted' ? found.ownerId : undefined;
-        if (owner !== ctx.principal!.sub) throw notFound(ctx.params.id);
-        if (found.kind === 'live') await this.orders.delete(id);
+        if (owner !== ctx.principal.sub) throw notFound(ctx.params.id);
+        if (found.kind === 'live') await orders.delete(id);
         return noContent();
       },
-    });
-  }
-
-  private async ownOrder(ctx: Context<{ readonly id: string }>): Promise<Order> {
-    const loaded = ctx.get(OWN_ORDER);
-    if (loaded !== undefined) return loaded;
-    const found = await this.orders.find(numericId(ctx.params.id, 'order'));
-    if (found.kind !== 'live' || found.order.ownerId !== ctx.principal!.sub) throw notFound(ctx.params.id);
-    return found.order;
-  }
+    }),
+  ];
 }

@@ -1,6 +1,6 @@
 import type { App, Context } from 'rest-conventions';
 import { requireScopes } from 'rest-conventions/auth';
-import { conditional, preconditionFailed, versionEtag } from 'rest-conventions/caching';
+import { conditional, PRIVATE_REVALIDATED, preconditionFailed, versionEtag } from 'rest-conventions/caching';
 import { contextKey, created, json, noContent } from 'rest-conventions/core';
 import { dataDocument, defineResourceType } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
@@ -49,7 +49,6 @@ export const StandardUpdate = strictObject({}, { code, name: text({ maxLength: 2
 const v1 = versioning({ supported: [1], default: 1 });
 const read = [v1, requireScopes({ scopes: ['standards:read'] })];
 const write = [v1, requireScopes({ scopes: ['standards:write'] })];
-const privateRevalidated = { scope: 'private', noCache: true } as const;
 
 function written(result: StandardWrite, ctx: Context): Standard {
   if (result.kind === 'duplicate-code') {
@@ -86,7 +85,7 @@ export class StandardsRoutes {
     app.route({
       method: 'GET',
       path: STANDARDS_PATH,
-      use: [...read, conditional({ policy: privateRevalidated })],
+      use: [...read, conditional({ policy: PRIVATE_REVALIDATED })],
       handler: async (ctx) => {
         const query = listingQuery(ctx);
         const { standards, links } = await listPage(ctx, this.standards, query);
@@ -115,7 +114,7 @@ export class StandardsRoutes {
     app.route({
       method: 'GET',
       path: `${STANDARDS_PATH}{standard_id}`,
-      use: [...read, conditional({ validators, policy: privateRevalidated })],
+      use: [...read, conditional({ validators, policy: PRIVATE_REVALIDATED })],
       handler: async (ctx) => json(200, standardDocument(await this.live(ctx))),
     });
     app.route({

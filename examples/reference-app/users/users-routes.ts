@@ -1,5 +1,5 @@
 import type { App, Context } from 'rest-conventions';
-import { conditional, versionEtag } from 'rest-conventions/caching';
+import { conditional, PRIVATE_REVALIDATED, versionEtag } from 'rest-conventions/caching';
 import { json } from 'rest-conventions/core';
 import { deprecation } from 'rest-conventions/deprecation';
 import {
@@ -74,8 +74,6 @@ export const USERS_V1_DEPRECATION = {
   successor: '/v2/users/{id}',
 } as const;
 
-const privateRevalidated = { scope: 'private', noCache: true } as const;
-
 /** Whether the caller is the user (who sees every attribute) or another permitted reader. */
 function viewerOf(ctx: Context, user: User): 'self' | 'reader' {
   return ctx.principal?.sub === user.id ? 'self' : 'reader';
@@ -134,7 +132,7 @@ export class UsersRoutes {
   register(app: App): void {
     const { user, userOrder } = this;
     // The guard runs first, so a 304 or an ETag never tells anything about a user one may not read.
-    const userGuard = [ownershipGuard({ path: user }), conditional({ policy: privateRevalidated })];
+    const userGuard = [ownershipGuard({ path: user }), conditional({ policy: PRIVATE_REVALIDATED })];
     const routes = versionedRoutes({
       method: 'GET',
       path: '/v{version}/users/{id}',
@@ -145,7 +143,7 @@ export class UsersRoutes {
         deprecation(USERS_V1_DEPRECATION),
         ownershipGuard({ path: user }),
         conditional({
-          policy: privateRevalidated,
+          policy: PRIVATE_REVALIDATED,
           // Cheap validators from the record; the version is part of the tag, since v1 and v2 are
           // different representations of one resource.
           validators: (ctx) => {
@@ -210,7 +208,7 @@ export class UsersRoutes {
     app.route({
       method: 'GET',
       path: '/users/{id}/orders/{order_id}',
-      use: [ownershipGuard({ path: userOrder }), conditional({ policy: privateRevalidated })],
+      use: [ownershipGuard({ path: userOrder }), conditional({ policy: PRIVATE_REVALIDATED })],
       handler: (ctx) => {
         const [owner, order] = userOrder.records(ctx);
         return json(

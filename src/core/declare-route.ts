@@ -1,0 +1,216 @@
+import { requireAuth, requireScopes } from '../auth/middleware.js';
+import { ApiError } from '../errors/api-error.js';
+import { decodeJsonBody } from '../validation/decode-body.js';
+import { decodeQuery } from '../validation/decode-query.js';
+import { DEFAULT_BODY_LIMIT } from './body.js';
+import { defineMiddleware, type MaybePromise } from './compose.js';
+import type { RequestContext } from './context.js';
+import { mediaTypeNegotiator } from './media-types.js';
+import type { AnyCodec, QueryCodecs, RouteAuth, RouteDefinition, RouteInfo } from './route.js';
+import { parsePattern } from './route-pattern.js';
+import {
+  type ApiResponse,
+  type Context,
+  contextKey,
+  type Handler,
+  type Middleware,
+  type Params,
+} from './types.js';
+
+/** A declaration checked and compiled: its description, its middleware and its decoding handler. */
+export interface DeclaredRoute {
+  readonly info: RouteInfo;
+  readonly use: readonly Middleware[];
+  readonly handler: Handler;
+  readonly negotiate: ((accept: string | undefined) => string | undefined) | undefined;
+}
+
+/** Decoded path parameters and query, from the decoding layer to the handler. */
+const DECODED = contextKey<{ readonly params: Params; readonly query: unknown }>('decoded route input');
+
+/**
+ * Check a route declaration (a `TypeError` naming the route for anything malformed) and compile it:
+ * the declared `auth` runs first, then path parameters and query are decoded (404 for a path
+ * parameter a codec refuses, 400 for the query), then the route's middleware, then the body is
+ * decoded and the handler runs with the decoded `params`, `query` and `body`.
+ */
+export function declareRoute(definition: RouteDefinition): DeclaredRoute {
+  const name = `${String(definition.method).toUpperCase()} ${String(definition.path)}`;
+  const fail = (what: string): never => {
+    throw new TypeError(`Route ${name}: ${what}`);
+  };
+  if (typeof definition.handler !== 'function') fail('handler must be a function');
+  const paramNames = parsePattern(definition.path, { enforce: false }).flatMap((segment) =>
+    segment.kind === 'param' ? [segment.name] : [],
+  );
+  const params = codecsOf(definition.params ?? {}, 'params', fail);
+  for (const param of Object.keys(params)) {
+    if (!paramNames.includes(param)) fail(`params names {${param}}, which is not in the path`);
+  }
+  const query = definition.query === undefined ? undefined : codecsOf(definition.query, 'query', fail);
+  const { body } = definition;
+  if (body !== undefined) {
+    if (!isCodec(body.codec)) fail('body.codec must be an io-ts codec');
+    if (typeof body.type !== 'string' || body.type === '')
+      fail('body.type must name the JSON:API resource type');
+    if (body.id !== undefined && !paramNames.includes(body.id))
+      fail(`body.id names {${body.id}}, which is not in the path`);
+  }
+  const bodyLimit = definition.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0)
+    fail('bodyLimit must be a non-negative integer of bytes');
+  const auth: RouteAuth = definition.auth ?? 'none';
+  const authLayer = authMiddleware(auth, fail);
+  const { produces } = definition;
+  let negotiate: DeclaredRoute['negotiate'];
+  try {
+    negotiate = produces === undefined ? undefined : mediaTypeNegotiator(produces);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const responses = definition.responses ?? {};
+  for (const [status, spec] of Object.entries(responses)) {
+    if (!/^[1-5]\d\d$/.test(status))
+      fail(`responses has a status that is not an HTTP status code: ${status}`);
+    if (typeof spec?.description !== 'string') fail(`responses[${status}].description must be a string`);
+  }
+  const use = (definition.use ?? []) as readonly Middleware[];
+  if (!Array.isArray(use) || use.some((layer) => typeof layer !== 'function'))
+    fail('use must list middleware');
+
+  const info: RouteInfo = deepFreeze({
+    method: definition.method.toUpperCase(),
+    pattern: definition.path,
+    paramNames,
+    params,
+    query,
+    body:
+      body === undefined
+        ? undefined
+        : {
+            codec: body.codec as AnyCodec,
+            type: body.type,
+            ...(body.id === undefined ? {} : { id: body.id }),
+          },
+    responses,
+    auth,
+    bodyLimit,
+    produces: produces === undefined ? undefined : produces.map((type) => type.toLowerCase()),
+    deprecated: definition.deprecated,
+    middlewareCount: use.length,
+  });
+
+  const decodeLayer =
+    Object.keys(params).length > 0 || query !== undefined ? decodeInput(params, query) : undefined;
+  const layers = [
+    ...(authLayer === undefined ? [] : [authLayer]),
+    ...(decodeLayer === undefined ? [] : [decodeLayer]),
+    ...use,
+  ];
+  const handler = definition.handler as unknown as Handler;
+  const withInput = decodeLayer === undefined ? handler : withDecodedInput(handler);
+  const terminal =
+    body === undefined
+      ? withInput
+      : (ctx: Context): Promise<ApiResponse> =>
+          decodeJsonBody(ctx, {
+            codec: body.codec as AnyCodec,
+            type: body.type,
+            ...(body.id === undefined ? {} : { id: ctx.params[body.id] }),
+          }).then((decoded) => {
+            ctx.body = decoded;
+            return withInput(ctx);
+          });
+  return { info, use: layers, handler: terminal, negotiate };
+}
+
+function isCodec(value: unknown): value is AnyCodec {
+  return typeof value === 'object' && value !== null && typeof (value as AnyCodec).decode === 'function';
+}
+
+function codecsOf(codecs: unknown, what: string, fail: (what: string) => never): QueryCodecs {
+  if (typeof codecs !== 'object' || codecs === null) fail(`${what} must map names to io-ts codecs`);
+  for (const [name, codec] of Object.entries(codecs as object)) {
+    if (!isCodec(codec)) fail(`${what}.${name} must be an io-ts codec`);
+  }
+  return codecs as QueryCodecs;
+}
+
+function authMiddleware(auth: RouteAuth, fail: (what: string) => never): Middleware | undefined {
+  if (auth === 'none') return undefined;
+  if (auth === 'principal') return requireAuth();
+  if (typeof auth === 'object' && auth !== null && Array.isArray(auth.scopes)) {
+    try {
+      return requireScopes({ scopes: auth.scopes });
+    } catch (error) {
+      return fail(`auth: ${(error as Error).message}`);
+    }
+  }
+  return fail(`auth must be 'none', 'principal' or { scopes: [...] }, got ${JSON.stringify(auth)}`);
+}
+
+/** Decodes path parameters and query before the route's middleware, so a bad one is refused first. */
+function decodeInput(params: QueryCodecs, query: QueryCodecs | undefined): Middleware {
+  const names = Object.keys(params);
+  return defineMiddleware({
+    before: function decodeRouteInput(ctx) {
+      let decodedParams = ctx.params;
+      if (names.length > 0) {
+        const decoded: Record<string, unknown> = { ...ctx.params };
+        for (const name of names) {
+          const result = params[name]!.decode(ctx.params[name]);
+          if (result._tag === 'Left') throw new ApiError(404, { detail: 'No resource exists at this path.' });
+          decoded[name] = result.right;
+        }
+        decodedParams = decoded as Params;
+      }
+      ctx.set(DECODED, {
+        params: decodedParams,
+        query: query === undefined ? undefined : decodeQuery(ctx, query),
+      });
+      return undefined;
+    },
+  });
+}
+
+/**
+ * The handler sees the decoded `params` and `query`; the layers around it see the raw strings again
+ * once it has answered (their types promise strings).
+ */
+function withDecodedInput(handler: Handler): Handler {
+  return (ctx) => {
+    const decoded = ctx.get(DECODED);
+    if (decoded === undefined) return handler(ctx);
+    const raw = ctx.params;
+    ctx.params = decoded.params;
+    const context = ctx as RequestContext;
+    if (decoded.query !== undefined)
+      context.declaredQuery = decoded.query as Readonly<Record<string, string>>;
+    const restore = (response: ApiResponse): ApiResponse => {
+      ctx.params = raw;
+      context.declaredQuery = undefined;
+      return response;
+    };
+    let result: MaybePromise<ApiResponse>;
+    try {
+      result = handler(ctx);
+    } catch (error) {
+      restore(undefined as never);
+      throw error;
+    }
+    return result instanceof Promise
+      ? result.then(restore, (error: unknown) => {
+          restore(undefined as never);
+          throw error;
+        })
+      : restore(result);
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  // Codecs are the user's objects: listed as they are, not frozen.
+  if (isCodec(value)) return value;
+  for (const member of Object.values(value)) deepFreeze(member);
+  return Object.freeze(value);
+}

@@ -1,0 +1,173 @@
+import type * as t from 'io-ts';
+import type { ParamsOf } from './route-pattern.js';
+import type { ApiResponse, Context, Middleware, Principal, RouteFacts } from './types.js';
+
+/** Any io-ts codec that decodes from `unknown` (what a path segment, query value or body is). */
+// biome-ignore lint/suspicious/noExplicitAny: codecs of any output and encoded type
+export type AnyCodec = t.Type<any, any, unknown>;
+
+/** Codecs for some or all of a pattern's `{params}`, by name; the others stay strings. */
+export type ParamCodecs<P extends string> = { readonly [K in keyof ParamsOf<P>]?: AnyCodec };
+
+/** Codecs for the query parameters a route takes, by name (`author`, `page[size]`, ...). */
+export type QueryCodecs = Readonly<Record<string, AnyCodec>>;
+
+/**
+ * The body a route takes: its attributes' codec (use `strictObject`), and the JSON:API resource type
+ * a resource document (`application/vnd.api+json`) must name in `data.type`. With `id`, the body
+ * updates the resource whose id is that path parameter: a JSON:API document must carry it as
+ * `data.id` (see `decodeJsonBody`).
+ */
+export interface BodySpec<A, P extends string = string> {
+  readonly codec: t.Type<A, unknown, unknown> | t.Type<A, A, unknown>;
+  readonly type: string;
+  readonly id?: keyof ParamsOf<P> & string;
+}
+
+/** The JSON:API document kinds a response may carry, when no codec describes its body. */
+export type DocumentKind = 'resource' | 'collection' | 'errors' | 'meta' | 'empty';
+
+/** One documented response of a route. */
+export interface ResponseSpec {
+  readonly description: string;
+  /** A codec of the body, or the kind of document it is. */
+  readonly body?: AnyCodec | DocumentKind;
+  /** Response header fields the route sets, by lower-case name, with what they mean. */
+  readonly headers?: Readonly<Record<string, { readonly description: string }>>;
+}
+
+/** Who may call a route: anyone, any authenticated caller, or a caller holding every listed scope. */
+export type RouteAuth = 'none' | 'principal' | { readonly scopes: readonly string[] };
+
+/** What a deprecated route announces (see `deprecation`). */
+export interface RouteDeprecation {
+  /** When the route stops being served (RFC 8594 `Sunset`). */
+  readonly sunset?: Date;
+  /** Where clients should go instead. */
+  readonly successor?: string;
+}
+
+/** What the declared `auth` guarantees the handler. */
+export type AuthVariables<A> = A extends 'principal' | { readonly scopes: readonly string[] }
+  ? { readonly principal: Principal }
+  : {};
+
+/** `ctx.params` after decoding: a codec's output where one is declared, the string otherwise. */
+export type DecodedParams<P extends string, PC> = {
+  readonly [K in keyof ParamsOf<P>]: K extends keyof PC
+    ? PC[K] extends AnyCodec
+      ? t.TypeOf<PC[K]>
+      : string
+    : string;
+};
+
+/** `ctx.query` after decoding: each declared parameter, absent when not sent. Undeclared: raw strings. */
+export type DecodedQuery<QC> = [QC] extends [QueryCodecs]
+  ? { readonly [K in keyof QC]?: t.TypeOf<QC[K]> }
+  : Readonly<Record<string, string>>;
+
+/** The context a declared route's handler receives. */
+export type RouteContext<P extends string, PC, QC, B, V> = Omit<Context<ParamsOf<P>>, 'params' | 'query'> & {
+  readonly params: DecodedParams<P, PC>;
+  readonly query: DecodedQuery<QC>;
+  readonly body: B;
+} & V;
+
+/**
+ * A declared route: what it takes, what it answers, who may call it, and its handler. The library
+ * decodes and validates `params`, `query` and `body` before the handler runs, so the handler's
+ * `ctx.params`, `ctx.query` and `ctx.body` are typed without annotations.
+ *
+ * @example
+ * app.route({
+ *   method: 'POST', path: '/orders', auth: 'principal',
+ *   body: { codec: strictObject({ bookId: positiveInteger }), type: 'orders' },
+ *   responses: { 201: { description: 'The order', body: 'resource' } },
+ *   handler: (ctx) => created(`/orders/1`, { data: ... ctx.body.bookId ... }),
+ * });
+ */
+export interface RouteDefinition<
+  P extends string = string,
+  PC = {},
+  QC = undefined,
+  B = undefined,
+  V extends object = {},
+  A extends RouteAuth | undefined = undefined,
+> {
+  readonly method: string;
+  /** `/books/{id}`: `{name}` segments become `ctx.params`. */
+  readonly path: P;
+  /** Codecs for path parameters; a value a codec refuses names no resource: 404. */
+  readonly params?: PC & ParamCodecs<P> & { readonly [K in Exclude<keyof PC, keyof ParamsOf<P>>]: never };
+  /** Codecs for the query parameters the route takes; any other, a repeated or an invalid one: 400. */
+  readonly query?: QC & QueryCodecs;
+  /** The request body the route takes: 415, 413 and 400 as `decodeJsonBody` answers them. */
+  readonly body?: BodySpec<B, P>;
+  /** The responses the route documents, by status code. */
+  readonly responses?: Readonly<Record<number, ResponseSpec>>;
+  /** Who may call it (default `'none'`): 401 without a principal, 403 without the scopes. */
+  readonly auth?: A;
+  /** The largest request body any layer reads for this route (default 100 KiB). */
+  readonly bodyLimit?: number;
+  /** Response media types, in server preference (default JSON:API, then JSON). Negotiated on `Accept`. */
+  readonly produces?: readonly string[];
+  /** Set when the route is deprecated (documentation; the `deprecation` middleware sends the headers). */
+  readonly deprecated?: RouteDeprecation;
+  /**
+   * Route middleware, run after the application's and the declared `auth`, outermost first. What a
+   * middleware declares it adds (`requireAuth()`: the principal) shows in the handler's context; when
+   * several add members, declare the route's `V` or use `auth`.
+   */
+  readonly use?: readonly Middleware<Context<ParamsOf<P>>, V>[];
+  readonly handler: (
+    ctx: RouteContext<P, PC, QC, B, V & AuthVariables<A>>,
+  ) => Promise<ApiResponse> | ApiResponse;
+}
+
+/**
+ * A registered route as `app.routes()` lists it: frozen, self-describing, for generators (OpenAPI),
+ * linters and test kits.
+ */
+export interface RouteInfo extends RouteFacts {
+  /** Upper-case method. */
+  readonly method: string;
+  /** Parameter names in path order. */
+  readonly paramNames: readonly string[];
+  readonly params: Readonly<Record<string, AnyCodec>>;
+  /** Absent when the route does not declare its query (it then reads `ctx.query` as raw strings). */
+  readonly query: QueryCodecs | undefined;
+  readonly body: { readonly codec: AnyCodec; readonly type: string; readonly id?: string } | undefined;
+  readonly responses: Readonly<Record<number, ResponseSpec>>;
+  readonly auth: RouteAuth;
+  /** The declared response media types; `undefined`: the default, `RESPONSE_MEDIA_TYPES`. */
+  readonly produces: readonly string[] | undefined;
+  readonly deprecated: RouteDeprecation | undefined;
+  /** How many route middleware run (their order is the declaration's). */
+  readonly middlewareCount: number;
+}
+
+/** A declared route whose types have been checked, ready for `app.route` (see {@link defineRoute}). */
+// biome-ignore lint/suspicious/noExplicitAny: the declaration's own types were checked by defineRoute
+export type DeclaredRouteDefinition = RouteDefinition<string, any, any, any, any, any>;
+
+/**
+ * Check a route declaration's types where it is written (its handler's `ctx` is inferred exactly as in
+ * `app.route`) and return it as a value, so a feature module can export its routes from its
+ * dependencies and the composition root registers them.
+ *
+ * @example
+ * export const booksRoutes = (deps: { bookStore: BookStore }) => [
+ *   defineRoute({ method: 'GET', path: '/books/{id}', handler: (ctx) => ... }),
+ * ];
+ * for (const route of booksRoutes(deps)) app.route(route);
+ */
+export function defineRoute<
+  const P extends string,
+  PC = {},
+  QC = undefined,
+  B = undefined,
+  V extends object = {},
+  const A extends RouteAuth | undefined = undefined,
+>(definition: RouteDefinition<P, PC, QC, B, V, A>): DeclaredRouteDefinition {
+  return definition as unknown as DeclaredRouteDefinition;
+}

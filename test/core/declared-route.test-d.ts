@@ -1,0 +1,128 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import { requireAuth } from '../../src/auth/middleware.js';
+import { conditional } from '../../src/caching/conditional.js';
+import { createApp } from '../../src/core/app.js';
+import { json } from '../../src/core/response.js';
+import type { Context, Principal } from '../../src/core/types.js';
+import { oneOf, positiveInteger, strictObject, text } from '../../src/validation/codecs.js';
+import { queryInteger } from '../../src/validation/query-codecs.js';
+
+const OrderInput = strictObject({ bookId: positiveInteger }, { note: text({ maxLength: 10 }) });
+
+// Compile-time checks: `npx tsc --noEmit` and vitest's typecheck fail if an expectation does not hold
+// or a `@ts-expect-error` line compiles.
+describe('declared route types', () => {
+  it('types params, query and body from their codecs, without annotations', () => {
+    createApp().route({
+      method: 'PATCH',
+      path: '/users/{user_id}/orders/{id}',
+      params: { id: queryInteger({ min: 1 }) },
+      query: { page: queryInteger(), status: oneOf(['open', 'done']) },
+      body: { codec: OrderInput, type: 'orders', id: 'id' },
+      handler: (ctx) => {
+        expectTypeOf(ctx.params.id).toEqualTypeOf<number>();
+        expectTypeOf(ctx.params.user_id).toEqualTypeOf<string>();
+        expectTypeOf(ctx.query.page).toEqualTypeOf<number | undefined>();
+        expectTypeOf(ctx.query.status).toEqualTypeOf<'open' | 'done' | undefined>();
+        expectTypeOf(ctx.body.bookId).toEqualTypeOf<number>();
+        expectTypeOf(ctx.body.note).toEqualTypeOf<string | undefined>();
+        // @ts-expect-error: the body has no such field
+        ctx.body.quantity;
+        // @ts-expect-error: an undeclared query parameter
+        ctx.query.sort;
+        // @ts-expect-error: the principal may be absent without auth
+        ctx.principal.sub;
+        return json(200, {});
+      },
+    });
+  });
+
+  it('leaves an undeclared route on raw strings and no body', () => {
+    createApp().route({
+      method: 'GET',
+      path: '/books/{id}',
+      handler: (ctx) => {
+        expectTypeOf(ctx.params.id).toEqualTypeOf<string>();
+        expectTypeOf(ctx.query).toEqualTypeOf<Readonly<Record<string, string>>>();
+        expectTypeOf(ctx.body).toEqualTypeOf<undefined>();
+        return json(200, {});
+      },
+    });
+  });
+
+  it('makes the principal certain after auth or requireAuth()', () => {
+    createApp()
+      .route({
+        method: 'GET',
+        path: '/me',
+        auth: 'principal',
+        handler: (ctx) => {
+          expectTypeOf(ctx.principal).toEqualTypeOf<Principal>();
+          return json(200, {});
+        },
+      })
+      .route({
+        method: 'GET',
+        path: '/profiles/{id}',
+        use: [requireAuth(), conditional({ validators: (ctx) => ({ etag: `"${ctx.params.id}"` }) })],
+        handler: (ctx) => {
+          expectTypeOf(ctx.principal).toEqualTypeOf<Principal>();
+          return json(200, {});
+        },
+      })
+      .route({
+        method: 'GET',
+        path: '/standards',
+        auth: { scopes: ['standards:read'] },
+        handler: (ctx) => {
+          expectTypeOf(ctx.principal.scopes).toEqualTypeOf<ReadonlySet<string>>();
+          return json(200, {});
+        },
+      });
+  });
+
+  it('refuses declarations that do not fit the path', () => {
+    createApp().route({
+      method: 'GET',
+      path: '/books/{id}',
+      // @ts-expect-error: the path has no {nope}
+      params: { nope: queryInteger() },
+      handler: () => json(200, {}),
+    });
+    createApp().route({
+      method: 'PATCH',
+      path: '/books/{id}',
+      // @ts-expect-error: body.id must name a path parameter
+      body: { codec: OrderInput, type: 'books', id: 'book_id' },
+      handler: () => json(200, {}),
+    });
+    createApp().route({
+      method: 'GET',
+      path: '/books',
+      // @ts-expect-error: auth is 'none', 'principal' or a scope list
+      auth: 'admin',
+      handler: () => json(200, {}),
+    });
+  });
+});
+
+describe('conditional({ load })', () => {
+  it('types the loaded entity for validators and handler from what load returns', () => {
+    const book = conditional({
+      load: async (ctx: Context<{ readonly id: string }>) => ({ id: ctx.params.id, version: 1 }),
+      validators: (_ctx, loaded) => {
+        expectTypeOf(loaded).toEqualTypeOf<{ id: string; version: number }>();
+        return { etag: `"${loaded.version}"` };
+      },
+    });
+    createApp().route({
+      method: 'GET',
+      path: '/books/{id}',
+      use: [book],
+      handler: (ctx) => {
+        expectTypeOf(book.entity(ctx)).toEqualTypeOf<{ id: string; version: number }>();
+        return json(200, {});
+      },
+    });
+  });
+});
