@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { CHECK_USAGE, checkCommand } from './check-command.js';
 import { LINT_USAGE, lintCommand } from './lint-command.js';
 
 const USAGE = `Usage: rest-conventions <command> [options]
@@ -10,13 +9,14 @@ Commands:
 
 ${LINT_USAGE}
 
-${CHECK_USAGE}`;
+See docs/testing.md for check's options.`;
 
 const [command, ...args] = process.argv.slice(2);
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const commands: Record<string, (args: readonly string[], out: (line: string) => void) => Promise<number>> = {
   lint: lintCommand,
-  check: checkCommand,
+  // Loaded on demand: the kit needs the optional peers fast-check and ajv; lint does not.
+  check: async (args, out) => (await import('./check-command.js')).checkCommand(args, out),
 };
 const run = command === undefined ? undefined : commands[command];
 if (run === undefined) {

@@ -23,7 +23,8 @@ export interface ConformanceResult {
   readonly problems: readonly string[];
 }
 
-const DOC_ID = 'urn:rest-conventions:document';
+/** Where the document's components are registered (a name only: nothing is fetched). */
+const DOC_ID = 'https://rest-conventions.invalid/document';
 
 /**
  * A checker of responses against an OpenAPI 3.1 document: the status is declared for the operation

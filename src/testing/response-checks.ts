@@ -25,9 +25,11 @@ export const INTERNAL_FIELDS: ReadonlySet<string> = new Set([
 const STACK_TRACE =
   /\n\s*at\s+\S.*[:(]\d+:\d+\)?|node:internal|\/node_modules\/|\bat (?:async )?[\w$.<>]+ \((?:file:|\/)/;
 
+/** Where the document schemas are registered (a name only: nothing is fetched). */
+const KIT_ID = 'https://rest-conventions.invalid/kit';
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
-ajv.addSchema({ $id: 'urn:kit', components: { schemas: DOCUMENT_SCHEMAS } } as never);
-const ref = (name: string) => ajv.compile({ $ref: `urn:kit#/components/schemas/${name}` });
+ajv.addSchema({ $id: KIT_ID, components: { schemas: DOCUMENT_SCHEMAS } } as never);
+const ref = (name: string) => ajv.compile({ $ref: `${KIT_ID}#/components/schemas/${name}` });
 const isErrorDocument = ref('ErrorDocument');
 const isProblem = ref('Problem');
 const isResourceDocument = ref('ResourceDocument');
