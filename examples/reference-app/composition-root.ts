@@ -3,9 +3,11 @@ import { authenticate, hs256Verifier, type TokenVerifier } from 'rest-convention
 import { cacheControlDefault } from 'rest-conventions/caching';
 import { movedUrls } from 'rest-conventions/deprecation';
 import { type IdempotencyStore, memoryStore } from 'rest-conventions/idempotency';
+import { docsPage } from 'rest-conventions/openapi';
 import { memoryRateLimitStore, type RateLimitStore, rateLimit } from 'rest-conventions/ratelimit';
 import { securityHeaders } from 'rest-conventions/security';
 import { createInjector } from 'typed-inject';
+import { API_INFO, apiDescriptionRoutes } from './api-description/api-description-routes.js';
 import { type BookStore, MemoryBookStore } from './books/book-store.js';
 import { booksRoutes } from './books/books-routes.js';
 import type { Config } from './config.js';
@@ -68,6 +70,8 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
   });
   const app = createApp({
     logger,
+    // `/openapi.json` is a document's conventional name, not a resource segment.
+    naming: { allowSegments: ['openapi.json'] },
     use: [
       securityHeaders(),
       cacheControlDefault(),
@@ -91,5 +95,8 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
   for (const route of [...booksRoutes(deps), ...ordersRoutes(deps)]) app.route(route);
   injector.resolve('usersRoutes').register(app);
   injector.resolve('standardsRoutes').register(app);
+  // Last: the description reads every route registered above (at its first request).
+  const docs = docsPage({ specUrl: '/openapi.json', path: '/docs', title: API_INFO.title });
+  for (const route of apiDescriptionRoutes({ app, docs })) app.route(route);
   return app;
 }

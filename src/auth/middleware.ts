@@ -1,4 +1,5 @@
 import { defineMiddleware } from '../core/compose.js';
+import { describeLayer } from '../core/contract.js';
 import type { ApiResponse, Context, Middleware, Principal } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render.js';
@@ -68,7 +69,7 @@ export function authenticate(options: AuthenticateOptions): Middleware {
       }),
     );
   };
-  return defineMiddleware({
+  const layer = defineMiddleware({
     // Anonymous requests pass without waiting; only a presented token is verified.
     before: function authenticateRequest(ctx) {
       const header = ctx.request.headers.get('authorization');
@@ -109,6 +110,7 @@ export function authenticate(options: AuthenticateOptions): Middleware {
         );
     },
   });
+  return describeLayer(layer, AUTHENTICATE_CONTRACT);
 }
 
 function unauthenticated(realm: string): ApiError {
@@ -125,12 +127,13 @@ export function requireAuth(
   options: { readonly realm?: string } = {},
 ): Middleware<Context, { readonly principal: Principal }> {
   const realm = options.realm ?? 'api';
-  return defineMiddleware<Context, undefined, { readonly principal: Principal }>({
+  const layer = defineMiddleware<Context, undefined, { readonly principal: Principal }>({
     before: function requireAuthentication(ctx) {
       if (ctx.principal === undefined) throw unauthenticated(realm);
       return undefined;
     },
   });
+  return describeLayer(layer, { security: { scopes: [] }, responses: { 401: UNAUTHENTICATED } });
 }
 
 /**
@@ -149,7 +152,7 @@ export function requireScopes(options: {
     throw new TypeError('requireScopes: give one or more scope tokens (RFC 6749 section 3.3)');
   }
   const scopeList = scopes.join(' ');
-  return defineMiddleware<Context, undefined, { readonly principal: Principal }>({
+  const layer = defineMiddleware<Context, undefined, { readonly principal: Principal }>({
     before: function checkScopes(ctx) {
       const { principal } = ctx;
       if (principal === undefined) throw unauthenticated(realm);
@@ -164,4 +167,31 @@ export function requireScopes(options: {
       return undefined;
     },
   });
+  return describeLayer(layer, {
+    security: { scopes },
+    responses: {
+      401: UNAUTHENTICATED,
+      403: {
+        description: 'Forbidden: the token lacks a required scope.',
+        headers: { 'WWW-Authenticate': CHALLENGE },
+      },
+    },
+  });
 }
+
+const CHALLENGE = { description: 'The Bearer challenge (RFC 6750 section 3).', required: true };
+const UNAUTHENTICATED = {
+  description: 'Unauthorized: no valid bearer token.',
+  headers: { 'WWW-Authenticate': CHALLENGE },
+};
+
+/** A presented token is verified on every route: a bad one is refused, two credentials are a 400. */
+const AUTHENTICATE_CONTRACT = {
+  responses: {
+    400: { description: 'Bad Request: more than one Authorization field.' },
+    401: {
+      description: 'Unauthorized: the bearer token is invalid or expired.',
+      headers: { 'WWW-Authenticate': CHALLENGE },
+    },
+  },
+};

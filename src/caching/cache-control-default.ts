@@ -1,4 +1,5 @@
 import { defineMiddleware } from '../core/compose.js';
+import { describeLayer } from '../core/contract.js';
 import type { Middleware } from '../core/types.js';
 
 export interface CacheControlDefaultOptions {
@@ -22,10 +23,18 @@ export function cacheControlDefault(options: CacheControlDefaultOptions = {}): M
   if (typeof value !== 'string' || !FIELD_VALUE.test(value)) {
     throw new TypeError(`cacheControlDefault: not a field value: ${JSON.stringify(value)}`);
   }
-  return defineMiddleware({
+  const layer = defineMiddleware({
     after: function addDefaultCacheControl(_ctx, response) {
       response.headers['cache-control'] ??= value;
       return response;
+    },
+  });
+  return describeLayer(layer, {
+    allHeaders: {
+      'Cache-Control': {
+        description: 'Whether and how the response may be cached (RFC 9111 section 5.2).',
+        required: true,
+      },
     },
   });
 }

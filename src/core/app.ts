@@ -2,6 +2,7 @@ import { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render.js';
 import { composePipeline, type MaybePromise } from './compose.js';
 import { RequestContext } from './context.js';
+import { contractsOf } from './contract.js';
 import { declareRoute } from './declare-route.js';
 import { httpDate } from './http-date.js';
 import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from './media-types.js';
@@ -119,6 +120,7 @@ export function createApp(options: AppOptions = {}): App {
   const pipeline = composePipeline(options.use ?? [], dispatch, onError);
 
   const declared: RouteInfo[] = [];
+  const appContracts = contractsOf(options.use ?? []);
   const app: App = {
     route(definition) {
       const route = declareRoute(definition as unknown as RouteDefinition);
@@ -136,7 +138,15 @@ export function createApp(options: AppOptions = {}): App {
         facts: route.info,
         negotiate: route.negotiate,
       });
-      declared.push(route.info);
+      // The app's layers run on every route: their contracts are part of each route's.
+      declared.push(
+        appContracts.length === 0
+          ? route.info
+          : Object.freeze({
+              ...route.info,
+              contracts: Object.freeze([...appContracts, ...route.info.contracts]),
+            }),
+      );
       return app;
     },
     routes() {

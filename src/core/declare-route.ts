@@ -5,6 +5,7 @@ import { decodeQuery } from '../validation/decode-query.js';
 import { DEFAULT_BODY_LIMIT } from './body.js';
 import { defineMiddleware, type MaybePromise } from './compose.js';
 import type { RequestContext } from './context.js';
+import { contractsOf } from './contract.js';
 import { mediaTypeNegotiator } from './media-types.js';
 import type { AnyCodec, QueryCodecs, RouteAuth, RouteDefinition, RouteInfo } from './route.js';
 import { parsePattern } from './route-pattern.js';
@@ -98,6 +99,7 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
     produces: produces === undefined ? undefined : produces.map((type) => type.toLowerCase()),
     deprecated: definition.deprecated,
     middlewareCount: use.length,
+    contracts: contractsOf([...(authLayer === undefined ? [] : [authLayer]), ...use]),
   });
 
   const decodeLayer =

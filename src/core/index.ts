@@ -3,6 +3,15 @@ export { DEFAULT_BODY_LIMIT, readBody } from './body.js';
 export { ACCEPTED_CONTENT_CODINGS, checkRequestCodings } from './codings.js';
 export { compose, defineMiddleware, type ErrorRenderer, type MaybePromise } from './compose.js';
 export { RequestContext } from './context.js';
+export {
+  CONTRACT,
+  contractOf,
+  contractsOf,
+  describeLayer,
+  type HeaderContract,
+  type OperationContract,
+  type StatusContract,
+} from './contract.js';
 export { httpDate } from './http-date.js';
 export {
   essence,

@@ -1,4 +1,5 @@
 import type * as t from 'io-ts';
+import type { OperationContract } from './contract.js';
 import type { ParamsOf } from './route-pattern.js';
 import type { ApiResponse, Context, Middleware, Principal, RouteFacts } from './types.js';
 
@@ -144,6 +145,11 @@ export interface RouteInfo extends RouteFacts {
   readonly deprecated: RouteDeprecation | undefined;
   /** How many route middleware run (their order is the declaration's). */
   readonly middlewareCount: number;
+  /**
+   * What the app's and the route's middleware add to its contract (headers, statuses), app-wide
+   * layers first (see `describeLayer`).
+   */
+  readonly contracts: readonly OperationContract[];
 }
 
 /** A declared route whose types have been checked, ready for `app.route` (see {@link defineRoute}). */

@@ -1,3 +1,4 @@
+import { describeLayer } from '../core/contract.js';
 import { appendListMember } from '../core/response.js';
 import type { Middleware } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
@@ -32,7 +33,7 @@ export function deprecation(options: DeprecationOptions): Middleware {
       : { deprecation: notice.deprecation, sunset: notice.sunset };
   const retired = notice.version === undefined ? 'This resource' : `API version ${notice.version}`;
 
-  return async function announceDeprecation(ctx, next) {
+  const layer: Middleware = async function announceDeprecation(ctx, next) {
     if (notice.version !== undefined) {
       const version = ctx.get(API_VERSION);
       if (version === undefined) {
@@ -57,4 +58,11 @@ export function deprecation(options: DeprecationOptions): Middleware {
     if (link !== undefined) appendListMember(response.headers, 'link', link);
     return response;
   };
+  return describeLayer(layer, {
+    deprecation: {
+      ...(notice.version === undefined ? {} : { version: notice.version }),
+      ...(notice.sunset === undefined ? {} : { sunset: notice.sunset }),
+      ...(options.successor === undefined ? {} : { successor: options.successor }),
+    },
+  });
 }

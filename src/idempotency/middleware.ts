@@ -1,5 +1,6 @@
 import { readBody } from '../core/body.js';
 import { canonicalPath } from '../core/canonical-path.js';
+import { describeLayer } from '../core/contract.js';
 import { collectBody } from '../core/response.js';
 import { withTimeout } from '../core/timeout.js';
 import type { ApiResponse, Context, Middleware, Next } from '../core/types.js';
@@ -259,7 +260,7 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
     return response;
   };
 
-  return async function idempotencyMiddleware(ctx, next) {
+  const layer: Middleware = async function idempotencyMiddleware(ctx, next) {
     if (!GUARDED_METHODS.has(ctx.request.method)) return next();
     const parsed = parseIdempotencyKey(ctx.request.headers.get('idempotency-key'));
     if (parsed.kind === 'absent') {
@@ -297,4 +298,38 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
         return execute(ctx, next, key, outcome.token);
     }
   };
+  return describeLayer(layer, {
+    methods: [...GUARDED_METHODS],
+    requestHeaders: {
+      'Idempotency-Key': {
+        description:
+          'A unique key per operation: a retry with it is answered as the first time (draft-ietf-httpapi-idempotency-key-header).',
+        ...(config.required ? { required: true } : {}),
+      },
+    },
+    responses: {
+      // A route may answer 409 for its own reasons (a duplicate), without Retry-After.
+      409: {
+        description: 'Conflict: a request with this key is still in progress.',
+        headers: { 'Retry-After': { ...RETRY_AFTER, required: false } },
+      },
+      422: { description: 'Unprocessable: this key was used with another request.' },
+      429: {
+        description: "Too Many Requests: the caller's idempotency quota is full.",
+        headers: { 'Retry-After': RETRY_AFTER },
+      },
+      503: {
+        description:
+          'Service Unavailable: the idempotency store is full or unreachable; nothing was executed.',
+        headers: { 'Retry-After': RETRY_AFTER },
+      },
+    },
+    successHeaders: { 'Idempotent-Replayed': { description: '`true` on a replayed answer.' } },
+  });
 }
+
+const RETRY_AFTER = {
+  description: 'Seconds to wait before retrying.',
+  required: true,
+  schema: { type: 'integer' },
+};

@@ -39,6 +39,7 @@ const ACTION_PARAMETERS: ReadonlySet<string> = new Set([
 ]);
 const SEGMENT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const PARAM = /^\{[^{}]+\}$/;
+const DOCUMENT_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*\.(?:json|yaml|yml)$/;
 const VERSION = /^v[1-9]\d*$/;
 const VERSION_LIKE = /^(?:v|ver|version)[-_.]?\d+(?:[._]\d+)*$/i;
 
@@ -98,7 +99,9 @@ function checkPath(path: string, report: Report): void {
       }
       return;
     }
-    if (!SEGMENT.test(segment)) {
+    // The last segment may name a document with its extension (`/openapi.json`).
+    const last = index === segments.length - 1;
+    if (!SEGMENT.test(segment) && !(last && DOCUMENT_NAME.test(segment))) {
       report(
         'lowercase-hyphenated',
         path,

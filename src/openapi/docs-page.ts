@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ApiResponse } from '../core/types.js';
@@ -59,14 +59,14 @@ interface Asset {
 
 /**
  * Build an API reference page rendered by Swagger UI (`swagger-ui-dist`, an optional peer
- * dependency) from an OpenAPI document the same server serves. Files are read once, here; every
- * response afterwards comes from memory.
+ * dependency) from an OpenAPI document the same server serves. Files are read once, here, at start-up;
+ * every response afterwards comes from memory.
  *
  * @example
- * const docs = await docsPage({ specUrl: '/openapi.json' });
+ * const docs = docsPage({ specUrl: '/openapi.json' });
  * app.route({ method: 'GET', path: '/docs', handler: (ctx) => docs.respond(undefined, ctx.request.headers.get('if-none-match'))! });
  */
-export async function docsPage(options: DocsPageOptions): Promise<DocsPage> {
+export function docsPage(options: DocsPageOptions): DocsPage {
   const { specUrl } = options;
   if (typeof specUrl !== 'string' || !specUrl.startsWith('/')) {
     throw new TypeError('docsPage: specUrl must be a same-origin path such as "/openapi.json"');
@@ -78,7 +78,7 @@ export async function docsPage(options: DocsPageOptions): Promise<DocsPage> {
   const dir = options.assetsDir ?? swaggerUiDir();
   const assets = new Map<string, Asset>();
   for (const [name, type] of Object.entries(ASSETS)) {
-    assets.set(name, asset(new Uint8Array(await readFile(join(dir, name))), type));
+    assets.set(name, asset(new Uint8Array(readFileSync(join(dir, name))), type));
   }
   assets.set(
     'init.js',

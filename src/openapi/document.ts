@@ -196,13 +196,15 @@ function operationOf(
     });
   };
   if (paramNames.length > 0) addStatus(404);
-  if (route.query !== undefined || route.body !== undefined) addStatus(400);
-  if (route.body !== undefined) {
+  // A write reads a body (declared, or decoded by the handler): 400, 413 and 415 are its answers.
+  const writes = method === 'POST' || method === 'PUT' || method === 'PATCH';
+  if (route.query !== undefined || route.body !== undefined || writes) addStatus(400);
+  if (route.body !== undefined || writes) {
     addStatus(413);
     addStatus(415);
   }
   addStatus(406);
-  const auth = route.auth ?? 'none';
+  const auth = effectiveAuth(route.auth ?? 'none', applying);
   if (auth !== 'none')
     addStatus(401, {
       description: STANDARD_STATUSES[401]!,
@@ -214,32 +216,62 @@ function operationOf(
   }
   addStatus(500);
   if (![...statuses.keys()].some((s) => s >= 200 && s < 300)) {
-    statuses.set(method === 'POST' ? 201 : method === 'DELETE' ? 204 : 200, { description: 'Success.' });
+    // Undocumented success: a JSON:API document of some kind (or nothing, for a DELETE).
+    if (method === 'DELETE') statuses.set(204, { description: 'Success: nothing to return.' });
+    else {
+      const schema = {
+        anyOf: [
+          { $ref: KIND_SCHEMAS.resource },
+          { $ref: KIND_SCHEMAS.collection },
+          { $ref: KIND_SCHEMAS.meta },
+        ],
+      };
+      statuses.set(method === 'POST' ? 201 : 200, {
+        description: 'Success.',
+        content: Object.fromEntries(produces.map((type) => [type, { schema }])),
+      });
+    }
   }
-  const deprecation = route.deprecated;
+  const announced = deprecationOf(route, applying);
+  const deprecation = route.deprecated ?? (announced.here ? {} : undefined);
   const success: Record<string, HeaderContract> = {};
   const everywhere: Record<string, HeaderContract> = {};
   for (const contract of applying) {
     Object.assign(success, contract.successHeaders);
     Object.assign(everywhere, contract.allHeaders);
   }
-  if (deprecation !== undefined) {
+  const declaredDeprecation = route.deprecated;
+  if (declaredDeprecation !== undefined) {
     success.Deprecation = {
+      required: true,
       description: 'When the operation was deprecated (RFC 9745).',
       schema: { type: 'string' },
     };
-    if (deprecation.sunset !== undefined) {
+    if (declaredDeprecation.sunset !== undefined) {
       success.Sunset = {
-        description: `When the operation stops being served (RFC 8594): ${deprecation.sunset.toUTCString()}.`,
+        description: `When the operation stops being served (RFC 8594): ${declaredDeprecation.sunset.toUTCString()}.`,
         schema: { type: 'string' },
       };
     }
-    if (deprecation.successor !== undefined) {
+    if (declaredDeprecation.successor !== undefined) {
       success.Link = {
-        description: `The successor (rel="successor-version"): ${deprecation.successor}.`,
+        description: `The successor (rel="successor-version"): ${declaredDeprecation.successor}.`,
         schema: { type: 'string' },
       };
     }
+  }
+  if (route.deprecated === undefined && announced.notice !== undefined) {
+    // Announced by a deprecation layer: always here, or when the deprecated version is negotiated.
+    const required = announced.here ? { required: true } : {};
+    const { sunset, successor } = announced.notice;
+    success.Deprecation = {
+      ...required,
+      description: 'When the operation (or version) was deprecated (RFC 9745).',
+    };
+    if (sunset !== undefined)
+      success.Sunset = { ...required, description: `When it stops being served (RFC 8594): ${sunset}.` };
+    if (successor !== undefined)
+      success.Link = { ...required, description: `The successor (rel="successor-version"): ${successor}.` };
   }
   const responses: Record<string, OpenApiResponse> = {};
   for (const status of [...statuses.keys()].sort((a, b) => a - b)) {
@@ -263,6 +295,39 @@ function operationOf(
     security,
     ...(deprecation !== undefined ? { deprecated: true } : {}),
   };
+}
+
+/**
+ * Whether a deprecation layer deprecates this operation: always, or when its path names the deprecated
+ * version (`/v1/...`). On an unversioned path the notice may still come, when that version is negotiated.
+ */
+function deprecationOf(
+  route: DescribedRoute,
+  contracts: readonly OperationContract[],
+): { readonly here: boolean; readonly notice: OperationContract['deprecation'] } {
+  const pathVersion = /(?:^|\/)v(\d+)(?:\/|$)/.exec(route.pattern)?.[1];
+  for (const contract of contracts) {
+    if (contract.deprecated === true) return { here: true, notice: contract.deprecation };
+    const notice = contract.deprecation;
+    if (notice === undefined) continue;
+    if (notice.version === undefined || Number(pathVersion) === notice.version) return { here: true, notice };
+    if (pathVersion === undefined) return { here: false, notice };
+  }
+  return { here: false, notice: undefined };
+}
+
+/** The route's declared auth, or what its layers require (`requireAuth`, `requireScopes`). */
+function effectiveAuth(
+  declared: NonNullable<DescribedRoute['auth']>,
+  contracts: readonly OperationContract[],
+): NonNullable<DescribedRoute['auth']> {
+  const required = contracts.flatMap((c) => (c.security === undefined ? [] : [c.security]));
+  if (required.length === 0) return declared;
+  const scopes = new Set([
+    ...(typeof declared === 'object' ? declared.scopes : []),
+    ...required.flatMap((r) => r.scopes),
+  ]);
+  return scopes.size === 0 ? 'principal' : { scopes: [...scopes] };
 }
 
 function requestBodyOf(body: NonNullable<DescribedRoute['body']>, where: string): OpenApiRequestBody {

@@ -1,4 +1,5 @@
 import { requireAuth } from '../auth/middleware.js';
+import { describeLayer } from '../core/contract.js';
 import type { Context, Middleware } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { checkOwnership } from './check.js';
@@ -39,7 +40,7 @@ export function ownershipGuard<Records extends readonly unknown[], Names extends
   }
   // The 401 comes from requireAuth itself, so every protected route answers it identically.
   const requireCaller = requireAuth(options.realm === undefined ? {} : { realm: options.realm });
-  return async function ownershipGuardMiddleware(ctx, next) {
+  const layer: Middleware<Context<ParamsFor<Names>>> = async function ownershipGuardMiddleware(ctx, next) {
     const result = await checkOwnership(path, ctx.principal, ctx.params);
     switch (result.outcome) {
       case 'unauthenticated':
@@ -61,4 +62,18 @@ export function ownershipGuard<Records extends readonly unknown[], Names extends
         return next();
     }
   };
+  // Unauthenticated: 401; another's or a missing record: the same 404; a reader without the scope: 403.
+  return describeLayer(layer, {
+    security: { scopes: [] },
+    responses: {
+      401: {
+        description: 'Unauthorized: no valid bearer token.',
+        headers: {
+          'WWW-Authenticate': { description: 'The Bearer challenge (RFC 6750 section 3).', required: true },
+        },
+      },
+      403: { description: 'Forbidden: the caller may not read this resource.' },
+      404: { description: 'Not Found: no such resource, or one the caller does not own (the same answer).' },
+    },
+  });
 }

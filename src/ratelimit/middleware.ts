@@ -1,4 +1,5 @@
 import { defineMiddleware } from '../core/compose.js';
+import { describeLayer } from '../core/contract.js';
 import { appendListMember } from '../core/response.js';
 import { withTimeout } from '../core/timeout.js';
 import type { Context, Middleware } from '../core/types.js';
@@ -135,7 +136,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     return undefined;
   };
 
-  return defineMiddleware<Context, Record<string, string> | undefined>({
+  const layer = defineMiddleware<Context, Record<string, string> | undefined>({
     // An in-process store decides synchronously; a remote one is bounded by the timeout.
     before: function checkRateLimit(ctx) {
       const key = keyOf(ctx);
@@ -163,4 +164,33 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       return response;
     },
   });
+  return describeLayer(layer, RATE_LIMIT_CONTRACT);
 }
+
+const RATE_LIMIT_HEADERS = {
+  RateLimit: {
+    description: 'The quota left and when it resets (draft-ietf-httpapi-ratelimit-headers).',
+    required: true,
+  },
+  'RateLimit-Policy': {
+    description: 'The quota policies that apply (draft-ietf-httpapi-ratelimit-headers).',
+    required: true,
+  },
+} as const;
+
+/** What `rateLimit` adds to every route: its headers on every response, and 429. */
+const RATE_LIMIT_CONTRACT = {
+  allHeaders: RATE_LIMIT_HEADERS,
+  responses: {
+    429: {
+      description: 'Too Many Requests: the quota is spent (RFC 6585 section 4).',
+      headers: {
+        'Retry-After': {
+          description: 'Seconds until a request is allowed again.',
+          required: true,
+          schema: { type: 'integer' },
+        },
+      },
+    },
+  },
+};

@@ -51,7 +51,14 @@ export function documentProblems(response: TargetResponse, method = 'GET'): stri
   if (STACK_TRACE.test(response.text)) problems.push('the body contains a stack trace');
   if (response.text === '' || method === 'HEAD') return problems;
   const type = (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (!type.endsWith('json')) return problems;
+  // The convention documents: JSON:API, plain JSON and problem details (not, say, an OpenAPI document).
+  if (
+    type !== 'application/vnd.api+json' &&
+    type !== 'application/json' &&
+    type !== 'application/problem+json'
+  ) {
+    return problems;
+  }
   let body: unknown;
   try {
     body = JSON.parse(response.text);

@@ -1,4 +1,5 @@
 import { RESPONSE_MEDIA_TYPE } from '../core/app.js';
+import { describeLayer } from '../core/contract.js';
 import { essence } from '../core/media-types.js';
 import { appendListHeader } from '../core/response.js';
 import { type ApiResponse, type Context, contextKey, type Middleware } from '../core/types.js';
@@ -102,7 +103,7 @@ export function versioningWith(
   readPathVersion: PathVersionReader,
   pathSegment?: PathVersionSegment,
 ): Middleware {
-  return async function negotiateApiVersion(ctx, next) {
+  const layer: Middleware = async function negotiateApiVersion(ctx, next) {
     const decision = negotiateVersion(
       { accept: ctx.request.headers.get('accept'), pathVersion: readPathVersion(ctx) },
       policy,
@@ -123,6 +124,17 @@ export function versioningWith(
     labelVersion(response, decision, policy);
     return response;
   };
+  return describeLayer(layer, {
+    requestHeaders: {
+      Accept: {
+        description: `The media type, with the API version as a parameter (\`application/vnd.api+json;version=<n>\`); versions: ${[...policy.supported].join(', ')}.`,
+      },
+    },
+    responses: {
+      400: { description: 'Bad Request: the path and Accept name different versions.' },
+      406: { description: 'Not Acceptable: the version asked for is not served.' },
+    },
+  });
 }
 
 /** `Content-Type: application/vnd.api+json;version=2` on a successful response whose version Accept chose. */

@@ -53,7 +53,7 @@ describe.runIf(available)('the API reference page in a real browser', () => {
       ],
       { title: 'Page test', version: '1.0.0' },
     );
-    const docs = await docsPage({ specUrl: '/openapi.json' });
+    const docs = docsPage({ specUrl: '/openapi.json' });
     const app = createApp({ use: [securityHeaders()], naming: { allowSegments: ['openapi.json'] } });
     app.route({
       method: 'GET',

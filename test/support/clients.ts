@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { toFetchHandler } from '../../src/adapters/fetch.js';
 import { toNodeHandler } from '../../src/adapters/node.js';
 import type { App } from '../../src/core/app.js';
+import { assertDescribed } from './described-apps.js';
 import { assertJsonApi, assertProblem } from './schemas.js';
 
 /** A response as a test sees it, whichever adapter produced it. */
@@ -78,7 +79,15 @@ export async function nodeClient(app: App): Promise<TestClient> {
               if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
             }
             try {
-              resolve(checked(res.statusCode ?? 0, headers, Buffer.concat(chunks).toString('utf8')));
+              const text = Buffer.concat(chunks).toString('utf8');
+              assertDescribed(app, {
+                method,
+                path: path.split('?')[0]!,
+                status: res.statusCode ?? 0,
+                headers,
+                body: text,
+              });
+              resolve(checked(res.statusCode ?? 0, headers, text));
             } catch (error) {
               reject(error);
             }
@@ -113,7 +122,15 @@ export async function fetchClient(app: App): Promise<TestClient> {
       response.headers.forEach((value, name) => {
         headers[name] = value;
       });
-      return checked(response.status, headers, await response.text());
+      const text = await response.text();
+      assertDescribed(app, {
+        method,
+        path: path.split('?')[0]!,
+        status: response.status,
+        headers,
+        body: text,
+      });
+      return checked(response.status, headers, text);
     },
     close: async () => {},
   };

@@ -7,6 +7,7 @@ import { postgresDataStores } from '../../examples/reference-app/database/postgr
 import { signHs256Token } from '../../src/auth/index.js';
 import type { Logger } from '../../src/core/types.js';
 import { ADAPTERS } from './clients.js';
+import { describedApp } from './described-apps.js';
 import { dropTablesUnder } from './postgres.js';
 import { DATABASE_URL, serviceAvailable, uniquePrefix } from './services.js';
 
@@ -30,7 +31,7 @@ export function memoryLogger(): Logger & {
 export function referenceApp(env: NodeJS.ProcessEnv = {}, stores: StoreOverrides = {}) {
   const logger = memoryLogger();
   const config = configFromEnv({ RATE_LIMIT_MAX: '1000000', ...env });
-  return { app: createReferenceApp(config, logger, stores), logger };
+  return { app: describedApp(createReferenceApp(config, logger, stores)), logger };
 }
 
 /** A bearer token for the reference app's development secret. */

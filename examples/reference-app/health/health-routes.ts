@@ -23,11 +23,20 @@ export class HealthRoutes {
     app.route({
       method: 'GET',
       path: '/health/live',
+      responses: { 200: { description: 'The process is up', body: 'meta' } },
       handler: () => json(200, { meta: { status: 'pass' } }, neverStored()),
     });
     app.route({
       method: 'GET',
       path: '/health/ready',
+      responses: {
+        200: { description: 'Every configured store answered', body: 'meta' },
+        503: {
+          description: 'A store did not answer within a second; the document names which',
+          body: 'errors',
+          headers: { 'Retry-After': { description: 'Seconds before asking again' } },
+        },
+      },
       handler: async () => {
         const down = await unreadyStores(this.checks);
         if (down.length > 0) {
