@@ -29,6 +29,21 @@ function reasonOf(error: unknown): string {
   return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
+/** How long start-up waits for a store to answer (connect, handshake, first command): 2 s. */
+export const STORE_CONNECT_TIMEOUT_MS = 2_000;
+
+/**
+ * `work`, or a rejection once `ms` have passed: a store that accepts the connection but never
+ * answers (stalled, overloaded) must not hang start-up.
+ */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 /** The shared stores the configuration asks for, connected and ready, and how to let them go. */
 export interface Infrastructure {
   readonly idempotencyStore: IdempotencyStore;
@@ -52,7 +67,7 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
       const client = new Redis(config.redisUrl, {
         lazyConnect: true,
         maxRetriesPerRequest: 1,
-        connectTimeout: 2000,
+        connectTimeout: STORE_CONNECT_TIMEOUT_MS,
       });
       // Without a listener, ioredis prints "[ioredis] Unhandled error event" and a stack per attempt.
       // The stores' own timeouts and policies decide what clients see while Redis is away.
@@ -61,7 +76,9 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
         lastError = error;
       });
       try {
-        await client.connect();
+        // connectTimeout bounds the TCP connection only; a server that accepts and then never
+        // answers its ready check is bounded here.
+        await within(client.connect(), STORE_CONNECT_TIMEOUT_MS);
       } catch (error) {
         client.disconnect();
         throw new StartupError(`Redis is not reachable at ${host}: ${reasonOf(lastError ?? error)}`);
@@ -73,7 +90,14 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
   };
   const postgres = () => {
     if (pool === undefined) {
-      const created = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+      // A connection (handshake included) not ready within the bound fails instead of waiting for
+      // ever: at start-up, and mid-run when the server stops answering, so the pool never fills up
+      // with connections that hang.
+      const created = new pg.Pool({
+        connectionString: config.databaseUrl,
+        max: 10,
+        connectionTimeoutMillis: STORE_CONNECT_TIMEOUT_MS,
+      });
       // An idle client's connection dropping must not crash the process (pg emits it on the pool).
       created.on('error', () => {});
       closers.push(() => created.end());
@@ -94,9 +118,10 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
       const host = hostOf(config.databaseUrl, 'DATABASE_URL');
       const store = postgresStore({ pool: postgres(), table: `${config.storePrefix}_idempotency` });
       try {
-        await store.migrate();
+        await within(store.migrate(), STORE_CONNECT_TIMEOUT_MS);
       } catch (error) {
-        await pool?.end().catch(() => {});
+        // Not awaited: ending a pool waits for its connections, and a stalled one may never answer.
+        void pool?.end().catch(() => {});
         throw new StartupError(`PostgreSQL (idempotency store) is not usable at ${host}: ${reasonOf(error)}`);
       }
       idempotencyStore = store;

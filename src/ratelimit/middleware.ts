@@ -123,7 +123,19 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     else stack.push(headers);
     return undefined;
   };
+  // One warning per outage, not one per request: the first failure says the store is down, the first
+  // success after it says it is back. A store down under load would otherwise flood the logs.
+  let outage = false;
   const storeFailed = (ctx: Context, error: unknown): undefined => {
+    if (!outage) {
+      outage = true;
+      ctx.logger.warn(
+        onStoreError === 'closed'
+          ? 'rate-limit store unavailable; requests refused with 503 until it answers'
+          : 'rate-limit store unavailable; requests let through unlimited until it answers',
+        { requestId: ctx.requestId, error },
+      );
+    }
     if (onStoreError === 'closed') {
       throw new ApiError(503, {
         code: 'rate-limit-unavailable',
@@ -132,11 +144,14 @@ export function rateLimit(options: RateLimitOptions): Middleware {
         cause: error,
       });
     }
-    ctx.logger.warn('rate-limit store failed; request let through unlimited', {
-      requestId: ctx.requestId,
-      error,
-    });
     return undefined;
+  };
+  const storeAnswered = (ctx: Context, decision: RateLimitDecision): undefined => {
+    if (outage) {
+      outage = false;
+      ctx.logger.warn('rate-limit store answers again; limits apply', { requestId: ctx.requestId });
+    }
+    return admit(ctx, decision);
   };
 
   return defineMiddleware({
@@ -156,11 +171,11 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       }
       if (decision instanceof Promise) {
         return decision.then(
-          (d) => admit(ctx, d),
+          (d) => storeAnswered(ctx, d),
           (error: unknown) => storeFailed(ctx, error),
         );
       }
-      return admit(ctx, decision);
+      return storeAnswered(ctx, decision);
     },
     after: function addRateLimitHeaders(ctx, response) {
       const headers = ctx.get(decided)?.pop();
