@@ -1,5 +1,6 @@
 import { jsonLineLogger } from 'rest-conventions';
 import { closeGracefully, createNodeServer } from 'rest-conventions/adapters/node';
+import { heldClaims } from 'rest-conventions/idempotency';
 import { createReferenceApp } from './composition-root.js';
 import { configFromEnv } from './config.js';
 import { connectInfrastructure, StartupError } from './infrastructure.js';
@@ -27,7 +28,11 @@ if (config.usingDevSecret) {
 
 const infrastructure = await connectInfrastructure(config).catch(cannotStart);
 // Header, request and idle timeouts and a connection cap: docs/security.md.
-const server = createNodeServer(createReferenceApp(config, logger, infrastructure));
+// Claims this process holds, so that shutdown can release those of requests it had to cut.
+const claims = heldClaims(infrastructure.idempotencyStore);
+const server = createNodeServer(
+  createReferenceApp(config, logger, { ...infrastructure, idempotencyStore: claims.store }),
+);
 server.listen(config.port, () => {
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
@@ -37,8 +42,9 @@ server.listen(config.port, () => {
 /**
  * SIGTERM/SIGINT: stop accepting, close idle keep-alive connections, let requests in flight finish
  * (their responses say `Connection: close`) for up to SHUTDOWN_TIMEOUT seconds, then close Redis and
- * PostgreSQL and exit 0. A request that finished completed its idempotency record; one cut at the
- * bound leaves its claim to expire with its lease. A second signal exits at once.
+ * PostgreSQL and exit 0. A request that finished completed its idempotency record; the claim of one
+ * cut at the bound is released, so the client's retry runs at once instead of getting 409 until the
+ * lease ends. A second signal exits at once.
  */
 const stop = () => {
   process.once('SIGTERM', () => process.exit(1));
@@ -48,6 +54,10 @@ const stop = () => {
       if (outcome === 'timed-out') {
         logger.warn('shutdown: requests still in flight after SHUTDOWN_TIMEOUT were cut', {});
       }
+      return claims.releaseAll();
+    })
+    .then((released) => {
+      if (released > 0) logger.warn('shutdown: idempotency claims of cut requests released', { released });
       return infrastructure.close();
     })
     .then(() => process.exit(0));
