@@ -10,34 +10,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { build } from 'esbuild';
+import { bundleApp } from './bundle-app.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PATHS = ['/books?author=Italo%20Calvino', '/books/7'];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const DYNAMIC_HEADERS = new Set(['date', 'x-request-id', 'connection', 'keep-alive', 'transfer-encoding']);
-
-/**
- * The reference app as it would run in production: bundled once with esbuild (the package's source
- * through the tsconfig paths, dependencies external), then run by plain node, without tsx's loader.
- */
-async function bundleApp(): Promise<string> {
-  const outfile = join('node_modules', '.cache', 'rest-conventions-bench', 'app.mjs');
-  await build({
-    entryPoints: ['examples/reference-app/main.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    outfile,
-    logLevel: 'warning',
-  });
-  return outfile;
-}
 
 async function start(
   script: string,
