@@ -304,7 +304,16 @@ function encode(request: Hostile): Buffer {
   return request.body === undefined ? head : Buffer.concat([head, request.body]);
 }
 
-const INTERNAL_KEYS = new Set(['stack', 'cause', 'fingerprint', 'token', 'errno', 'syscall', 'sql']);
+const INTERNAL_KEYS = new Set([
+  'internalSku',
+  'stack',
+  'cause',
+  'fingerprint',
+  'token',
+  'errno',
+  'syscall',
+  'sql',
+]);
 
 function internalKeys(value: unknown, found: string[] = []): string[] {
   if (Array.isArray(value)) for (const item of value) internalKeys(item, found);
