@@ -21,6 +21,16 @@ const SECONDS = Number(process.env.SOAK_SECONDS ?? 180);
 const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_MS ?? 5000);
 const RATE = Number(process.env.SOAK_RATE ?? 200);
 const WORKERS = Number(process.env.SOAK_WORKERS ?? 8);
+/**
+ * `mixed` (default): every write with a fresh key makes the app keep a record (and most create an
+ * order). `bounded`: the same kinds of request, but keys come from a fixed set of 20 (so after the
+ * first round they replay) and the other writes update existing orders: what the app keeps stops
+ * growing, so memory that still grows would be a leak.
+ */
+const MIX = process.env.SOAK_MIX ?? 'mixed';
+if (MIX !== 'mixed' && MIX !== 'bounded') throw new TypeError('SOAK_MIX must be mixed or bounded');
+const REPORT = MIX === 'mixed' ? 'report' : 'report-bounded';
+const KEY_SET = 20;
 const SECRET = 'soak-secret-soak-secret-soak-secret!!';
 const OUT = join('bench', 'soak');
 /** The first fifth of the run is warm-up (JIT, caches, stores filling) and not judged. */
@@ -108,6 +118,8 @@ interface Outcome {
   readonly kind: string;
   /** The request carried an Idempotency-Key. */
   readonly keyed?: boolean;
+  /** The answer was a replay (`Idempotent-Replayed: true`). */
+  readonly replayed?: boolean;
   readonly location?: string | undefined;
   readonly etag?: string | undefined;
 }
@@ -128,6 +140,7 @@ function send(port: number, agent: http.Agent, spec: Spec): Promise<Outcome> {
             status: res.statusCode!,
             kind: spec.kind,
             keyed: 'idempotency-key' in spec.headers,
+            replayed: res.headers['idempotent-replayed'] === 'true',
             location: res.headers.location,
             etag: res.headers.etag,
           }),
@@ -153,6 +166,19 @@ function workload(random: () => number, token: string, other: string) {
   const state = { etags: new Map<string, string>(), orders: [] as string[], keys: [] as string[], next: 0 };
   const order = JSON.stringify({ data: { type: 'orders', attributes: { bookId: 3, quantity: 1 } } });
   const auth = { authorization: token, 'content-type': JSON_API };
+  const bounded = MIX === 'bounded';
+  /** A key of the given kind: always new (mixed), or one of a fixed set (bounded). */
+  const key = (kind: string) => `soak-${kind}-${bounded ? state.next++ % KEY_SET : state.next++}`;
+  const orderPath = () => (state.orders.length > 0 ? pick(state.orders) : '/orders/1');
+  const change = () =>
+    JSON.stringify({ data: { type: 'orders', attributes: { quantity: 1 + Math.floor(random() * 9) } } });
+  const keylessUpdate = (): Spec => ({
+    kind: 'update, no key',
+    method: 'PATCH',
+    path: orderPath(),
+    headers: { ...auth, 'if-match': '*' },
+    body: change(),
+  });
   const kinds: Array<[weight: number, make: () => Spec]> = [
     [30, () => ({ kind: 'read', method: 'GET', path: `/books/${pick(BOOKS)}`, headers: {} })],
     [15, () => ({ kind: 'read', method: 'GET', path: `/books?author=${pick(AUTHORS)}`, headers: {} })],
@@ -172,13 +198,13 @@ function workload(random: () => number, token: string, other: string) {
     [
       10,
       () => {
-        const key = `soak-${state.next++}`;
-        state.keys.push(key);
+        const fresh = key('order');
+        if (state.keys.length < KEY_SET || !bounded) state.keys.push(fresh);
         return {
           kind: 'write, new key',
           method: 'POST',
           path: '/orders',
-          headers: { ...auth, 'idempotency-key': `"${key}"` },
+          headers: { ...auth, 'idempotency-key': `"${fresh}"` },
           body: order,
         };
       },
@@ -196,18 +222,25 @@ function workload(random: () => number, token: string, other: string) {
         body: order,
       }),
     ],
-    [5, () => ({ kind: 'write, no key', method: 'POST', path: '/orders', headers: auth, body: order })],
+    [
+      5,
+      () =>
+        bounded
+          ? keylessUpdate()
+          : { kind: 'write, no key', method: 'POST', path: '/orders', headers: auth, body: order },
+    ],
     [
       8,
-      () => ({
-        kind: 'update',
-        method: 'PATCH',
-        path: state.orders.length > 0 ? pick(state.orders) : '/orders/1',
-        headers: { ...auth, 'if-match': '*', 'idempotency-key': `"soak-patch-${state.next++}"` },
-        body: JSON.stringify({
-          data: { type: 'orders', attributes: { quantity: 1 + Math.floor(random() * 9) } },
-        }),
-      }),
+      () =>
+        bounded
+          ? keylessUpdate()
+          : {
+              kind: 'update',
+              method: 'PATCH',
+              path: orderPath(),
+              headers: { ...auth, 'if-match': '*', 'idempotency-key': `"${key('patch')}"` },
+              body: change(),
+            },
     ],
     [
       12,
@@ -221,7 +254,7 @@ function workload(random: () => number, token: string, other: string) {
             kind: 'bad',
             method: 'POST',
             path: '/orders',
-            headers: { ...auth, 'idempotency-key': `"soak-bad-${state.next++}"` },
+            headers: { ...auth, 'idempotency-key': `"${key('bad')}"` },
             body: JSON.stringify({ data: { type: 'orders', attributes: { bookId: 'x', extra: true } } }),
           },
         ]),
@@ -346,20 +379,29 @@ const p99 = latencyLevel(windows.map((w) => w.p99Ms));
 // What the app was asked to keep: orders created, and idempotency records (one per fresh key that
 // got a storable answer). Growth in step with these is data, not a leak.
 const kept = {
-  ordersCreated: outcomes.filter((o) => o.status === 201 && o.kind !== 'write, replayed key').length,
+  ordersCreated: outcomes.filter((o) => o.status === 201 && !o.replayed).length,
   idempotencyRecords: outcomes.filter(
     (o) =>
-      o.kind !== 'write, replayed key' &&
       o.keyed === true &&
+      !o.replayed &&
       o.status >= 200 &&
       o.status < 500 &&
       o.status !== 401 &&
+      o.status !== 409 &&
+      o.status !== 422 &&
       o.status !== 429,
   ).length,
 };
 const failures = outcomes.filter((o) => o.status === 0 || o.status >= 500).length;
 const report = {
-  settings: { seconds: SECONDS, sampleMs: SAMPLE_MS, rate: RATE, workers: WORKERS, node: process.version },
+  settings: {
+    mix: MIX,
+    seconds: SECONDS,
+    sampleMs: SAMPLE_MS,
+    rate: RATE,
+    workers: WORKERS,
+    node: process.version,
+  },
   requests: outcomes.length,
   achievedRate: Math.round((outcomes.length / SECONDS) * 10) / 10,
   failures,
@@ -379,12 +421,12 @@ const report = {
   },
   windows,
 };
-writeFileSync(join(OUT, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-writeFileSync(join(OUT, 'report.svg'), soakPlot(windows));
+writeFileSync(join(OUT, `${REPORT}.json`), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(join(OUT, `${REPORT}.svg`), soakPlot(windows));
 process.stdout.write(
   `${outcomes.length} requests (${report.achievedRate}/s), ${failures} failures; statuses ${JSON.stringify(byStatus)}\n` +
     `RSS ${rss.first} -> ${rss.last} MB (${rss.perMinute} MB/min), heap ${heap.first} -> ${heap.last} MB ` +
     `(${heap.perMinute} MB/min), p99 ${p99.early} -> ${p99.late} ms; kept ${JSON.stringify(kept)}: ` +
-    `${report.verdict.flat ? 'flat' : 'NOT flat'}\nwritten: ${join(OUT, 'report.json')}, ${join(OUT, 'report.svg')}\n`,
+    `${report.verdict.flat ? 'flat' : 'NOT flat'}\nwritten: ${join(OUT, `${REPORT}.json`)}, ${join(OUT, `${REPORT}.svg`)}\n`,
 );
 process.exitCode = report.verdict.flat ? 0 : 1;
