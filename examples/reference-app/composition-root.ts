@@ -67,6 +67,7 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
   const limiter = rateLimit({
     policies: [{ name: 'default', quota: limits.max, windowSeconds: limits.windowSeconds }],
     store: stores.rateLimitStore ?? memoryRateLimitStore(),
+    onStoreError: limits.onStoreError,
   });
   const app = createApp({
     logger,

@@ -27,6 +27,8 @@ export interface Config {
     readonly max: number;
     readonly windowSeconds: number;
     readonly store: 'memory' | 'redis';
+    /** When the store fails: let requests through (`open`, default) or refuse them with 503 (`closed`). */
+    readonly onStoreError: 'open' | 'closed';
   };
 }
 
@@ -94,6 +96,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       max: positiveInteger('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX, 1000),
       windowSeconds: positiveInteger('RATE_LIMIT_WINDOW', env.RATE_LIMIT_WINDOW, 60),
       store: choice('RATE_LIMIT_STORE', env.RATE_LIMIT_STORE, ['memory', 'redis'] as const, 'memory'),
+      onStoreError: choice(
+        'RATE_LIMIT_ON_STORE_ERROR',
+        env.RATE_LIMIT_ON_STORE_ERROR,
+        ['open', 'closed'] as const,
+        'open',
+      ),
     },
   };
 }

@@ -33,6 +33,21 @@ function reasonOf(error: unknown): string {
   return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
+/** How long start-up waits for a store to answer (connect, handshake, first command): 2 s. */
+export const STORE_CONNECT_TIMEOUT_MS = 2_000;
+
+/**
+ * `work`, or a rejection once `ms` have passed: a store that accepts the connection but never
+ * answers (stalled, overloaded) must not hang start-up.
+ */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 /** The shared stores the configuration asks for, connected and ready, and how to let them go. */
 export interface Infrastructure extends Partial<DataStores> {
   readonly idempotencyStore: IdempotencyStore;
@@ -58,7 +73,7 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
       const client = new Redis(config.redisUrl, {
         lazyConnect: true,
         maxRetriesPerRequest: 1,
-        connectTimeout: 2000,
+        connectTimeout: STORE_CONNECT_TIMEOUT_MS,
       });
       // Without a listener, ioredis prints "[ioredis] Unhandled error event" and a stack per attempt.
       // The stores' own timeouts and policies decide what clients see while Redis is away.
@@ -67,7 +82,9 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
         lastError = error;
       });
       try {
-        await client.connect();
+        // connectTimeout bounds the TCP connection only; a server that accepts and then never
+        // answers its ready check is bounded here.
+        await within(client.connect(), STORE_CONNECT_TIMEOUT_MS);
       } catch (error) {
         client.disconnect();
         throw new StartupError(`Redis is not reachable at ${host}: ${reasonOf(lastError ?? error)}`);
@@ -79,11 +96,13 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
   };
   const postgres = () => {
     if (pool === undefined) {
-      // A bounded wait for a connection: with PostgreSQL gone, requests fail in 2 s instead of queueing.
+      // A connection (handshake included) not ready within the bound fails instead of waiting for
+      // ever: at start-up, and mid-run when the server stops answering, so the pool never fills up
+      // with connections that hang.
       const created = new pg.Pool({
         connectionString: config.databaseUrl,
         max: config.databasePoolSize,
-        connectionTimeoutMillis: 2_000,
+        connectionTimeoutMillis: STORE_CONNECT_TIMEOUT_MS,
       });
       // An idle connection that breaks (PostgreSQL restarted) is dropped by the pool; without a
       // listener its 'error' event would end the process. The next query connects afresh.
@@ -122,9 +141,13 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
   if (migrations.length > 0) {
     const host = hostOf(config.databaseUrl, 'DATABASE_URL');
     try {
-      await applyMigrations({ pool: postgres(), prefix: config.storePrefix, migrations });
+      await within(
+        applyMigrations({ pool: postgres(), prefix: config.storePrefix, migrations }),
+        STORE_CONNECT_TIMEOUT_MS,
+      );
     } catch (error) {
-      await pool?.end().catch(() => {});
+      // Not awaited: ending a pool waits for its connections, and a stalled one may never answer.
+      void pool?.end().catch(() => {});
       throw new StartupError(`PostgreSQL is not usable at ${host}: ${reasonOf(error)}`);
     }
   }

@@ -7,7 +7,7 @@ import type { App } from '../core/app.js';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { bodyBytes, fieldsOf } from '../core/response.js';
 import type { ApiResponse, HeaderBag, RequestView } from '../core/types.js';
-import { writeFallback500 } from './fallback.js';
+import { answerClientError, writeFallback500 } from './fallback.js';
 
 /**
  * Request fields node keeps only the first line of when a request repeats them. The core reads a
@@ -315,6 +315,8 @@ export function createNodeServer(app: App, options: NodeServerOptions = {}): htt
     nodeHandlerFor(app, state),
   );
   server.timeout = limits.idleTimeoutMs;
+  // A request node's parser refuses gets an error document too, not a bare status line.
+  server.on('clientError', answerClientError);
   server.maxConnections = limits.maxConnections;
   drainStates.set(server, state);
   return server;

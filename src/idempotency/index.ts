@@ -21,6 +21,7 @@ export {
   UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from './errors.js';
 export { bodyDigest, canonicalJson, type FingerprintInput, requestFingerprint } from './fingerprint.js';
+export { type HeldClaims, type HeldClaimsOptions, heldClaims } from './held-claims.js';
 export {
   IDEMPOTENCY_KEY_HEADER,
   type InvalidKeyReason,

@@ -120,7 +120,19 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     if (!decision.allowed) throw quotaExceeded(decision, headers);
     return headers;
   };
+  // One warning per outage, not one per request: the first failure says the store is down, the first
+  // success after it says it is back. A store down under load would otherwise flood the logs.
+  let outage = false;
   const storeFailed = (ctx: Context, error: unknown): undefined => {
+    if (!outage) {
+      outage = true;
+      ctx.logger.warn(
+        { requestId: ctx.requestId, err: error },
+        onStoreError === 'closed'
+          ? 'rate-limit store unavailable; requests refused with 503 until it answers'
+          : 'rate-limit store unavailable; requests let through unlimited until it answers',
+      );
+    }
     if (onStoreError === 'closed') {
       throw new ApiError(503, {
         code: 'rate-limit-unavailable',
@@ -129,11 +141,14 @@ export function rateLimit(options: RateLimitOptions): Middleware {
         cause: error,
       });
     }
-    ctx.logger.warn(
-      { requestId: ctx.requestId, err: error },
-      'rate-limit store failed; request let through unlimited',
-    );
     return undefined;
+  };
+  const storeAnswered = (ctx: Context, decision: RateLimitDecision): Record<string, string> => {
+    if (outage) {
+      outage = false;
+      ctx.logger.warn({ requestId: ctx.requestId }, 'rate-limit store answers again; limits apply');
+    }
+    return admit(decision);
   };
 
   const layer = defineMiddleware<Context, Record<string, string> | undefined>({
@@ -153,11 +168,11 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       }
       if (decision instanceof Promise) {
         return decision.then(
-          (d) => admit(d),
+          (d) => storeAnswered(ctx, d),
           (error: unknown) => storeFailed(ctx, error),
         );
       }
-      return admit(decision);
+      return storeAnswered(ctx, decision);
     },
     after: function addRateLimitHeaders(_ctx, response, headers) {
       if (headers !== undefined) addHeaders(response.headers, headers, legacy);

@@ -82,6 +82,7 @@ describe('createNodeServer bounds slow clients (issue 18, item 4)', () => {
     );
     expect(outcome.closedAfterMs).toBeLessThan(2000);
     expect(outcome.text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(outcome.text).toMatch(/\r\n\r\n\{"errors":\[\{"status":"408"/);
   });
 
   it('closes a connection whose body arrives one byte at a time, with 408', async () => {
@@ -93,6 +94,7 @@ describe('createNodeServer bounds slow clients (issue 18, item 4)', () => {
     );
     expect(outcome.closedAfterMs).toBeLessThan(2000);
     expect(outcome.text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(outcome.text).toMatch(/\r\n\r\n\{"errors":\[\{"status":"408"/);
   });
 
   it('closes a silent connection', async () => {

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/core/app.js';
 import { json } from '../../src/core/response.js';
 import type { Logger, Middleware } from '../../src/core/types.js';
-import { type RateLimitOptions, type RateLimitStore, rateLimit } from '../../src/ratelimit/index.js';
+import {
+  memoryRateLimitStore,
+  type RateLimitOptions,
+  type RateLimitStore,
+  rateLimit,
+} from '../../src/ratelimit/index.js';
 import { requestView, type TestRequest } from '../support/request.js';
 
 const T0 = 1_760_000_000_000;
@@ -197,6 +202,35 @@ describe('when the store fails', () => {
     expect(response.headers['retry-after']).toMatch(/^\d+$/);
     expect(response.json).toMatchObject({ errors: [{ status: '503', code: 'rate-limit-unavailable' }] });
     expect(errors).toHaveLength(1);
+  });
+});
+
+describe('logging store outages', () => {
+  it('warns once when the store goes away and once when it is back, not once per request', async () => {
+    let down = false;
+    const store = memoryRateLimitStore();
+    const flaky: RateLimitStore = {
+      consume: (key, policies) => (down ? Promise.reject(new Error('down')) : store.consume(key, policies)),
+    };
+    const { logger, warnings } = recordingLogger();
+    const app = appWith({ policies: [{ name: 'p', quota: 1000, windowSeconds: 60 }], store: flaky }, logger);
+    const statuses: number[] = [];
+    const messages = () => warnings.map((w) => w.message.split(';')[0]);
+    for (const [state, requests] of [
+      [false, 3],
+      [true, 50],
+      [false, 5],
+      [true, 10],
+    ] as const) {
+      down = state;
+      for (let i = 0; i < requests; i++) statuses.push((await get(app)).status);
+    }
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect(messages()).toEqual([
+      'rate-limit store unavailable',
+      'rate-limit store answers again',
+      'rate-limit store unavailable',
+    ]);
   });
 });
 

@@ -1,0 +1,91 @@
+import { withTimeout } from '../core/timeout.js';
+import type { IdempotencyStore, StoreTransaction } from './store.js';
+
+/** Options of {@link heldClaims}. */
+export interface HeldClaimsOptions {
+  /** Bound on each release made by {@link HeldClaims.releaseAll}, in ms (default 2 s). */
+  readonly timeoutMs?: number;
+}
+
+/** A store that knows which claims this process holds, and can let them all go. */
+export interface HeldClaims {
+  /** The store to give the idempotency middleware: the wrapped one, recording claims. */
+  readonly store: IdempotencyStore;
+  /** Claims taken and neither completed nor released yet. */
+  readonly size: number;
+  /**
+   * Release every claim still held, each bounded by `timeoutMs`; resolves with how many the store
+   * released. For shutdown, once requests in flight were cut: a client's retry then runs at once
+   * instead of getting 409 until the lease runs out. Fencing keeps it safe: a handler that still
+   * finishes later cannot store its response, its token no longer owns the record.
+   */
+  releaseAll(): Promise<number>;
+}
+
+/**
+ * Wrap an idempotency store so the process can release the claims it holds when it shuts down
+ * (draft-ietf-httpapi-idempotency-key-header section 2.6: a request still in progress is answered
+ * 409; without a release, a retry sent to the next instance would meet that until the lease ends).
+ *
+ * @example
+ * const claims = heldClaims(redisStore({ client }));
+ * app.route({ method: 'POST', path: '/orders', use: [idempotency({ store: claims.store })], handler });
+ * process.once('SIGTERM', async () => { await closeGracefully(server); await claims.releaseAll(); });
+ */
+export function heldClaims(store: IdempotencyStore, options: HeldClaimsOptions = {}): HeldClaims {
+  if (store === null || typeof store !== 'object' || typeof store.release !== 'function') {
+    throw new TypeError('heldClaims: store must implement IdempotencyStore');
+  }
+  const timeoutMs = options.timeoutMs ?? 2_000;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new TypeError(`heldClaims: timeoutMs must be a positive number, got ${String(timeoutMs)}`);
+  }
+  /** token -> key of every claim taken and not yet completed or released. */
+  const held = new Map<string, string>();
+  const settled =
+    (token: string) =>
+    <T>(outcome: T): T => {
+      held.delete(token);
+      return outcome;
+    };
+
+  const wrapped: IdempotencyStore = {
+    claim: async (key, fingerprint, leaseMs) => {
+      const outcome = await store.claim(key, fingerprint, leaseMs);
+      if (outcome.kind === 'claimed') held.set(outcome.token, key);
+      return outcome;
+    },
+    renew: (key, token, leaseMs) => store.renew(key, token, leaseMs),
+    complete: (key, token, response, retentionMs) =>
+      store.complete(key, token, response, retentionMs).then(settled(token)),
+    release: (key, token) => store.release(key, token).then(settled(token)),
+  };
+  if (store.begin !== undefined) {
+    const begin = store.begin.bind(store);
+    wrapped.begin = async (ctx) => {
+      const tx = await begin(ctx);
+      const recorded: StoreTransaction = {
+        complete: (key, token, response, retentionMs) =>
+          tx.complete(key, token, response, retentionMs).then(settled(token)),
+        commit: () => tx.commit(),
+        rollback: () => tx.rollback(),
+      };
+      return recorded;
+    };
+  }
+
+  return {
+    store: wrapped,
+    get size() {
+      return held.size;
+    },
+    async releaseAll() {
+      const claims = [...held];
+      held.clear();
+      const outcomes = await Promise.allSettled(
+        claims.map(([token, key]) => withTimeout(() => store.release(key, token), timeoutMs)),
+      );
+      return outcomes.filter((o) => o.status === 'fulfilled' && o.value).length;
+    },
+  };
+}

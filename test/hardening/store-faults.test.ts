@@ -1,0 +1,279 @@
+import { once } from 'node:events';
+import pg from 'pg';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
+import { configFromEnv } from '../../examples/reference-app/config.js';
+import { connectInfrastructure, StartupError } from '../../examples/reference-app/infrastructure.js';
+import { DEFAULT_RATE_LIMIT_TIMEOUT_MS } from '../../src/ratelimit/index.js';
+import { nodeClient, type TestClient, type TestResponse } from '../support/clients.js';
+import { bearer, memoryLogger } from '../support/reference-app.js';
+import { DATABASE_URL, REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
+import { type TcpProxy, tcpProxy } from '../support/tcp-proxy.js';
+
+/**
+ * The reference app with its Redis and PostgreSQL stores reached through a TCP proxy that cuts,
+ * stalls and restores the connections: real servers, real clients (ioredis, pg), real sockets.
+ */
+const redisUp = await serviceAvailable('Redis');
+const postgresUp = await serviceAvailable('PostgreSQL');
+
+/** The idempotency middleware's default bound on a store call (docs/idempotency.md). */
+const IDEMPOTENCY_STORE_TIMEOUT_MS = 2_000;
+/** Room for a loaded machine on top of a timeout; a hang would take far longer. */
+const SLACK_MS = 1_000;
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+
+async function proxyFor(url: string, defaultPort: number): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(url);
+  const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || defaultPort) });
+  cleanups.push(() => proxy.close());
+  target.hostname = '127.0.0.1';
+  target.port = String(proxy.port);
+  return { proxy, url: target.toString() };
+}
+
+async function startApp(env: Record<string, string>) {
+  const prefix = uniquePrefix('faults').toLowerCase();
+  const config = configFromEnv({ RATE_LIMIT_MAX: '1000000', STORE_PREFIX: prefix, ...env });
+  const infrastructure = await connectInfrastructure(config);
+  const logger = memoryLogger();
+  const client = await nodeClient(createReferenceApp(config, logger, infrastructure));
+  cleanups.push(() => infrastructure.close());
+  cleanups.push(() => client.close());
+  if (config.idempotencyStore === 'postgres') {
+    cleanups.push(async () => {
+      const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
+      await pool.query(`DROP TABLE IF EXISTS ${prefix}_idempotency`);
+      await pool.end();
+    });
+  }
+  return { client, logger };
+}
+
+/** The response and how long it took, in ms. */
+async function timed(call: () => Promise<TestResponse>): Promise<{ response: TestResponse; ms: number }> {
+  const started = performance.now();
+  const response = await call();
+  return { response, ms: performance.now() - started };
+}
+
+function orders(client: TestClient, token: string) {
+  const body = JSON.stringify({ data: { type: 'orders', attributes: { bookId: 3, quantity: 1 } } });
+  return {
+    place: (key: string) =>
+      client.request('POST', '/orders', {
+        headers: {
+          authorization: token,
+          'content-type': 'application/vnd.api+json',
+          'idempotency-key': `"${key}"`,
+        },
+        body,
+      }),
+    count: async () => {
+      const response = await client.request('GET', '/users/1/orders', { headers: { authorization: token } });
+      expect(response.status).toBe(200);
+      return (response.body.data as unknown[]).length;
+    },
+  };
+}
+
+/**
+ * What a client does after a 503 with Retry-After: try again. The proxy has already forwarded a new
+ * connection to the server (awaited by the caller), so the store is coming back; each attempt is
+ * bounded by the store timeout, and the number of attempts is bounded too.
+ */
+async function retryUntil(call: () => Promise<TestResponse>, ok: (r: TestResponse) => boolean) {
+  const started = performance.now();
+  for (let attempt = 1; attempt <= 40; attempt++) {
+    const response = await call();
+    if (ok(response)) return { response, attempts: attempt, ms: performance.now() - started };
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the client's own pause between retries
+  }
+  throw new Error('the service did not recover within 40 retries');
+}
+
+const measured: Record<string, number> = {};
+function note(name: string, ms: number): number {
+  measured[name] = Math.max(measured[name] ?? 0, Math.round(ms));
+  return ms;
+}
+
+describe.skipIf(!redisUp)('Redis (idempotency and rate limits) through a proxy', () => {
+  it.each(['cut', 'stall'] as const)(
+    'when Redis is %s mid-run: reads fail open and log once, writes get 503 in time, then it recovers',
+    async (fault) => {
+      const { proxy, url } = await proxyFor(REDIS_URL, 6379);
+      const { client, logger } = await startApp({
+        REDIS_URL: url,
+        IDEMPOTENCY_STORE: 'redis',
+        RATE_LIMIT_STORE: 'redis',
+      });
+      const token = await bearer('1');
+      const book = () => client.request('GET', '/books/1');
+      const order = orders(client, token);
+
+      const first = await order.place('a');
+      expect(first.status).toBe(201);
+      expect((await book()).headers.ratelimit).toBeDefined();
+      const placed = await order.count();
+
+      proxy[fault]();
+      for (let i = 0; i < 10; i++) {
+        // Rate limiting fails open (the default policy), within its store timeout.
+        const { response, ms } = await timed(book);
+        expect(response.status).toBe(200);
+        expect(response.headers.ratelimit).toBeUndefined();
+        expect(note(`rate-limited read, Redis ${fault}`, ms)).toBeLessThan(
+          DEFAULT_RATE_LIMIT_TIMEOUT_MS + SLACK_MS,
+        );
+      }
+      for (const key of ['b', 'a']) {
+        // A new key and a completed one alike: the store cannot say, so nothing runs: 503.
+        const { response, ms } = await timed(() => order.place(key));
+        expect(response.status).toBe(503);
+        expect(response.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+        expect(note(`idempotent write, Redis ${fault}`, ms)).toBeLessThan(
+          DEFAULT_RATE_LIMIT_TIMEOUT_MS + IDEMPOTENCY_STORE_TIMEOUT_MS + SLACK_MS,
+        );
+      }
+      expect(await order.count()).toBe(placed);
+      const outageWarnings = () =>
+        logger.entries
+          .filter((e) => e.message.startsWith('rate-limit store'))
+          .map((e) => e.message.split(';')[0]);
+      // Twelve requests through the limiter while Redis was away, one warning.
+      expect(outageWarnings()).toEqual(['rate-limit store unavailable']);
+
+      const reconnected = fault === 'cut' ? once(proxy, 'forwarding') : Promise.resolve();
+      proxy.restore();
+      await reconnected;
+      const recovery = await retryUntil(
+        () => order.place('b'),
+        (r) => r.status !== 503,
+      );
+      note(`recovery after Redis ${fault}`, recovery.ms);
+      expect(recovery.response.status).toBe(201);
+      // Ran once: one more order. The key completed before the outage replays, as before.
+      expect(await order.count()).toBe(placed + 1);
+      const replay = await order.place('a');
+      expect(replay.status).toBe(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.headers.location).toBe(first.headers.location);
+      expect((await book()).headers.ratelimit).toBeDefined();
+      expect(outageWarnings()).toEqual(['rate-limit store unavailable', 'rate-limit store answers again']);
+    },
+    30_000,
+  );
+
+  it('with RATE_LIMIT_ON_STORE_ERROR=closed: 503 with Retry-After while Redis is away, logged once', async () => {
+    const { proxy, url } = await proxyFor(REDIS_URL, 6379);
+    const { client, logger } = await startApp({
+      REDIS_URL: url,
+      RATE_LIMIT_STORE: 'redis',
+      RATE_LIMIT_ON_STORE_ERROR: 'closed',
+    });
+    const book = () => client.request('GET', '/books/1');
+    expect((await book()).status).toBe(200);
+    proxy.cut();
+    for (let i = 0; i < 5; i++) {
+      const { response, ms } = await timed(book);
+      expect(response.status).toBe(503);
+      expect(response.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+      expect(response.body.errors[0].code).toBe('rate-limit-unavailable');
+      expect(note('closed limiter, Redis cut', ms)).toBeLessThan(DEFAULT_RATE_LIMIT_TIMEOUT_MS + SLACK_MS);
+    }
+    expect(logger.entries.filter((e) => e.message.startsWith('rate-limit store'))).toHaveLength(1);
+    const reconnected = once(proxy, 'forwarding');
+    proxy.restore();
+    await reconnected;
+    const recovery = await retryUntil(book, (r) => r.status === 200);
+    expect(recovery.response.headers.ratelimit).toBeDefined();
+  });
+
+  it.each(['cut', 'stall'] as const)(
+    'when Redis is %s at start: one-line StartupError, in time',
+    async (fault) => {
+      const { proxy, url } = await proxyFor(REDIS_URL, 6379);
+      proxy[fault]();
+      const config = configFromEnv({ REDIS_URL: url, RATE_LIMIT_STORE: 'redis' });
+      const started = performance.now();
+      const error = await connectInfrastructure(config).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(StartupError);
+      expect((error as Error).message).toMatch(/^Redis is not reachable at 127\.0\.0\.1:\d+: [^\n]+$/);
+      // ioredis' connectTimeout in infrastructure.ts is 2 s.
+      expect(note(`start-up refusal, Redis ${fault}`, performance.now() - started)).toBeLessThan(
+        2_000 + SLACK_MS,
+      );
+    },
+  );
+});
+
+describe.skipIf(!postgresUp)('PostgreSQL (idempotency) through a proxy', () => {
+  it.each(['cut', 'stall'] as const)(
+    'when PostgreSQL is %s mid-run: writes get 503 in time, reads go on, then it recovers',
+    async (fault) => {
+      const { proxy, url } = await proxyFor(DATABASE_URL, 5432);
+      const { client } = await startApp({ DATABASE_URL: url, IDEMPOTENCY_STORE: 'postgres' });
+      const order = orders(client, await bearer('1'));
+      const first = await order.place('a');
+      expect(first.status).toBe(201);
+      const placed = await order.count();
+
+      proxy[fault]();
+      for (const key of ['b', 'a']) {
+        const { response, ms } = await timed(() => order.place(key));
+        expect(response.status).toBe(503);
+        expect(response.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+        expect(note(`idempotent write, PostgreSQL ${fault}`, ms)).toBeLessThan(
+          IDEMPOTENCY_STORE_TIMEOUT_MS + SLACK_MS,
+        );
+      }
+      // Routes that do not use the store are not affected.
+      expect((await client.request('GET', '/books/1')).status).toBe(200);
+      expect(await order.count()).toBe(placed);
+
+      proxy.restore();
+      const recovery = await retryUntil(
+        () => order.place('b'),
+        (r) => r.status !== 503,
+      );
+      note(`recovery after PostgreSQL ${fault}`, recovery.ms);
+      expect(recovery.response.status).toBe(201);
+      expect(await order.count()).toBe(placed + 1);
+      const replay = await order.place('a');
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.headers.location).toBe(first.headers.location);
+    },
+    30_000,
+  );
+
+  it.each(['cut', 'stall'] as const)(
+    'when PostgreSQL is %s at start: one-line StartupError, in time',
+    async (fault) => {
+      const { proxy, url } = await proxyFor(DATABASE_URL, 5432);
+      proxy[fault]();
+      const config = configFromEnv({ DATABASE_URL: url, IDEMPOTENCY_STORE: 'postgres' });
+      const started = performance.now();
+      const error = await connectInfrastructure(config).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(StartupError);
+      expect((error as Error).message).toMatch(/^PostgreSQL \(idempotency store\) is not usable at [^\n]+$/);
+      expect(note(`start-up refusal, PostgreSQL ${fault}`, performance.now() - started)).toBeLessThan(
+        2_000 + SLACK_MS,
+      );
+    },
+  );
+});
+
+afterAll(() => {
+  console.log(`store faults, longest answer (ms): ${JSON.stringify(measured)}`);
+});
