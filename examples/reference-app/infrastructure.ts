@@ -148,7 +148,13 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
     } catch (error) {
       // Not awaited: ending a pool waits for its connections, and a stalled one may never answer.
       void pool?.end().catch(() => {});
-      throw new StartupError(`PostgreSQL is not usable at ${host}: ${reasonOf(error)}`);
+      const which = [
+        config.dataStore === 'postgres' ? 'data store' : undefined,
+        config.idempotencyStore === 'postgres' ? 'idempotency store' : undefined,
+      ].filter((name) => name !== undefined);
+      throw new StartupError(
+        `PostgreSQL (${which.join(' and ')}) is not usable at ${host}: ${reasonOf(error)}`,
+      );
     }
   }
   const afterOrderInsert =
