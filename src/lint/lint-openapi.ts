@@ -201,8 +201,17 @@ function checkOperation(
       Object.entries(get.responses ?? {}).some(
         ([status, response]) => status.startsWith('2') && hasHeader(resolveRef(document, response), 'etag'),
       );
-    if (validated && !(hasParameter('header', 'if-match') && responses.has('412') && responses.has('428'))) {
-      say('write-preconditions', `${upper} on a resource with an ETag must document If-Match, 412 and 428.`);
+    // PATCH and PUT replace state: they require If-Match (428 without it). A DELETE overwrites no
+    // one's change, so it may go unconditional, but still honours If-Match (412).
+    const required =
+      method === 'delete' ? responses.has('412') : responses.has('412') && responses.has('428');
+    if (validated && !(hasParameter('header', 'if-match') && required)) {
+      say(
+        'write-preconditions',
+        method === 'delete'
+          ? 'DELETE on a resource with an ETag must document If-Match and 412.'
+          : `${upper} on a resource with an ETag must document If-Match, 412 and 428.`,
+      );
     }
   }
   if (operation.deprecated === true) {

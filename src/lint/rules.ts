@@ -17,7 +17,7 @@ export const LINT_RULES = {
   'ratelimit-429': 'A rate-limited operation (RateLimit headers) documents 429 with Retry-After.',
   'post-idempotency-key': 'A POST documents the Idempotency-Key request header.',
   'write-preconditions':
-    'PATCH, PUT and DELETE on a resource whose GET has an ETag document If-Match, 412 and 428.',
+    'PATCH and PUT on a resource whose GET has an ETag document If-Match, 412 and 428; DELETE, If-Match and 412.',
   'deprecation-headers': 'A deprecated operation documents the Deprecation and Sunset headers.',
 } as const;
 

@@ -114,6 +114,7 @@ export function openApiDocument(routes: readonly DescribedRoute[], options: Open
       operationIds,
     );
   }
+  const headers = shareHeaders(paths);
   return {
     openapi: '3.1.0',
     info: {
@@ -125,6 +126,7 @@ export function openApiDocument(routes: readonly DescribedRoute[], options: Open
     paths: paths as Record<string, OpenApiPathItem>,
     components: {
       schemas: DOCUMENT_SCHEMAS,
+      headers,
       securitySchemes: { [scheme]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
   };
@@ -409,4 +411,36 @@ function uniqueId(method: string, pattern: string, taken: Set<string>): string {
   for (let n = 2; taken.has(id); n++) id = `${base}${n}`;
   taken.add(id);
   return id;
+}
+
+/**
+ * Every response header object, written once in `components.headers` and referenced where it is used:
+ * the same `RateLimit` or `Cache-Control` would otherwise repeat on every response of every operation.
+ */
+function shareHeaders(
+  paths: Record<string, Record<string, OpenApiOperation>>,
+): Record<string, OpenApiHeader> {
+  const shared: Record<string, OpenApiHeader> = {};
+  const names = new Map<string, string>();
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      for (const response of Object.values(operation.responses) as OpenApiResponse[]) {
+        if (response.headers === undefined) continue;
+        const refs: Record<string, OpenApiHeader> = {};
+        for (const [name, header] of Object.entries(response.headers)) {
+          const key = `${name}\u0000${JSON.stringify(header)}`;
+          let component = names.get(key);
+          if (component === undefined) {
+            component = name;
+            for (let n = 2; shared[component] !== undefined; n++) component = `${name}-${n}`;
+            shared[component] = header;
+            names.set(key, component);
+          }
+          refs[name] = { $ref: `#/components/headers/${component}` };
+        }
+        (response as { headers?: Record<string, OpenApiHeader> }).headers = refs;
+      }
+    }
+  }
+  return shared;
 }

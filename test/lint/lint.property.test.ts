@@ -53,6 +53,8 @@ interface OperationModel {
   readonly deprecated: boolean;
   readonly deprecationHeaders: boolean;
   readonly actionQuery: boolean;
+  /** Documents If-Match and 412 (not 428): enough for a DELETE. */
+  readonly ifMatch412: boolean;
 }
 
 const operationModel = (method: OperationModel['method']) =>
@@ -72,6 +74,7 @@ const operationModel = (method: OperationModel['method']) =>
     deprecated: fc.boolean(),
     deprecationHeaders: fc.boolean(),
     actionQuery: fc.boolean(),
+    ifMatch412: fc.boolean(),
   }) as fc.Arbitrary<OperationModel>;
 
 const pathModel = fc.record({
@@ -122,9 +125,10 @@ function operationOf(op: OperationModel): OpenApiOperation {
     responses['429'] = { description: 'slow down', headers: { 'Retry-After': { description: 's' } } };
   if (op.preconditions)
     Object.assign(responses, { 412: { description: 'stale' }, 428: { description: 'needs If-Match' } });
+  if (op.ifMatch412) responses['412'] = { description: 'stale' };
   const parameters = [];
   if (op.idempotencyKey) parameters.push({ name: 'Idempotency-Key', in: 'header' as const });
-  if (op.preconditions) parameters.push({ name: 'If-Match', in: 'header' as const });
+  if (op.preconditions || op.ifMatch412) parameters.push({ name: 'If-Match', in: 'header' as const });
   if (op.actionQuery) parameters.push({ name: 'action', in: 'query' as const });
   return {
     responses,
@@ -152,14 +156,22 @@ function expectedFindings(model: PathModel, path: string): string[] {
     const m = op.method.toUpperCase();
     if (op.actionQuery) at('no-action-query', m);
     if (op.method === 'post' && !endsInParam && !op.created) at('create-201-location', m);
-    if (!(op.errors || op.declares401 || op.declares403 || op.declares429 || op.preconditions))
+    if (
+      !(op.errors || op.declares401 || op.declares403 || op.declares429 || op.preconditions || op.ifMatch412)
+    )
       at('error-responses', m);
     if (op.method === 'get' && !op.cacheControl) at('get-caching-headers', m);
     if (op.auth !== 'none' && !op.declares401) at('auth-401-403', m);
     if (op.auth === 'scopes' && !op.declares403) at('auth-401-403', m);
     if (op.rateLimited && !op.declares429) at('ratelimit-429', m);
     if (op.method === 'post' && !op.idempotencyKey) at('post-idempotency-key', m);
-    if ((op.method === 'patch' || op.method === 'delete') && get?.etag === true && !op.preconditions)
+    const deleteWithIfMatch = op.method === 'delete' && op.ifMatch412;
+    if (
+      (op.method === 'patch' || op.method === 'delete') &&
+      get?.etag === true &&
+      !op.preconditions &&
+      !deleteWithIfMatch
+    )
       at('write-preconditions', m);
     if (op.deprecated && !op.deprecationHeaders) at('deprecation-headers', m);
   }

@@ -35,7 +35,8 @@ export interface TestClient {
 function checked(status: number, headers: Record<string, string>, text: string): TestResponse {
   const type = headers['content-type'] ?? '';
   let body: unknown;
-  if (text !== '' && /json/.test(type)) {
+  // The convention documents; other JSON (an OpenAPI document) is not one of them.
+  if (text !== '' && /^application\/(?:vnd\.api\+json|json|problem\+json)\b/.test(type)) {
     body = JSON.parse(text);
     if (type.startsWith('application/problem+json')) assertProblem(body);
     else assertJsonApi(body);

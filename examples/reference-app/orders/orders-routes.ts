@@ -59,6 +59,21 @@ export function ordersRoutes(deps: OrdersDeps) {
   });
   const readable = conditional({ load: ownOrder, validators, policy: PRIVATE_REVALIDATED });
   const writable = conditional({ load: ownOrder, validators, requireIfMatch: true });
+  // DELETE: the caller's order, live or already deleted (a repeated DELETE is 204 again). An
+  // If-Match is honoured (412 when stale, or when the order is gone); without one the delete is
+  // unconditional: it overwrites nobody's change.
+  const ownLiveOrDeleted = async (ctx: Context<{ readonly id: string }>) => {
+    const found = await orders.find(numericId(ctx.params.id, 'order'));
+    const owner =
+      found.kind === 'live' ? found.order.ownerId : found.kind === 'deleted' ? found.ownerId : undefined;
+    if (owner !== ctx.principal?.sub) throw notFound(ctx.params.id);
+    return found.kind === 'live' ? found.order : undefined;
+  };
+  const deletable = conditional({
+    load: ownLiveOrDeleted,
+    validators: (ctx: Context, order: Order | undefined) =>
+      order === undefined ? undefined : validators(ctx, order),
+  });
   return [
     defineRoute({
       method: 'POST',
@@ -122,13 +137,10 @@ export function ordersRoutes(deps: OrdersDeps) {
       path: '/orders/{id}',
       auth: 'principal',
       responses: { 204: { description: 'The order is gone (or already was)' } },
+      use: [deletable],
       handler: async (ctx) => {
-        const id = numericId(ctx.params.id, 'order');
-        const found = await orders.find(id);
-        const owner =
-          found.kind === 'live' ? found.order.ownerId : found.kind === 'deleted' ? found.ownerId : undefined;
-        if (owner !== ctx.principal.sub) throw notFound(ctx.params.id);
-        if (found.kind === 'live') await orders.delete(id);
+        const order = deletable.entity(ctx);
+        if (order !== undefined) await orders.delete(order.id);
         return noContent();
       },
     }),
