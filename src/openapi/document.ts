@@ -360,7 +360,13 @@ function contentOf(
   produces: readonly string[],
   where: string,
 ): { content?: OpenApiResponse['content'] } {
-  if (body === undefined || body === 'empty' || status === 204 || status === 304) return {};
+  if (body === 'empty' || status === 204 || status === 304) return {};
+  if (body === undefined) {
+    // A route producing other media types (HTML, CSS, CSV) answers bytes of those types.
+    const other = produces.filter((type) => !/[/+]json$/.test(type));
+    if (other.length === 0 || status >= 300) return {};
+    return { content: Object.fromEntries(other.map((type) => [type, { schema: { type: 'string' } }])) };
+  }
   if (body === 'errors') return { content: ERROR_CONTENT };
   const schema: JsonSchema = typeof body === 'string' ? { $ref: KIND_SCHEMAS[body] } : embedded(body, where);
   return { content: Object.fromEntries(produces.map((type) => [type, { schema }])) };

@@ -90,8 +90,16 @@ function operationRequests(
   const schemaOf = (p: OpenApiParameter): JsonSchema => p.schema ?? { type: 'string' };
   const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
+  // A path segment is never empty.
   const validParams = fc.record(
-    Object.fromEntries(pathParams.map((p) => [p.name, validValue(schemaOf(p), document).map(asText)])),
+    Object.fromEntries(
+      pathParams.map((p) => [
+        p.name,
+        validValue(schemaOf(p), document)
+          .map(asText)
+          .filter((v) => v !== ''),
+      ]),
+    ),
   );
   const validQuery = fc
     .subarray(queryParams)
@@ -129,7 +137,7 @@ function operationRequests(
   const breakers: fc.Arbitrary<Part>[] = [];
   for (const p of queryParams) {
     breakers.push(
-      fc.tuple(valid, invalidValue(schemaOf(p), document)).map(([part, bad]) => ({
+      fc.tuple(valid, invalidValue(schemaOf(p), document, { asText: true })).map(([part, bad]) => ({
         ...part,
         query: [...part.query.filter(([k]) => k !== p.name), [p.name, asText(bad.value)] as [string, string]],
         valid: false,

@@ -150,11 +150,16 @@ export interface InvalidValue {
  * unknown member where none is allowed, a required member missing, a value outside the enum.
  * Empty (`fc.constant` of nothing) never: when nothing can be refused, the wrong type always can.
  */
-export function invalidValue(schema: JsonSchema, document?: OpenApiDocument): fc.Arbitrary<InvalidValue> {
+export function invalidValue(
+  schema: JsonSchema,
+  document?: OpenApiDocument,
+  how: { readonly asText?: boolean } = {},
+): fc.Arbitrary<InvalidValue> {
   const s = (document ? resolveRef(document, schema) : schema) as Schema;
   const options: fc.Arbitrary<InvalidValue>[] = [];
   const types = Array.isArray(s.type) ? s.type : s.type === undefined ? [] : [s.type];
-  if (types.length > 0) {
+  // Sent as text (a query or path parameter), any value of another type is a valid string.
+  if (types.length > 0 && !(how.asText === true && types.includes('string'))) {
     const wrong = [
       { type: 'string', value: 'not-a-number' },
       { type: 'integer', value: 1.5 },
