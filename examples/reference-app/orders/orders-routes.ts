@@ -3,9 +3,10 @@ import { type Context, created, defineRoute, json, noContent } from 'rest-conven
 import { dataDocument, defineResourceType, toOne } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
 import { IDEMPOTENCY_TRANSACTION, type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
+import { ownedResource } from 'rest-conventions/ownership';
 import { bodyPointer, integer, positiveInteger, strictObject } from 'rest-conventions/validation';
 import type { BookStore } from '../books/book-store.js';
-import { numericId } from '../books/books-routes.js';
+import { NUMERIC_ID } from '../books/books-routes.js';
 import type { Order, OrderStore } from './order-store.js';
 
 /** How an order is shown to its owner. */
@@ -26,11 +27,6 @@ function orderDocument(order: Order) {
   return dataDocument(orderResource.toResource(order), { links: { self: `/orders/${order.id}` } });
 }
 
-/** Another user's order is indistinguishable from an absent one: always the same 404. */
-function notFound(rawId: string): ApiError {
-  return new ApiError(404, { detail: `No order with id ${JSON.stringify(rawId.slice(0, 40))}.` });
-}
-
 /** The body of `PATCH /orders/{id}`: only the quantity can change. */
 export const OrderChange = strictObject({ quantity: integer({ min: 1, max: 100 }) });
 
@@ -46,19 +42,34 @@ export interface OrdersDeps {
  */
 export function ordersRoutes(deps: OrdersDeps) {
   const { orderStore: orders, bookStore: books, idempotencyStore } = deps;
-  const ownOrder = async (ctx: Context<{ readonly id: string }>): Promise<Order> => {
-    const found = await orders.find(numericId(ctx.params.id, 'order'));
-    if (found.kind !== 'live' || found.order.ownerId !== ctx.principal?.sub) throw notFound(ctx.params.id);
-    return found.order;
-  };
+  // Another user's order is indistinguishable from an absent one: always the same 404.
+  const ownOrder = ownedResource({
+    noun: 'order',
+    load: async (id) => {
+      const found = NUMERIC_ID.test(id) ? await orders.find(Number(id)) : undefined;
+      return found?.kind === 'live' ? found.order : undefined;
+    },
+    ownerOf: (order: Order) => order.ownerId,
+  });
+  // DELETE is idempotent: the owner's tombstone answers 204 again, anyone else's the same 404.
+  const ownOrderOrTombstone = ownedResource({
+    noun: 'order',
+    load: async (id) => {
+      const found = NUMERIC_ID.test(id) ? await orders.find(Number(id)) : undefined;
+      if (found?.kind === 'live') return { id: found.order.id, ownerId: found.order.ownerId, live: true };
+      if (found?.kind === 'deleted') return { id: Number(id), ownerId: found.ownerId, live: false };
+      return undefined;
+    },
+    ownerOf: (order) => order.ownerId,
+  });
   // The caller's own order is loaded first, so no precondition (304, 412, 428) ever answers about
   // someone else's order: they get the same 404 as for one that does not exist.
   const validators = (_ctx: Context, order: Order) => ({
     etag: versionEtag(order.version),
     lastModified: order.updatedAt,
   });
-  const readable = conditional({ load: ownOrder, validators, policy: PRIVATE_REVALIDATED });
-  const writable = conditional({ load: ownOrder, validators, requireIfMatch: true });
+  const readable = conditional({ load: ownOrder.load, validators, policy: PRIVATE_REVALIDATED });
+  const writable = conditional({ load: ownOrder.load, validators, requireIfMatch: true });
   return [
     defineRoute({
       method: 'POST',
@@ -122,13 +133,10 @@ export function ordersRoutes(deps: OrdersDeps) {
       path: '/orders/{id}',
       auth: 'principal',
       responses: { 204: { description: 'The order is gone (or already was)' } },
+      use: [ownOrderOrTombstone],
       handler: async (ctx) => {
-        const id = numericId(ctx.params.id, 'order');
-        const found = await orders.find(id);
-        const owner =
-          found.kind === 'live' ? found.order.ownerId : found.kind === 'deleted' ? found.ownerId : undefined;
-        if (owner !== ctx.principal.sub) throw notFound(ctx.params.id);
-        if (found.kind === 'live') await orders.delete(id);
+        const order = ownOrderOrTombstone.entity(ctx);
+        if (order.live) await orders.delete(order.id);
         return noContent();
       },
     }),
