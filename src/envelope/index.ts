@@ -10,6 +10,19 @@ export {
 } from './build.js';
 export { decodeCursor, encodeCursor, pageLink } from './pagination.js';
 export {
+  type CursorPage,
+  type CursorPaginator,
+  type CursorPosition,
+  cursorPaginator,
+  MAX_CURSOR_LENGTH,
+  MAX_PAGE_SIZE_LIMIT,
+  type OffsetPage,
+  type OffsetPageNumbers,
+  type OffsetPaginator,
+  offsetPageNumbers,
+  offsetPaginator,
+} from './paginators.js';
+export {
   type AttributeRule,
   defineResourceType,
   type ResourceType,

@@ -5,13 +5,11 @@ import { deprecation } from 'rest-conventions/deprecation';
 import {
   dataDocument,
   defineResourceType,
-  pageLink,
+  offsetPaginator,
   relatedLink,
-  selfLink,
   toOne,
 } from 'rest-conventions/envelope';
 import { ownedPath, ownershipGuard, selfOrScope, visibleToOwner } from 'rest-conventions/ownership';
-import { decodeQuery, queryInteger } from 'rest-conventions/validation';
 import {
   API_VERSION,
   defineVersions,
@@ -87,11 +85,7 @@ export const accountTypeResource = defineResourceType<{ readonly name: User['acc
 });
 
 /** `page[size]` and `page[number]` (JSON:API 1.0 "Pagination"): 10 per page by default, at most 100. */
-export const PAGE_QUERY = {
-  'page[size]': queryInteger({ min: 1, max: 100 }),
-  'page[number]': queryInteger({ min: 1, max: Number.MAX_SAFE_INTEGER }),
-} as const;
-export const DEFAULT_PAGE_SIZE = 10;
+export const orderPages = offsetPaginator({ defaultSize: 10, maxSize: 100 });
 
 const ORDER_ID = /^[1-9]\d{0,15}$/;
 
@@ -174,16 +168,10 @@ export class UsersRoutes {
       path: '/users/{id}/orders',
       use: userGuard,
       handler: async (ctx) => {
-        const query = decodeQuery(ctx, PAGE_QUERY);
-        const size = query['page[size]'] ?? DEFAULT_PAGE_SIZE;
-        const number = query['page[number]'] ?? 1;
+        const page = orderPages.page(ctx);
         const [owner] = user.records(ctx);
         const all = await this.orders.listByOwner(owner.id);
-        const start = (number - 1) * size;
-        const items = all.slice(start, start + size);
-        // Links keep the request's other parameters (only page[size] can be there) and change the page.
-        const linkToPage = (n: number) => pageLink(ctx, { 'page[number]': String(n) });
-        const last = Math.max(1, Math.ceil(all.length / size));
+        const items = all.slice(page.offset, page.offset + page.size);
         return json(
           200,
           dataDocument(
@@ -193,13 +181,7 @@ export class UsersRoutes {
               links: { self: `${userPath(owner)}/orders/${order.id}` },
             })),
             {
-              links: {
-                self: selfLink(ctx),
-                first: linkToPage(1),
-                last: linkToPage(last),
-                ...(number > 1 ? { prev: linkToPage(Math.min(number - 1, last)) } : {}),
-                ...(start + size < all.length ? { next: linkToPage(number + 1) } : {}),
-              },
+              links: orderPages.links(ctx, page, all.length),
             },
           ),
         );
