@@ -2,6 +2,7 @@ export {
   collectIncluded,
   type DocumentOptions,
   dataDocument,
+  type LinkContext,
   relatedLink,
   resourceObject,
   selfLink,

@@ -4,6 +4,7 @@ import { ApiError } from '../errors/api-error.js';
 import { text } from '../validation/codecs.js';
 import { decodeQuery } from '../validation/decode-query.js';
 import { queryInteger } from '../validation/query-codecs.js';
+import type { LinkContext } from './build.js';
 import { decodeCursor, encodeCursor, pageLink } from './pagination.js';
 
 /** The largest page size a paginator may allow (a bound on every listing's work per request). */
@@ -87,7 +88,7 @@ export interface OffsetPaginator {
    */
   page(from: Context | { readonly 'page[size]'?: number; readonly 'page[number]'?: number }): OffsetPage;
   /** `links` for the page: `self`, `first`, `last`, and `prev`/`next` when they exist; the query is kept. */
-  links(ctx: Context, page: OffsetPage, total: number): Record<string, string>;
+  links(ctx: LinkContext, page: OffsetPage, total: number): Record<string, string>;
 }
 
 /**
@@ -117,7 +118,7 @@ export function offsetPaginator(options: {
       // Past Number.MAX_SAFE_INTEGER the offset is not exact; such a page is empty anyway.
       return { size, number, offset: Math.min((number - 1) * size, Number.MAX_SAFE_INTEGER) };
     },
-    links(ctx: Context, page: OffsetPage, total: number): Record<string, string> {
+    links(ctx: LinkContext, page: OffsetPage, total: number): Record<string, string> {
       const numbers = offsetPageNumbers({ size: page.size, number: page.number, total });
       const to = (n: number) => pageLink(ctx, { 'page[number]': String(n) });
       return {
@@ -163,7 +164,7 @@ export interface CursorPaginator {
    * `hasPrev`; the rest of the query is kept.
    */
   links(
-    ctx: Context,
+    ctx: LinkContext,
     edges: {
       readonly first?: CursorPosition | undefined;
       readonly last?: CursorPosition | undefined;
@@ -233,7 +234,7 @@ export function cursorPaginator(options: {
         ...(before === undefined ? {} : { before }),
       };
     },
-    links(ctx: Context, edges: Parameters<CursorPaginator['links']>[1]): Record<string, string> {
+    links(ctx: LinkContext, edges: Parameters<CursorPaginator['links']>[1]): Record<string, string> {
       const links: Record<string, string> = { self: pageLink(ctx, {}) };
       if (edges.last !== undefined && edges.hasNext) {
         links.next = pageLink(ctx, { 'page[after]': encodeCursor(edges.last), 'page[before]': undefined });

@@ -1,4 +1,4 @@
-import { conditional, PRIVATE_REVALIDATED, preconditionFailed, versionEtag } from 'rest-conventions/caching';
+import { conditional, PRIVATE_REVALIDATED, versionEtag } from 'rest-conventions/caching';
 import { type Context, created, defineRoute, json, noContent } from 'rest-conventions/core';
 import { dataDocument, defineResourceType, toOne } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
@@ -7,6 +7,7 @@ import { ownedResource } from 'rest-conventions/ownership';
 import { bodyPointer, integer, positiveInteger, strictObject } from 'rest-conventions/validation';
 import type { BookStore } from '../books/book-store.js';
 import { NUMERIC_ID } from '../books/books-routes.js';
+import { compareAndSet } from '../shared/compare-and-set.js';
 import type { Order, OrderStore } from './order-store.js';
 
 /** How an order is shown to its owner. */
@@ -113,19 +114,15 @@ export function ordersRoutes(deps: OrdersDeps) {
       body: { codec: OrderChange, type: 'orders' },
       responses: { 200: { description: 'The order changed', body: 'resource' } },
       use: [idempotency({ store: idempotencyStore }), writable],
-      handler: async (ctx) => {
+      handler: (ctx) => {
         const checked = writable.entity(ctx);
-        // Compare-and-set against the version If-Match was checked against: of two writers that
-        // both passed the precondition, only the first write lands; the other gets 412.
-        const inTransaction = { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) };
-        const updated = await orders.updateQuantity(
-          checked.id,
-          checked.version,
-          ctx.body.quantity,
-          inTransaction,
+        const { quantity } = ctx.body;
+        return compareAndSet(
+          ctx,
+          checked,
+          (version, options) => orders.updateQuantity(checked.id, version, quantity, options),
+          orderDocument,
         );
-        if (updated === undefined) throw preconditionFailed();
-        return json(200, orderDocument(updated), { etag: versionEtag(updated.version) });
       },
     }),
     defineRoute({

@@ -1,6 +1,6 @@
-import type { Context } from 'rest-conventions';
-import { cursorPaginator } from 'rest-conventions/envelope';
-import { decodeQuery, queryList, querySort } from 'rest-conventions/validation';
+import type * as t from 'io-ts';
+import { cursorPaginator, type LinkContext } from 'rest-conventions/envelope';
+import { queryList, querySort } from 'rest-conventions/validation';
 import { positionOf, SORTABLE, type SortKey, validPosition } from './standard-order.js';
 import { STANDARD_STATUSES, type StandardStore } from './standard-store.js';
 
@@ -17,16 +17,16 @@ export const LISTING_QUERY = {
   'fields[standards]': queryList(STANDARD_ATTRIBUTES),
 };
 
-/** The query of `GET /api/v1/standards/`; anything else is a 400 naming the parameter. */
-export function listingQuery(ctx: Context) {
-  return decodeQuery(ctx, LISTING_QUERY);
-}
+/** The decoded query of `GET /api/v1/standards/` (any other parameter is a 400 naming it). */
+export type ListingQuery = {
+  readonly [K in keyof typeof LISTING_QUERY]?: t.TypeOf<(typeof LISTING_QUERY)[K]>;
+};
 
 /**
  * One page with keyset (cursor) pagination, cut by the store: stable under inserts and deletes, and
  * the cursors are opaque. Returns the page and its `links` (self, and next/prev only when they exist).
  */
-export async function listPage(ctx: Context, store: StandardStore, query: ReturnType<typeof listingQuery>) {
+export async function listPage(ctx: LinkContext, store: StandardStore, query: ListingQuery) {
   const keys: readonly SortKey[] = query.sort ?? [{ field: 'createdAt', descending: false }];
   const asked = pages.page(query, (position) => validPosition(position, keys));
   const page = await store.page({
