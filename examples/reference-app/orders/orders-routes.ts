@@ -7,7 +7,7 @@ import { ownedResource } from 'rest-conventions/ownership';
 import { bodyPointer, integer, positiveInteger, strictObject } from 'rest-conventions/validation';
 import type { BookStore } from '../books/book-store.js';
 import { NUMERIC_ID } from '../books/books-routes.js';
-import { compareAndSet } from '../shared/compare-and-set.js';
+import { compareAndSet } from '../concurrency/compare-and-set.js';
 import type { Order, OrderStore } from './order-store.js';
 
 /** How an order is shown to its owner. */

@@ -5,7 +5,7 @@ import { ApiError } from 'rest-conventions/errors';
 import { IDEMPOTENCY_TRANSACTION, type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
 import { bodyPointer, nullable, oneOf, strictObject, text } from 'rest-conventions/validation';
 import { versioning } from 'rest-conventions/versioning';
-import { compareAndSet } from '../shared/compare-and-set.js';
+import { compareAndSet } from '../concurrency/compare-and-set.js';
 import {
   STANDARD_STATUSES,
   type Standard,
