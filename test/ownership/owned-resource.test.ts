@@ -68,9 +68,9 @@ async function send(
   return app.handle(requestView(method, path, { headers }));
 }
 
-/** What a caller can observe of a response, without the per-request id. */
+/** What a caller can observe of a response, without the per-request id and the clock (`Date`). */
 function observable(response: ApiResponse) {
-  const { 'x-request-id': _id, ...headers } = response.headers;
+  const { 'x-request-id': _id, date: _date, ...headers } = response.headers;
   return { status: response.status, headers, body: response.json };
 }
 
