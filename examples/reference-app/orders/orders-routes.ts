@@ -46,10 +46,10 @@ export function ordersRoutes(deps: OrdersDeps) {
   // Another user's order is indistinguishable from an absent one: always the same 404.
   const ownOrder = ownedResource({
     noun: 'order',
-    load: async (id) => {
-      const found = NUMERIC_ID.test(id) ? await orders.find(Number(id)) : undefined;
-      return found?.kind === 'live' ? found.order : undefined;
-    },
+    load: (id) =>
+      NUMERIC_ID.test(id)
+        ? orders.find(Number(id)).then((found) => (found.kind === 'live' ? found.order : undefined))
+        : undefined,
     ownerOf: (order: Order) => order.ownerId,
   });
   // DELETE is idempotent: the owner's tombstone answers 204 again, anyone else's the same 404.
