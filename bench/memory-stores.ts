@@ -14,7 +14,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { Bench } from 'tinybench';
-import { memoryStore, scopeKey } from '../src/idempotency/index.js';
+import { scopeKey } from '../src/idempotency/decision.js';
+import { memoryStore } from '../src/idempotency/index.js';
 import { memoryRateLimitStore } from '../src/ratelimit/index.js';
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1_000_000);

@@ -17,9 +17,9 @@ import type { ReadinessCheck } from './health/readiness.js';
 import { MemoryOrderStore, type OrderStore } from './orders/order-store.js';
 import { ordersRoutes } from './orders/orders-routes.js';
 import { MemoryStandardStore, type StandardStore } from './standards/standard-store.js';
-import { StandardsRoutes } from './standards/standards-routes.js';
+import { standardsRoutes } from './standards/standards-routes.js';
 import { MemoryUserStore, type UserStore } from './users/user-store.js';
-import { UsersRoutes } from './users/users-routes.js';
+import { usersRoutes } from './users/users-routes.js';
 
 function verifierFrom(config: Config): TokenVerifier {
   return hs256Verifier({ secret: config.authSecret });
@@ -56,9 +56,7 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
     .provideValue('standardStore', stores.standardStore ?? new MemoryStandardStore())
     .provideValue('idempotencyStore', stores.idempotencyStore ?? memoryStore())
     .provideValue('readinessChecks', stores.readinessChecks ?? [])
-    .provideClass('healthRoutes', HealthRoutes)
-    .provideClass('usersRoutes', UsersRoutes)
-    .provideClass('standardsRoutes', StandardsRoutes);
+    .provideClass('healthRoutes', HealthRoutes);
 
   const { rateLimit: limits } = config;
   // One limiter, used twice: after authentication, so callers are keyed by user (else by address),
@@ -91,11 +89,17 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
     bookStore: injector.resolve('bookStore'),
     orderStore: injector.resolve('orderStore'),
     idempotencyStore: injector.resolve('idempotencyStore'),
+    userStore: injector.resolve('userStore'),
+    standardStore: injector.resolve('standardStore'),
   };
   // Each feature module declares its routes from its dependencies; they are registered in this order.
-  for (const route of [...booksRoutes(deps), ...ordersRoutes(deps)]) app.route(route);
-  injector.resolve('usersRoutes').register(app);
-  injector.resolve('standardsRoutes').register(app);
+  const routes = [
+    ...booksRoutes(deps),
+    ...ordersRoutes(deps),
+    ...usersRoutes(deps),
+    ...standardsRoutes(deps),
+  ];
+  for (const route of routes) app.route(route);
   // Last: the description reads every route registered above (at its first request).
   const docs = docsPage({ specUrl: '/openapi.json', path: '/docs', title: API_INFO.title });
   for (const route of apiDescriptionRoutes({ app, docs })) app.route(route);

@@ -113,7 +113,8 @@ export function authenticate(options: AuthenticateOptions): Middleware {
   return describeLayer(layer, AUTHENTICATE_CONTRACT);
 }
 
-function unauthenticated(realm: string): ApiError {
+/** The 401 `requireAuth` answers (also used by `ownedResource`, so both answer identically). */
+export function unauthenticated(realm: string): ApiError {
   return new ApiError(401, {
     code: 'unauthenticated',
     detail: 'This resource needs a bearer token.',

@@ -1,5 +1,9 @@
 import { canonicalPath } from '../core/canonical-path.js';
 import type { Context } from '../core/types.js';
+
+/** What a link is built from: the request and the matched route's pattern (any route's context). */
+export type LinkContext = Pick<Context, 'request' | 'routePattern'>;
+
 import type {
   Attributes,
   DataDocument,
@@ -117,7 +121,7 @@ function linkedIdentifiers(resource: ResourceObject): ResourceIdentifier[] {
  * The `self` link of the current request: the path as requested (trailing slash canonicalized to
  * the route's form) with its query string, so a collection's `links.self` reproduces the query.
  */
-export function selfLink(ctx: Context): string {
+export function selfLink(ctx: LinkContext): string {
   const path = canonicalPath(ctx.request.path, ctx.routePattern);
   return ctx.request.search === '' ? path : `${path}?${ctx.request.search}`;
 }

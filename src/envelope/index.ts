@@ -2,6 +2,7 @@ export {
   collectIncluded,
   type DocumentOptions,
   dataDocument,
+  type LinkContext,
   relatedLink,
   resourceObject,
   selfLink,
@@ -9,6 +10,19 @@ export {
   toOne,
 } from './build.js';
 export { decodeCursor, encodeCursor, pageLink } from './pagination.js';
+export {
+  type CursorPage,
+  type CursorPaginator,
+  type CursorPosition,
+  cursorPaginator,
+  MAX_CURSOR_LENGTH,
+  MAX_PAGE_SIZE_LIMIT,
+  type OffsetPage,
+  type OffsetPageNumbers,
+  type OffsetPaginator,
+  offsetPageNumbers,
+  offsetPaginator,
+} from './paginators.js';
 export {
   type AttributeRule,
   defineResourceType,

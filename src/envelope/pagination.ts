@@ -1,5 +1,4 @@
-import type { Context } from '../core/types.js';
-import { selfLink } from './build.js';
+import { type LinkContext, selfLink } from './build.js';
 
 /**
  * A link to the current resource with some query parameters replaced (or removed with `undefined`),
@@ -7,7 +6,7 @@ import { selfLink } from './build.js';
  *
  * @example pageLink(ctx, { 'page[after]': cursor, 'page[before]': undefined })
  */
-export function pageLink(ctx: Context, replace: Readonly<Record<string, string | undefined>>): string {
+export function pageLink(ctx: LinkContext, replace: Readonly<Record<string, string | undefined>>): string {
   const self = selfLink(ctx);
   if (Object.keys(replace).length === 0) return self;
   const query = self.indexOf('?');

@@ -1,5 +1,5 @@
-import { negotiateErrorType, PROBLEM_JSON } from '../core/media-types.js';
-import type { ApiResponse, Context } from '../core/types.js';
+import { negotiateErrorType, PROBLEM_JSON } from '../http/media-types.js';
+import type { ApiResponse, Context } from '../http/types.js';
 import { errorDocument, problemDocument } from './error-document.js';
 import { toApiError } from './to-api-error.js';
 

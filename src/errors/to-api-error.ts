@@ -1,5 +1,5 @@
 import createHttpError from 'http-errors';
-import { HTTP_TOKEN } from '../core/field-syntax.js';
+import { HTTP_TOKEN } from '../http/field-syntax.js';
 import { ApiError, isApiError } from './api-error.js';
 
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;

@@ -1,31 +1,17 @@
 export type { RedisScriptClient } from '../core/redis-client.js';
 export {
   DEFAULT_REPLAY_HEADERS,
-  NEVER_STORED_STATUSES,
   REPLAYED_HEADER,
-  replayOf,
-  scopeKey,
-  shouldStore,
-  toStoredResponse,
 } from './decision.js';
 export {
   IN_PROGRESS_RETRY_AFTER_SECONDS,
-  inProgressError,
-  invalidKeyError,
-  keyReusedError,
-  missingKeyError,
-  quotaFullError,
   retryAfterSeconds,
-  storeFullError,
-  storeUnavailableError,
   UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from './errors.js';
-export { bodyDigest, canonicalJson, type FingerprintInput, requestFingerprint } from './fingerprint.js';
 export { type HeldClaims, type HeldClaimsOptions, heldClaims } from './held-claims.js';
 export {
   IDEMPOTENCY_KEY_HEADER,
   type InvalidKeyReason,
-  invalidKeyDetail,
   type KeyParse,
   MAX_KEY_LENGTH,
   parseIdempotencyKey,
@@ -34,7 +20,6 @@ export {
   ANONYMOUS_OWNER,
   DEFAULT_OWNER_MAX_BYTES,
   DEFAULT_OWNER_MAX_ENTRIES,
-  RECORD_OVERHEAD_BYTES,
   type ResolvedStoreLimits,
   recordBytes,
   type StoreLimits,

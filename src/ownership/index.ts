@@ -18,3 +18,9 @@ export {
   type ParamsFor,
   type ParentLevel,
 } from './owned-path.js';
+export {
+  type OwnedResource,
+  type OwnedResourceOptions,
+  ownedRecordFact,
+  ownedResource,
+} from './owned-resource.js';

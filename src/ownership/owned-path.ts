@@ -55,7 +55,7 @@ export interface OwnedPath<Records extends readonly unknown[], Names extends str
    * The records the guard loaded for this request, outermost first. Throws (a server error) when
    * the route has no `ownershipGuard` for this path: a wiring mistake, never a client's fault.
    */
-  records(ctx: Context): Records;
+  records(ctx: Pick<Context, 'get'>): Records;
 }
 
 function checkLevel(level: { param?: unknown; load?: unknown; noun?: unknown }, what: string): void {
@@ -96,7 +96,7 @@ function build<Records extends readonly unknown[], Names extends string>(
       };
       return build<[...Records, R], Names | N>([...frozen, added], access);
     },
-    records(ctx: Context): Records {
+    records(ctx: Pick<Context, 'get'>): Records {
       return frozen.map((level) => {
         const record = ctx.get(level.key);
         if (record === undefined) {

@@ -10,18 +10,14 @@ export {
   clientAddress,
   formatIp,
   type IpAddress,
-  inBlocks,
   parseAddressBlock,
   parseIp,
 } from './client-address.js';
 export {
   type GcraDecision,
   type GcraState,
-  gcraDebt,
   gcraDecide,
   gcraDecideAll,
-  gcraDecisionFromDebts,
-  gcraStateFromDebt,
   type PolicyDecision,
   type RateLimitDecision,
 } from './gcra.js';
@@ -39,6 +35,6 @@ export {
   rateLimit,
   STORE_UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from './middleware.js';
-export { policyStorageId, type RateLimitPolicy, validatePolicies } from './policy.js';
+export type { RateLimitPolicy } from './policy.js';
 export { type RedisRateLimitStoreOptions, redisRateLimitStore } from './redis-store.js';
 export type { RateLimitStore } from './store.js';

@@ -6,7 +6,6 @@ export {
   type PathVersionSegment,
   type VersioningMiddlewareOptions,
   versionedPath,
-  versionFromRoutePattern,
   versioning,
 } from './middleware.js';
 export {

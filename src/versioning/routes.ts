@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../core/route.js';
+import type { DeclaredRouteDefinition, RouteAuth, RouteDefinition } from '../core/route.js';
 import type { ParamsOf } from '../core/route-pattern.js';
 import type { Context, Handler, Middleware } from '../core/types.js';
 import { NO_PATH_VERSION, versioningWith } from './middleware.js';
@@ -39,6 +39,10 @@ export interface VersionedRouteDefinition<P extends string> {
    */
   readonly use?: readonly Middleware<Context<VersionedParams<P>>>[];
   readonly handler: Handler<Context<VersionedParams<P>>>;
+  /** What every mounted route declares (see `RouteDefinition`), for `app.routes()` and generators. */
+  readonly responses?: RouteDefinition['responses'];
+  readonly auth?: RouteAuth;
+  readonly deprecated?: RouteDefinition['deprecated'];
 }
 
 /**
@@ -58,7 +62,7 @@ export interface VersionedRouteDefinition<P extends string> {
  */
 export function versionedRoutes<P extends string>(
   definition: VersionedRouteDefinition<P>,
-): RouteDefinition[] {
+): DeclaredRouteDefinition[] {
   const policy = versionPolicy(definition.versioning);
   const segments = definition.path.split('/');
   const at = segments.indexOf(VERSION_SEGMENT_TEMPLATE);
@@ -90,7 +94,14 @@ export function versionedRoutes<P extends string>(
     ...((definition.use ?? []) as readonly Middleware[]),
     ...(changes ? [changes.middleware] : []),
   ];
-  const route = (path: string, negotiate: Middleware): RouteDefinition => ({
+  const { responses, auth, deprecated } = definition;
+  const declared = {
+    ...(responses === undefined ? {} : { responses }),
+    ...(auth === undefined ? {} : { auth }),
+    ...(deprecated === undefined ? {} : { deprecated }),
+  };
+  const route = (path: string, negotiate: Middleware): DeclaredRouteDefinition => ({
+    ...declared,
     method: definition.method,
     path,
     use: [negotiate, ...inner],

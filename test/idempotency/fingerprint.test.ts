@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, requestFingerprint } from '../../src/idempotency/index.js';
+import { canonicalJson, requestFingerprint } from '../../src/idempotency/fingerprint.js';
 
 const JSON_TYPE = 'application/json';
 

@@ -8,8 +8,8 @@ import {
   type RateLimitPolicy,
   rateLimitHeaders,
   tightestPolicy,
-  validatePolicies,
 } from '../../src/ratelimit/index.js';
+import { validatePolicies } from '../../src/ratelimit/policy.js';
 
 const T0 = 1_760_000_000_000;
 

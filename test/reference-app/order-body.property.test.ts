@@ -5,7 +5,7 @@ import { APP_MATRIX, bearer, referenceAppOn } from '../support/reference-app.js'
 
 const BOOK_COUNT = 14;
 
-/** An independent statement of what a valid order body is (seed section 4, issue 2). */
+/** An independent statement of what a valid order body is (docs/validation.md; JSON:API 1.0 "Errors"). */
 function badFields(body: Record<string, unknown>): string[] {
   const bad: string[] = [];
   for (const key of Object.keys(body)) if (key !== 'bookId' && key !== 'quantity') bad.push(key);

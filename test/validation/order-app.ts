@@ -4,7 +4,7 @@ import { integer, positiveInteger, strictObject, text } from '../../src/validati
 import { decodeJsonBody } from '../../src/validation/decode-body.js';
 import { recordingLogger } from '../core/send.js';
 
-/** The seed's order input: `{ "bookId": 1, "quantity": 2 }`, with an optional note. */
+/** The order input of the reference app: `{ "bookId": 1, "quantity": 2 }`, with an optional note. */
 export const OrderInput = strictObject(
   { bookId: positiveInteger, quantity: integer({ min: 1, max: 100 }) },
   { note: text({ maxLength: 20 }) },

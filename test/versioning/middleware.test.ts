@@ -211,6 +211,30 @@ describe('versionedRoutes', () => {
     expect(routes.map((r) => r.path)).toEqual(['/api/v1/standards/', '/api/standards/']);
   });
 
+  it('declares auth, responses and deprecation on every route it mounts', async () => {
+    const routes = versionedRoutes({
+      method: 'GET',
+      path: '/v{version}/users/{id}',
+      versioning: { supported: [1, 2], default: 1 },
+      unversioned: true,
+      auth: 'principal',
+      responses: { 200: { description: 'A user', body: 'resource' } },
+      deprecated: { successor: '/v2/users/{id}' },
+      handler: () => json(200, {}),
+    });
+    const app = createApp();
+    for (const route of routes) app.route(route);
+    const listed = app.routes();
+    expect(listed.map((r) => r.pattern)).toEqual(['/v1/users/{id}', '/v2/users/{id}', '/users/{id}']);
+    for (const info of listed) {
+      expect(info.auth).toBe('principal');
+      expect(info.responses[200]?.description).toBe('A user');
+      expect(info.deprecated).toEqual({ successor: '/v2/users/{id}' });
+    }
+    // The declared auth runs: no principal, 401.
+    expect((await app.handle(requestView('GET', '/v2/users/9'))).status).toBe(401);
+  });
+
   it.each([
     ['no version segment', { path: '/users/{id}' }, /exactly one "v\{version\}"/],
     ['two version segments', { path: '/v{version}/x/v{version}' }, /exactly one/],

@@ -230,7 +230,7 @@ const setupArb: fc.Arbitrary<Setup> = fc.subarray([1, 2, 3], { minLength: 1 }).c
 
 type Outcome = { version: number } | { status: number };
 
-/** The rules of seed section 9 as the issue states them, computed directly from the ranges. */
+/** The version rules of docs/versioning.md, computed directly from the ranges. */
 function model(ranges: readonly Range[], setup: Setup): Outcome {
   const { supported, pathVersion } = setup;
   if (pathVersion !== undefined && !supported.includes(pathVersion)) return { status: 404 };

@@ -13,11 +13,12 @@ export const bookResource = defineResourceType<Book, 'title' | 'author'>({
   links: (book) => ({ self: `/books/${book.id}` }),
 });
 
-const ID = /^[1-9]\d{0,15}$/;
+/** A numeric id as a path segment gives it (at most 16 digits, no leading zero). */
+export const NUMERIC_ID = /^[1-9]\d{0,15}$/;
 
 /** The numeric id in a path, or 404: a malformed id names no resource. */
 export function numericId(raw: string, what: string): number {
-  if (!ID.test(raw))
+  if (!NUMERIC_ID.test(raw))
     throw new ApiError(404, { detail: `No ${what} with id ${JSON.stringify(raw.slice(0, 40))}.` });
   return Number(raw);
 }

@@ -1,11 +1,13 @@
-import { conditional, PRIVATE_REVALIDATED, preconditionFailed, versionEtag } from 'rest-conventions/caching';
+import { conditional, PRIVATE_REVALIDATED, versionEtag } from 'rest-conventions/caching';
 import { type Context, created, defineRoute, json, noContent } from 'rest-conventions/core';
 import { dataDocument, defineResourceType, toOne } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
 import { IDEMPOTENCY_TRANSACTION, type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
+import { ownedResource } from 'rest-conventions/ownership';
 import { bodyPointer, integer, positiveInteger, strictObject } from 'rest-conventions/validation';
 import type { BookStore } from '../books/book-store.js';
-import { numericId } from '../books/books-routes.js';
+import { NUMERIC_ID } from '../books/books-routes.js';
+import { compareAndSet } from '../concurrency/compare-and-set.js';
 import type { Order, OrderStore } from './order-store.js';
 
 /** How an order is shown to its owner. */
@@ -26,11 +28,6 @@ function orderDocument(order: Order) {
   return dataDocument(orderResource.toResource(order), { links: { self: `/orders/${order.id}` } });
 }
 
-/** Another user's order is indistinguishable from an absent one: always the same 404. */
-function notFound(rawId: string): ApiError {
-  return new ApiError(404, { detail: `No order with id ${JSON.stringify(rawId.slice(0, 40))}.` });
-}
-
 /** The body of `PATCH /orders/{id}`: only the quantity can change. */
 export const OrderChange = strictObject({ quantity: integer({ min: 1, max: 100 }) });
 
@@ -46,33 +43,44 @@ export interface OrdersDeps {
  */
 export function ordersRoutes(deps: OrdersDeps) {
   const { orderStore: orders, bookStore: books, idempotencyStore } = deps;
-  const ownOrder = async (ctx: Context<{ readonly id: string }>): Promise<Order> => {
-    const found = await orders.find(numericId(ctx.params.id, 'order'));
-    if (found.kind !== 'live' || found.order.ownerId !== ctx.principal?.sub) throw notFound(ctx.params.id);
-    return found.order;
-  };
+  // Another user's order is indistinguishable from an absent one: always the same 404.
+  const ownOrder = ownedResource({
+    noun: 'order',
+    load: (id) =>
+      NUMERIC_ID.test(id)
+        ? orders.find(Number(id)).then((found) => (found.kind === 'live' ? found.order : undefined))
+        : undefined,
+    ownerOf: (order: Order) => order.ownerId,
+  });
+  // DELETE is idempotent: the owner's tombstone answers 204 again, anyone else's the same 404.
+  type OrderOrTombstone =
+    | (Order & { readonly live: true })
+    | { readonly id: number; readonly ownerId: string; readonly live: false };
+  const ownOrderOrTombstone = ownedResource<OrderOrTombstone>({
+    noun: 'order',
+    load: async (id) => {
+      const found = NUMERIC_ID.test(id) ? await orders.find(Number(id)) : undefined;
+      if (found?.kind === 'live') return { ...found.order, live: true };
+      if (found?.kind === 'deleted') return { id: Number(id), ownerId: found.ownerId, live: false };
+      return undefined;
+    },
+    ownerOf: (order) => order.ownerId,
+  });
   // The caller's own order is loaded first, so no precondition (304, 412, 428) ever answers about
   // someone else's order: they get the same 404 as for one that does not exist.
   const validators = (_ctx: Context, order: Order) => ({
     etag: versionEtag(order.version),
     lastModified: order.updatedAt,
   });
-  const readable = conditional({ load: ownOrder, validators, policy: PRIVATE_REVALIDATED });
-  const writable = conditional({ load: ownOrder, validators, requireIfMatch: true });
+  const readable = conditional({ load: ownOrder.load, validators, policy: PRIVATE_REVALIDATED });
+  const writable = conditional({ load: ownOrder.load, validators, requireIfMatch: true });
   // DELETE: the caller's order, live or already deleted (a repeated DELETE is 204 again). An
   // If-Match is honoured (412 when stale, or when the order is gone); without one the delete is
   // unconditional: it overwrites nobody's change.
-  const ownLiveOrDeleted = async (ctx: Context<{ readonly id: string }>) => {
-    const found = await orders.find(numericId(ctx.params.id, 'order'));
-    const owner =
-      found.kind === 'live' ? found.order.ownerId : found.kind === 'deleted' ? found.ownerId : undefined;
-    if (owner !== ctx.principal?.sub) throw notFound(ctx.params.id);
-    return found.kind === 'live' ? found.order : undefined;
-  };
   const deletable = conditional({
-    load: ownLiveOrDeleted,
-    validators: (ctx: Context, order: Order | undefined) =>
-      order === undefined ? undefined : validators(ctx, order),
+    load: ownOrderOrTombstone.load,
+    validators: (_ctx: Context, order: OrderOrTombstone) =>
+      order.live ? { etag: versionEtag(order.version), lastModified: order.updatedAt } : undefined,
   });
   return [
     defineRoute({
@@ -117,19 +125,15 @@ export function ordersRoutes(deps: OrdersDeps) {
       body: { codec: OrderChange, type: 'orders' },
       responses: { 200: { description: 'The order changed', body: 'resource' } },
       use: [idempotency({ store: idempotencyStore }), writable],
-      handler: async (ctx) => {
+      handler: (ctx) => {
         const checked = writable.entity(ctx);
-        // Compare-and-set against the version If-Match was checked against: of two writers that
-        // both passed the precondition, only the first write lands; the other gets 412.
-        const inTransaction = { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) };
-        const updated = await orders.updateQuantity(
-          checked.id,
-          checked.version,
-          ctx.body.quantity,
-          inTransaction,
+        const { quantity } = ctx.body;
+        return compareAndSet(
+          ctx,
+          checked,
+          (version, options) => orders.updateQuantity(checked.id, version, quantity, options),
+          orderDocument,
         );
-        if (updated === undefined) throw preconditionFailed();
-        return json(200, orderDocument(updated), { etag: versionEtag(updated.version) });
       },
     }),
     defineRoute({
@@ -140,7 +144,7 @@ export function ordersRoutes(deps: OrdersDeps) {
       use: [deletable],
       handler: async (ctx) => {
         const order = deletable.entity(ctx);
-        if (order !== undefined) await orders.delete(order.id);
+        if (order.live) await orders.delete(order.id);
         return noContent();
       },
     }),

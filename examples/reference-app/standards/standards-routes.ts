@@ -1,30 +1,20 @@
-import type { App, Context } from 'rest-conventions';
-import { requireScopes } from 'rest-conventions/auth';
-import { conditional, PRIVATE_REVALIDATED, preconditionFailed, versionEtag } from 'rest-conventions/caching';
-import { contextKey, created, json, noContent } from 'rest-conventions/core';
+import { conditional, PRIVATE_REVALIDATED, versionEtag } from 'rest-conventions/caching';
+import { type Context, created, defineRoute, json, noContent } from 'rest-conventions/core';
 import { dataDocument, defineResourceType } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
 import { IDEMPOTENCY_TRANSACTION, type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
-import {
-  bodyPointer,
-  decodeJsonBody,
-  nullable,
-  oneOf,
-  strictObject,
-  text,
-} from 'rest-conventions/validation';
+import { bodyPointer, nullable, oneOf, strictObject, text } from 'rest-conventions/validation';
 import { versioning } from 'rest-conventions/versioning';
+import { compareAndSet } from '../concurrency/compare-and-set.js';
 import {
   STANDARD_STATUSES,
   type Standard,
   type StandardStore,
   type StandardWrite,
 } from './standard-store.js';
-import { listingQuery, listPage, STANDARD_ATTRIBUTES } from './standards-listing.js';
+import { LISTING_QUERY, listPage, STANDARD_ATTRIBUTES } from './standards-listing.js';
 
 export const STANDARDS_PATH = '/api/v1/standards/';
-
-const LOADED = contextKey<Standard>('the standard of this request');
 
 /** How a standard is shown: an explicit allow-list (no internal review notes). */
 export const standardResource = defineResourceType<Standard, (typeof STANDARD_ATTRIBUTES)[number]>({
@@ -47,8 +37,6 @@ export const StandardUpdate = strictObject({}, { code, name: text({ maxLength: 2
 
 /** Everything under `/api/v1/` is version 1: `Accept: ...;version=2` there is a 400, not a fallback. */
 const v1 = versioning({ supported: [1], default: 1 });
-const read = [v1, requireScopes({ scopes: ['standards:read'] })];
-const write = [v1, requireScopes({ scopes: ['standards:write'] })];
 
 function written(result: StandardWrite, ctx: Context): Standard {
   if (result.kind === 'duplicate-code') {
@@ -71,101 +59,111 @@ function standardDocument(standard: Standard) {
   });
 }
 
-/** The standards collection under `/api/v1/standards/` (seed section 4). */
-export class StandardsRoutes {
-  static readonly inject = ['standardStore', 'idempotencyStore'] as const;
+export interface StandardsDeps {
+  readonly standardStore: StandardStore;
+  readonly idempotencyStore: IdempotencyStore;
+}
 
-  constructor(
-    private readonly standards: StandardStore,
-    private readonly idempotencyStore: IdempotencyStore,
-  ) {}
+const READ = { scopes: ['standards:read'] } as const;
+const WRITE = { scopes: ['standards:write'] } as const;
 
-  register(app: App): void {
-    const validators = (ctx: Context<{ readonly standard_id: string }>) => this.validators(ctx);
-    app.route({
+/** The standards collection under `/api/v1/standards/` (docs/envelope.md, docs/caching.md). */
+export function standardsRoutes(deps: StandardsDeps) {
+  const { standardStore: standards, idempotencyStore } = deps;
+  // The live standard, loaded once for the validators and the handler; anything else is a 404.
+  const live = async (ctx: Context): Promise<Standard> => {
+    const found = await standards.find(ctx.params.standard_id ?? '');
+    if (found.kind !== 'live') throw notFound();
+    return found.standard;
+  };
+  const validators = (_ctx: Context, standard: Standard) => ({
+    etag: versionEtag(standard.version),
+    lastModified: standard.updatedAt,
+  });
+  const readable = conditional({ load: live, validators, policy: PRIVATE_REVALIDATED });
+  const writable = conditional({ load: live, validators, requireIfMatch: true });
+  const one = `${STANDARDS_PATH}{standard_id}` as const;
+  return [
+    defineRoute({
       method: 'GET',
       path: STANDARDS_PATH,
-      use: [...read, conditional({ policy: PRIVATE_REVALIDATED })],
+      auth: READ,
+      query: LISTING_QUERY,
+      responses: { 200: { description: 'A page of standards', body: 'collection' } },
+      use: [v1, conditional({ policy: PRIVATE_REVALIDATED })],
       handler: async (ctx) => {
-        const query = listingQuery(ctx);
-        const { standards, links } = await listPage(ctx, this.standards, query);
-        const fields = query['fields[standards]'];
+        const { standards: page, links } = await listPage(ctx, standards, ctx.query);
+        const fields = ctx.query['fields[standards]'];
         const fieldSet = fields === undefined ? undefined : new Set<string>(fields);
         return json(
           200,
           dataDocument(
-            standards.map((s) => standardResource.toResource(s, ctx.principal, fieldSet)),
+            page.map((s) => standardResource.toResource(s, ctx.principal, fieldSet)),
             { links },
           ),
         );
       },
-    });
-    app.route({
+    }),
+    defineRoute({
       method: 'POST',
       path: STANDARDS_PATH,
-      use: [...write, idempotency({ store: this.idempotencyStore, required: true })],
+      auth: WRITE,
+      body: { codec: StandardCreate, type: 'standards' },
+      responses: {
+        201: {
+          description: 'The standard created',
+          body: 'resource',
+          headers: { location: { description: 'The new standard' } },
+        },
+        409: { description: 'A standard with this code exists', body: 'errors' },
+      },
+      use: [v1, idempotency({ store: idempotencyStore, required: true })],
       handler: async (ctx) => {
-        const input = await decodeJsonBody(ctx, { codec: StandardCreate, type: 'standards' });
         const inTransaction = { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) };
-        const standard = written(await this.standards.create(input, inTransaction), ctx);
+        const standard = written(await standards.create(ctx.body, inTransaction), ctx);
         return created(`${STANDARDS_PATH}${standard.id}`, standardDocument(standard));
       },
-    });
-    app.route({
+    }),
+    defineRoute({
       method: 'GET',
-      path: `${STANDARDS_PATH}{standard_id}`,
-      use: [...read, conditional({ validators, policy: PRIVATE_REVALIDATED })],
-      handler: async (ctx) => json(200, standardDocument(await this.live(ctx))),
-    });
-    app.route({
+      path: one,
+      auth: READ,
+      responses: { 200: { description: 'One standard', body: 'resource' } },
+      use: [v1, readable],
+      handler: (ctx) => json(200, standardDocument(readable.entity(ctx))),
+    }),
+    defineRoute({
       method: 'PATCH',
-      path: `${STANDARDS_PATH}{standard_id}`,
-      use: [
-        ...write,
-        idempotency({ store: this.idempotencyStore }),
-        conditional({ validators, requireIfMatch: true }),
-      ],
-      handler: async (ctx) => {
-        const checked = await this.live(ctx);
-        const changes = await decodeJsonBody(ctx, {
-          codec: StandardUpdate,
-          type: 'standards',
-          id: checked.id,
-        });
-        // Compare-and-set against the version If-Match was checked against.
-        const inTransaction = { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) };
-        const result = await this.standards.update(checked.id, checked.version, changes, inTransaction);
-        if (result === undefined) throw preconditionFailed();
-        const updated = written(result, ctx);
-        return json(200, standardDocument(updated), { etag: versionEtag(updated.version) });
+      path: one,
+      auth: WRITE,
+      body: { codec: StandardUpdate, type: 'standards', id: 'standard_id' },
+      responses: { 200: { description: 'The standard changed', body: 'resource' } },
+      use: [v1, idempotency({ store: idempotencyStore }), writable],
+      handler: (ctx) => {
+        const checked = writable.entity(ctx);
+        return compareAndSet(
+          ctx,
+          checked,
+          async (version, options) => {
+            const result = await standards.update(checked.id, version, ctx.body, options);
+            return result === undefined ? undefined : written(result, ctx);
+          },
+          standardDocument,
+        );
       },
-    });
-    app.route({
+    }),
+    defineRoute({
       method: 'DELETE',
-      path: `${STANDARDS_PATH}{standard_id}`,
-      use: write,
+      path: one,
+      auth: WRITE,
+      responses: { 204: { description: 'The standard is gone (or already was)' } },
+      use: [v1],
       handler: async (ctx) => {
-        const found = await this.standards.find(ctx.params.standard_id);
+        const found = await standards.find(ctx.params.standard_id);
         if (found.kind === 'absent') throw notFound();
-        if (found.kind === 'live') await this.standards.delete(ctx.params.standard_id);
+        if (found.kind === 'live') await standards.delete(ctx.params.standard_id);
         return noContent();
       },
-    });
-  }
-
-  /** Validators of a live standard, which is kept for the handler (one lookup per request). */
-  private async validators(ctx: Context<{ readonly standard_id: string }>) {
-    const found = await this.standards.find(ctx.params.standard_id);
-    if (found.kind !== 'live') return undefined;
-    ctx.set(LOADED, found.standard);
-    return { etag: versionEtag(found.standard.version), lastModified: found.standard.updatedAt };
-  }
-
-  private async live(ctx: Context<{ readonly standard_id: string }>): Promise<Standard> {
-    const loaded = ctx.get(LOADED);
-    if (loaded !== undefined) return loaded;
-    const found = await this.standards.find(ctx.params.standard_id);
-    if (found.kind !== 'live') throw notFound();
-    return found.standard;
-  }
+    }),
+  ];
 }

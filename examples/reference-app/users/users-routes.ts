@@ -1,17 +1,15 @@
-import type { App, Context } from 'rest-conventions';
+import type { Context } from 'rest-conventions';
 import { conditional, PRIVATE_REVALIDATED, versionEtag } from 'rest-conventions/caching';
-import { json } from 'rest-conventions/core';
+import { defineRoute, json } from 'rest-conventions/core';
 import { deprecation } from 'rest-conventions/deprecation';
 import {
   dataDocument,
   defineResourceType,
-  pageLink,
+  offsetPaginator,
   relatedLink,
-  selfLink,
   toOne,
 } from 'rest-conventions/envelope';
 import { ownedPath, ownershipGuard, selfOrScope, visibleToOwner } from 'rest-conventions/ownership';
-import { decodeQuery, queryInteger } from 'rest-conventions/validation';
 import {
   API_VERSION,
   defineVersions,
@@ -19,6 +17,7 @@ import {
   versionedPath,
   versionedRoutes,
 } from 'rest-conventions/versioning';
+import { NUMERIC_ID } from '../books/books-routes.js';
 import type { Order, OrderStore } from '../orders/order-store.js';
 import { orderResource } from '../orders/orders-routes.js';
 import type { User, UserStore } from './user-store.js';
@@ -87,103 +86,89 @@ export const accountTypeResource = defineResourceType<{ readonly name: User['acc
 });
 
 /** `page[size]` and `page[number]` (JSON:API 1.0 "Pagination"): 10 per page by default, at most 100. */
-export const PAGE_QUERY = {
-  'page[size]': queryInteger({ min: 1, max: 100 }),
-  'page[number]': queryInteger({ min: 1, max: Number.MAX_SAFE_INTEGER }),
-} as const;
-export const DEFAULT_PAGE_SIZE = 10;
+export const orderPages = offsetPaginator({ defaultSize: 10, maxSize: 100 });
 
-const ORDER_ID = /^[1-9]\d{0,15}$/;
+export interface UsersDeps {
+  readonly userStore: UserStore;
+  readonly orderStore: OrderStore;
+}
 
 /**
  * `GET /users/{id}`, `GET /users/{id}/orders`, `GET /users/{id}/orders/{order_id}` and
  * `GET /users/{id}/account-type`. Readable by the user themself or a token with `users:read`; an
- * order under a user is found only if it is that user's (seed section 5.3).
+ * order under a user is found only if it is that user's (docs/ownership.md).
  */
-export class UsersRoutes {
-  static readonly inject = ['userStore', 'orderStore'] as const;
-
-  private readonly user;
-  private readonly userOrder;
-
-  constructor(
-    users: UserStore,
-    private readonly orders: OrderStore,
-  ) {
-    this.user = ownedPath({
-      param: 'id',
-      noun: 'user',
-      load: (id) => users.get(id),
-      access: selfOrScope({ scopes: ['users:read'] }),
-    });
-    this.userOrder = this.user.child({
-      param: 'order_id',
-      noun: 'order',
-      // A malformed id names no order: the same 404 as an absent one.
-      load: async (id): Promise<Order | undefined> => {
-        if (!ORDER_ID.test(id)) return undefined;
-        const found = await orders.find(Number(id));
-        return found.kind === 'live' ? found.order : undefined;
-      },
-      belongsTo: (order, user) => order.ownerId === user.id,
-    });
-  }
-
-  register(app: App): void {
-    const { user, userOrder } = this;
-    // The guard runs first, so a 304 or an ETag never tells anything about a user one may not read.
-    const userGuard = [ownershipGuard({ path: user }), conditional({ policy: PRIVATE_REVALIDATED })];
-    const routes = versionedRoutes({
-      method: 'GET',
-      path: '/v{version}/users/{id}',
-      unversioned: true,
-      versioning: USER_VERSIONING,
-      changes: userVersions,
-      use: [
-        deprecation(USERS_V1_DEPRECATION),
-        ownershipGuard({ path: user }),
-        conditional({
-          policy: PRIVATE_REVALIDATED,
-          // Cheap validators from the record; the version is part of the tag, since v1 and v2 are
-          // different representations of one resource.
-          validators: (ctx) => {
-            const [found] = user.records(ctx);
-            const version = ctx.get(API_VERSION) ?? USER_VERSIONING.default;
-            return {
-              // The owner sees `email`, other readers do not: two representations, two tags.
-              etag: versionEtag(`${found.updatedAt.getTime()}.v${version}.${viewerOf(ctx, found)}`),
-              lastModified: found.updatedAt,
-            };
-          },
-        }),
-      ],
-      handler: (ctx) => {
-        const [found] = user.records(ctx);
-        // Links lead back to the version asked for: /v2/users/1 links to itself, not to /users/1.
-        const self = versionedPath(ctx, userPath(found));
-        const resource = userResource.toResource(found, ctx.principal);
-        return json(
-          200,
-          dataDocument({ ...resource, links: { ...resource.links, self } }, { links: { self } }),
-        );
-      },
-    });
-    for (const route of routes) app.route(route);
-    app.route({
+export function usersRoutes(deps: UsersDeps) {
+  const { userStore: users, orderStore: orders } = deps;
+  const user = ownedPath({
+    param: 'id',
+    noun: 'user',
+    load: (id) => users.get(id),
+    access: selfOrScope({ scopes: ['users:read'] }),
+  });
+  const userOrder = user.child({
+    param: 'order_id',
+    noun: 'order',
+    // A malformed id names no order: the same 404 as an absent one.
+    load: async (id): Promise<Order | undefined> => {
+      if (!NUMERIC_ID.test(id)) return undefined;
+      const found = await orders.find(Number(id));
+      return found.kind === 'live' ? found.order : undefined;
+    },
+    belongsTo: (order, owner) => order.ownerId === owner.id,
+  });
+  // The guard runs first, so a 304 or an ETag never tells anything about a user one may not read.
+  const userGuard = [ownershipGuard({ path: user }), conditional({ policy: PRIVATE_REVALIDATED })];
+  const versioned = versionedRoutes({
+    method: 'GET',
+    path: '/v{version}/users/{id}',
+    unversioned: true,
+    versioning: USER_VERSIONING,
+    changes: userVersions,
+    responses: { 200: { description: 'A user, in the version asked for', body: 'resource' } },
+    use: [
+      deprecation(USERS_V1_DEPRECATION),
+      ownershipGuard({ path: user }),
+      conditional({
+        policy: PRIVATE_REVALIDATED,
+        // Cheap validators from the record; the version is part of the tag, since v1 and v2 are
+        // different representations of one resource.
+        validators: (ctx) => {
+          const [found] = user.records(ctx);
+          const version = ctx.get(API_VERSION) ?? USER_VERSIONING.default;
+          return {
+            // The owner sees `email`, other readers do not: two representations, two tags.
+            etag: versionEtag(`${found.updatedAt.getTime()}.v${version}.${viewerOf(ctx, found)}`),
+            lastModified: found.updatedAt,
+          };
+        },
+      }),
+    ],
+    handler: (ctx) => {
+      const [found] = user.records(ctx);
+      // Links lead back to the version asked for: /v2/users/1 links to itself, not to /users/1.
+      const self = versionedPath(ctx, userPath(found));
+      const resource = userResource.toResource(found, ctx.principal);
+      return json(
+        200,
+        dataDocument({ ...resource, links: { ...resource.links, self } }, { links: { self } }),
+      );
+    },
+  });
+  return [
+    ...versioned,
+    defineRoute({
       method: 'GET',
       path: '/users/{id}/orders',
+      auth: 'principal',
+      query: orderPages.query,
+      responses: { 200: { description: "A page of the user's orders", body: 'collection' } },
       use: userGuard,
       handler: async (ctx) => {
-        const query = decodeQuery(ctx, PAGE_QUERY);
-        const size = query['page[size]'] ?? DEFAULT_PAGE_SIZE;
-        const number = query['page[number]'] ?? 1;
+        const page = orderPages.page(ctx.query);
         const [owner] = user.records(ctx);
-        const all = await this.orders.listByOwner(owner.id);
-        const start = (number - 1) * size;
-        const items = all.slice(start, start + size);
-        // Links keep the request's other parameters (only page[size] can be there) and change the page.
-        const linkToPage = (n: number) => pageLink(ctx, { 'page[number]': String(n) });
-        const last = Math.max(1, Math.ceil(all.length / size));
+        const all = await orders.listByOwner(owner.id);
+        const items = all.slice(page.offset, page.offset + page.size);
         return json(
           200,
           dataDocument(
@@ -192,22 +177,16 @@ export class UsersRoutes {
               ...orderResource.toResource(order),
               links: { self: `${userPath(owner)}/orders/${order.id}` },
             })),
-            {
-              links: {
-                self: selfLink(ctx),
-                first: linkToPage(1),
-                last: linkToPage(last),
-                ...(number > 1 ? { prev: linkToPage(Math.min(number - 1, last)) } : {}),
-                ...(start + size < all.length ? { next: linkToPage(number + 1) } : {}),
-              },
-            },
+            { links: orderPages.links(ctx, page, all.length) },
           ),
         );
       },
-    });
-    app.route({
+    }),
+    defineRoute({
       method: 'GET',
       path: '/users/{id}/orders/{order_id}',
+      auth: 'principal',
+      responses: { 200: { description: 'One order of the user', body: 'resource' } },
       use: [ownershipGuard({ path: userOrder }), conditional({ policy: PRIVATE_REVALIDATED })],
       handler: (ctx) => {
         const [owner, order] = userOrder.records(ctx);
@@ -218,10 +197,12 @@ export class UsersRoutes {
           }),
         );
       },
-    });
-    app.route({
+    }),
+    defineRoute({
       method: 'GET',
       path: '/users/{id}/account-type',
+      auth: 'principal',
+      responses: { 200: { description: "The user's account type", body: 'resource' } },
       use: userGuard,
       handler: (ctx) => {
         const [found] = user.records(ctx);
@@ -232,6 +213,6 @@ export class UsersRoutes {
           }),
         );
       },
-    });
-  }
+    }),
+  ];
 }

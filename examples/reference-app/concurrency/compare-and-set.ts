@@ -1,0 +1,24 @@
+import { preconditionFailed, versionEtag } from 'rest-conventions/caching';
+import { type ApiResponse, type Context, json } from 'rest-conventions/core';
+import { IDEMPOTENCY_TRANSACTION } from 'rest-conventions/idempotency';
+import type { WriteOptions } from '../database/write-options.js';
+
+/**
+ * The write of a `PATCH` that required `If-Match` (RFC 9110 section 13.1.1): compare-and-set against
+ * the version the precondition was checked against, inside the idempotency transaction when there is
+ * one. Of two writers that both passed the precondition only the first write lands; the other gets
+ * 412. Answers 200 with the changed resource and its new `ETag`.
+ *
+ * `write(expectedVersion, options)` returns the changed record, or `undefined` when the stored
+ * version is no longer `expectedVersion`.
+ */
+export async function compareAndSet<R extends { readonly version: number }>(
+  ctx: Context,
+  checked: { readonly version: number },
+  write: (expectedVersion: number, options: WriteOptions) => Promise<R | undefined>,
+  document: (record: R) => unknown,
+): Promise<ApiResponse> {
+  const updated = await write(checked.version, { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) });
+  if (updated === undefined) throw preconditionFailed();
+  return json(200, document(updated), { etag: versionEtag(updated.version) });
+}

@@ -1,0 +1,162 @@
+/**
+ * The neutral request/response model every primitive works on. Nothing here knows about a framework:
+ * adapters (`src/adapters/*`) translate a framework's request into a {@link RequestView} and write an
+ * {@link ApiResponse} back.
+ */
+
+/** Route parameters, already percent-decoded. */
+export type Params = Readonly<Record<string, string>>;
+
+/** Case-insensitive read access to request headers. Names passed to `get` are lower-case. */
+export interface HeaderBag {
+  /** The field value, with repeated lines joined by `", "` (RFC 9110 section 5.3), or `undefined`. */
+  get(name: string): string | undefined;
+}
+
+/** An authenticated caller, produced by a token verifier. */
+export interface Principal {
+  /** The subject: the user id this request acts for. */
+  readonly sub: string;
+  /** Granted scopes (RFC 8693 `scope` claim, space-separated in the token). */
+  readonly scopes: ReadonlySet<string>;
+  /** All verified claims, for application rules. */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
+/** What an adapter hands to the core: the request, read lazily. */
+export interface RequestView {
+  /** Upper-case method. */
+  readonly method: string;
+  /** Raw (percent-encoded) path, without the query string. */
+  readonly path: string;
+  /** Raw query string without the leading `?` (`""` when absent). */
+  readonly search: string;
+  readonly headers: HeaderBag;
+  /** The peer's address as the socket reports it (never taken from a header). */
+  readonly remoteAddress: string | undefined;
+  /**
+   * Where the app is mounted inside a host server (`/api`), when it is: `path` is then relative to it,
+   * and the app's `Location` and JSON:API `links` are given under it (see `docs/adapters.md`).
+   */
+  readonly mountPath?: string;
+  /**
+   * The body as a stream of chunks. Called at most once; the core reads it only when a route asks
+   * for the body, so GET requests never touch it.
+   */
+  readonly body: () => AsyncIterable<Uint8Array>;
+}
+
+/** A typed key for per-request state shared between middleware (see {@link Context.get}). */
+export interface ContextKey<T> {
+  readonly description: string;
+  /** Phantom field: carries `T` for the type checker only. */
+  readonly __type?: T;
+}
+
+/** Create a key for {@link Context.set} / {@link Context.get}. */
+export function contextKey<T>(description: string): ContextKey<T> {
+  return Object.freeze({ description }) as ContextKey<T>;
+}
+
+/** What a response body may be. JSON values are serialized once, as late as possible. */
+export type RawBody = Uint8Array | string | AsyncIterable<Uint8Array>;
+
+/** The neutral response every handler and middleware returns. */
+export interface ApiResponse {
+  status: number;
+  /** Lower-case header names. Multi-valued fields are stored comma-joined (RFC 9110 section 5.3). */
+  headers: Record<string, string>;
+  /**
+   * Fields sent as one field line per value, for fields whose values cannot be joined with commas:
+   * `Set-Cookie` (RFC 9110 section 5.3, RFC 6265 section 3). Lower-case names; sent after, and
+   * instead of, a `headers` entry of the same name. Usually absent (see `appendFieldLine`).
+   */
+  fieldLines?: Record<string, string[]>;
+  /** A JSON document to serialize, unless `raw` is set. */
+  json?: unknown;
+  /** Bytes, text or a stream to send as they are. Takes precedence over `json`. */
+  raw?: RawBody;
+}
+
+/** The rest of the pipeline, as seen by a middleware. Calling it twice is an error. */
+export type Next = () => Promise<ApiResponse>;
+
+/**
+ * One step of the pipeline. Returns the response (its own, or the one `next()` produced).
+ *
+ * `Adds` names the context members the middleware guarantees to the layers and handler after it
+ * (`requireAuth()` adds `{ principal: Principal }`); a declared route shows them in its handler's
+ * context type. It is a type only: nothing is stored at run time.
+ */
+export interface Middleware<C extends Context = Context, Adds extends object = {}> {
+  (ctx: C, next: Next): Promise<ApiResponse>;
+  /** Phantom, for the type checker only: what this middleware adds to the context. */
+  __adds?(adds: Adds): void;
+}
+
+/**
+ * A middleware as two hooks instead of a wrapper (see `defineMiddleware`): `before` runs on the way
+ * in and may answer at once; `after` runs on the way out on whatever response comes back.
+ *
+ * `before` returns `undefined` to go on, a response (an object with a numeric `status` and a
+ * `headers` object) to answer now, or any other value: the state of this request at this layer,
+ * handed to this layer's `after` as its third argument (`undefined` when `before` returned nothing).
+ */
+export interface MiddlewareHooks<C extends Context = Context, S = undefined> {
+  /** May wait (return a promise). */
+  readonly before?: (ctx: C) => S | ApiResponse | undefined | Promise<S | ApiResponse | undefined>;
+  /** Decorates (or replaces) the response coming back, error responses included. Synchronous. */
+  readonly after?: (ctx: C, response: ApiResponse, state: S | undefined) => ApiResponse;
+}
+
+/** Produces the response for a matched route. May throw an `ApiError` (or anything: it becomes a 500). */
+export type Handler<C extends Context = Context> = (ctx: C) => Promise<ApiResponse> | ApiResponse;
+
+/**
+ * Logs server-side failures; the default writes one JSON line to stderr. The call shape is pino's
+ * (and bunyan's): fields first, then the message, so a pino logger is passed as it is
+ * (`createApp({ logger: pino() })`). Errors go under `err`, pino's key for serialized errors.
+ */
+export interface Logger {
+  error(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  info?(fields: Record<string, unknown>, message: string): void;
+  debug?(fields: Record<string, unknown>, message: string): void;
+}
+
+/** What every layer may read about the matched route (see `RouteInfo` for the whole declaration). */
+export interface RouteFacts {
+  /** The registered pattern, e.g. `/books/{id}`: its trailing slash (or none) is canonical. */
+  readonly pattern: string;
+  /** The largest request body any layer reads for this route, in bytes. */
+  readonly bodyLimit: number;
+  /** The route's own response media types, when it declares them (`produces`). */
+  readonly produces?: readonly string[] | undefined;
+}
+
+/** The per-request context passed through the pipeline. */
+export interface Context<P extends Params = Params> {
+  readonly request: RequestView;
+  /** Route parameters, set by the router once a route matched. */
+  params: P;
+  /** The authenticated caller, set by authentication middleware. */
+  principal: Principal | undefined;
+  /** The request id echoed in `X-Request-Id` and attached to every log line. */
+  readonly requestId: string;
+  /** The pattern of the matched route (e.g. `/books/{id}`), once matched. */
+  routePattern: string | undefined;
+  /** What the matched route declares (its body limit, media types, ...), once matched. */
+  route?: RouteFacts | undefined;
+  /** The decoded request body of a route that declares one, set just before its handler runs. */
+  body?: unknown;
+  /** The entity a layer loaded for this request (`conditional({ load })`, `ownedResource`). */
+  entity?: unknown;
+  /** Decoded query parameters (repeated names keep the last value; see `queryAll`). */
+  readonly query: Readonly<Record<string, string>>;
+  /** All values of a query parameter, in order. */
+  queryAll(name: string): string[];
+  /** Per-request state under typed keys. */
+  get<T>(key: ContextKey<T>): T | undefined;
+  set<T>(key: ContextKey<T>, value: T): void;
+  readonly logger: Logger;
+}

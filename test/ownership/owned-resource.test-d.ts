@@ -1,0 +1,42 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import { conditional } from '../../src/caching/index.js';
+import { defineRoute, json } from '../../src/core/index.js';
+import { ownedResource } from '../../src/ownership/index.js';
+
+interface Note {
+  readonly id: string;
+  readonly ownerId: string;
+  readonly version: number;
+}
+
+describe('ownedResource types', () => {
+  const ownNote = ownedResource({
+    noun: 'note',
+    load: async (id): Promise<Note | undefined> => ({ id, ownerId: 'u', version: 1 }),
+    ownerOf: (note) => note.ownerId,
+  });
+
+  it('hands the handler the record typed, directly and through conditional({ load })', () => {
+    const checked = conditional({
+      load: ownNote.load,
+      validators: (_ctx, note) => ({ etag: `"${note.version}"` }),
+    });
+    defineRoute({
+      method: 'GET',
+      path: '/notes/{id}',
+      use: [ownNote],
+      handler: (ctx) => {
+        expectTypeOf(ownNote.entity(ctx)).toEqualTypeOf<Note>();
+        expectTypeOf(checked.entity(ctx)).toEqualTypeOf<Note>();
+        return json(200, { meta: {} });
+      },
+    });
+  });
+
+  it('needs the route to have its parameter', () => {
+    const byKey = ownedResource({ param: 'note_id', load: () => undefined, ownerOf: () => 'u' });
+    defineRoute({ method: 'GET', path: '/notes/{note_id}', use: [byKey], handler: () => json(200, {}) });
+    // @ts-expect-error: /notes/{id} has no {note_id}
+    defineRoute({ method: 'GET', path: '/notes/{id}', use: [byKey], handler: () => json(200, {}) });
+  });
+});
