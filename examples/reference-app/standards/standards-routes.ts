@@ -9,6 +9,7 @@ import { compareAndSet } from '../concurrency/compare-and-set.js';
 import {
   STANDARD_STATUSES,
   type Standard,
+  type StandardLookup,
   type StandardStore,
   type StandardWrite,
 } from './standard-store.js';
@@ -82,6 +83,17 @@ export function standardsRoutes(deps: StandardsDeps) {
   });
   const readable = conditional({ load: live, validators, policy: PRIVATE_REVALIDATED });
   const writable = conditional({ load: live, validators, requireIfMatch: true });
+  // DELETE: live or already deleted (a repeated DELETE is 204 again); an If-Match is honoured (412
+  // when stale or gone); without one the delete is unconditional: it overwrites nobody's change.
+  const deletable = conditional({
+    load: async (ctx: Context<{ readonly standard_id: string }>) => {
+      const found = await standards.find(ctx.params.standard_id);
+      if (found.kind === 'absent') throw notFound();
+      return found;
+    },
+    validators: (ctx: Context, found: StandardLookup) =>
+      found.kind === 'live' ? validators(ctx, found.standard) : undefined,
+  });
   const one = `${STANDARDS_PATH}{standard_id}` as const;
   return [
     defineRoute({
@@ -157,11 +169,9 @@ export function standardsRoutes(deps: StandardsDeps) {
       path: one,
       auth: WRITE,
       responses: { 204: { description: 'The standard is gone (or already was)' } },
-      use: [v1],
+      use: [v1, deletable],
       handler: async (ctx) => {
-        const found = await standards.find(ctx.params.standard_id);
-        if (found.kind === 'absent') throw notFound();
-        if (found.kind === 'live') await standards.delete(ctx.params.standard_id);
+        if (deletable.entity(ctx).kind === 'live') await standards.delete(ctx.params.standard_id);
         return noContent();
       },
     }),
