@@ -8,7 +8,9 @@
  * and divided by the requests. Needs valgrind; Linux only.
  *
  * Cases: `book` (GET /books/7) on the app and on bare+JSON, `order` (GET /orders/{id} as owner) on
- * the app; BENCH_CG_CASES=book,order and BENCH_CG_SERVERS=app,bare+JSON select.
+ * the app; BENCH_CG_CASES=book,order and BENCH_CG_SERVERS=app,bare+JSON select. BENCH_CG_SERVERS may
+ * also name the peers (`fastify`, `hono`, `express`) and the same frameworks with
+ * `rest-conventions/<framework>` (`fastify+rc`, `hono+rc`, `express+rc`): the adapter-overhead pairs.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -31,6 +33,8 @@ for (const [name, value] of [
 }
 const caseNames = (process.env.BENCH_CG_CASES ?? 'book,order').split(',');
 const serverNames = (process.env.BENCH_CG_SERVERS ?? 'app,bare+JSON').split(',');
+/** The peers (`bench/peers/`) and each framework with `rest-conventions/<framework>` (`bench/adapters/`). */
+const PEERS = ['fastify', 'hono', 'express', 'fastify+rc', 'hono+rc', 'express+rc'];
 const SECRET = 'bench-secret-bench-secret-bench-secret!';
 const env = { AUTH_SECRET: SECRET, RATE_LIMIT_MAX: '1000000000' };
 
@@ -148,8 +152,15 @@ for (const caseName of caseNames) {
         c,
         async () => fixture,
       );
+    } else if (PEERS.includes(name)) {
+      const script = name.endsWith('+rc')
+        ? await bundle(`bench/adapters/${name.slice(0, -3)}.ts`, name)
+        : await bundle(`bench/peers/${name}.ts`, name);
+      perRequest = await count(name, script, {}, c, appFixture);
     } else {
-      throw new TypeError(`BENCH_CG_SERVERS: unknown server ${name} (app, bare, bare+JSON)`);
+      throw new TypeError(
+        `BENCH_CG_SERVERS: unknown server ${name} (app, bare, bare+JSON, ${PEERS.join(', ')})`,
+      );
     }
     const line = `${c.title.padEnd(36)} ${name.padEnd(10)} ${Math.round(perRequest).toLocaleString('en-US').padStart(9)} instructions/request`;
     lines.push(line);

@@ -6,7 +6,9 @@
  * `docs/benchmarks.svg`; method and figures in `docs/benchmarks.md`.
  *
  * Knobs: BENCH_SECONDS (3) per run, BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (1) per server and case,
- * BENCH_CONNECTIONS (50); BENCH_CASES and BENCH_SERVERS: comma-separated names to run only those.
+ * BENCH_CONNECTIONS (50); BENCH_CASES and BENCH_SERVERS: comma-separated names to run only those
+ * (BENCH_SERVERS may also name `fastify+rc`, `hono+rc`, `express+rc`: each framework with
+ * `rest-conventions/<framework>` instead of its own plugins, `bench/adapters/`).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -26,7 +28,9 @@ const SECRET = 'bench-secret-bench-secret-bench-secret!';
 const DYNAMIC_HEADERS = new Set(['date', 'x-request-id', 'connection', 'keep-alive', 'transfer-encoding']);
 /** Servers in the order they take turns; `fastify` and `bare` are the references of the ratios. */
 const SERVER_NAMES = ['app', 'fastify', 'hono', 'express', 'bare', 'bare+JSON'] as const;
-type ServerName = (typeof SERVER_NAMES)[number];
+/** Each framework with `rest-conventions/<framework>` (`bench/adapters/`): only when named in BENCH_SERVERS. */
+const ADAPTER_NAMES = ['fastify+rc', 'hono+rc', 'express+rc'] as const;
+type ServerName = (typeof SERVER_NAMES)[number] | (typeof ADAPTER_NAMES)[number];
 
 function positive(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
@@ -35,9 +39,9 @@ function positive(name: string, fallback: number): number {
   return value;
 }
 
-function only<T extends string>(name: string, all: readonly T[]): T[] {
+function only<T extends string>(name: string, all: readonly T[], defaults: readonly T[] = all): T[] {
   const wanted = process.env[name]?.split(',').map((s) => s.trim());
-  if (wanted === undefined) return [...all];
+  if (wanted === undefined) return [...defaults];
   const unknown = wanted.filter((w) => !all.includes(w as T));
   if (unknown.length > 0)
     throw new TypeError(`${name}: unknown ${unknown.join(', ')} (known: ${all.join(', ')})`);
@@ -48,7 +52,7 @@ const cases = only(
   'BENCH_CASES',
   CASES.map((c) => c.name),
 ).map((name) => CASES.find((c) => c.name === name)!);
-const serverNames = only('BENCH_SERVERS', SERVER_NAMES);
+const serverNames = only<ServerName>('BENCH_SERVERS', [...SERVER_NAMES, ...ADAPTER_NAMES], SERVER_NAMES);
 
 /** CPU time (user + system) of a process in microseconds, from Linux's /proc; `undefined` elsewhere. */
 function cpuMicros(pid: number | undefined): number | undefined {
@@ -226,7 +230,9 @@ try {
     const floor = name === 'bare' || name === 'bare+JSON';
     const script = floor
       ? await bundle('bench/bare-server.ts', 'bare')
-      : await bundle(`bench/peers/${name}.ts`, name);
+      : name.endsWith('+rc')
+        ? await bundle(`bench/adapters/${name.slice(0, -3)}.ts`, name)
+        : await bundle(`bench/peers/${name}.ts`, name);
     const server = await start(name, script, {
       ...env,
       ...(floor ? { BENCH_CANNED: canned, BENCH_SERIALIZE: name === 'bare+JSON' ? '1' : '0' } : {}),
@@ -302,6 +308,9 @@ const COLOURS: Record<string, string> = {
   express: '#8a8a8a',
   bare: '#c6d8ee',
   'bare+JSON': '#9fbce0',
+  'fastify+rc': '#777',
+  'hono+rc': '#f59a4c',
+  'express+rc': '#b5b5b5',
 };
 writeFileSync(
   'docs/benchmarks.svg',
