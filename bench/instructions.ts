@@ -33,6 +33,8 @@ for (const [name, value] of [
 }
 const caseNames = (process.env.BENCH_CG_CASES ?? 'book,order').split(',');
 const serverNames = (process.env.BENCH_CG_SERVERS ?? 'app,bare+JSON').split(',');
+/** BENCH_CG_KEEP=1 keeps the callgrind files for `callgrind_annotate` (their folder is printed). */
+const KEEP = process.env.BENCH_CG_KEEP === '1';
 /** The peers (`bench/peers/`) and each framework with `rest-conventions/<framework>` (`bench/adapters/`). */
 const PEERS = ['fastify', 'hono', 'express', 'fastify+rc', 'hono+rc', 'express+rc'];
 const SECRET = 'bench-secret-bench-secret-bench-secret!';
@@ -91,7 +93,8 @@ async function count(
     return instructions(dir) / sent;
   } finally {
     await stop(server);
-    rmSync(dir, { recursive: true, force: true });
+    if (KEEP) process.stdout.write(`${name}: callgrind files kept in ${dir}\n`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 
