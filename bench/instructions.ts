@@ -8,7 +8,9 @@
  * and divided by the requests. Needs valgrind; Linux only.
  *
  * Cases: `book` (GET /books/7) on the app and on bare+JSON, `order` (GET /orders/{id} as owner) on
- * the app; BENCH_CG_CASES=book,order and BENCH_CG_SERVERS=app,bare+JSON select.
+ * the app; BENCH_CG_CASES=book,order and BENCH_CG_SERVERS=app,bare+JSON select. BENCH_CG_SERVERS may
+ * also name the peers (`fastify`, `hono`, `express`) and the same frameworks with
+ * `rest-conventions/<framework>` (`fastify+rc`, `hono+rc`, `express+rc`): the adapter-overhead pairs.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -31,6 +33,10 @@ for (const [name, value] of [
 }
 const caseNames = (process.env.BENCH_CG_CASES ?? 'book,order').split(',');
 const serverNames = (process.env.BENCH_CG_SERVERS ?? 'app,bare+JSON').split(',');
+/** BENCH_CG_KEEP=1 keeps the callgrind files for `callgrind_annotate` (their folder is printed). */
+const KEEP = process.env.BENCH_CG_KEEP === '1';
+/** The peers (`bench/peers/`) and each framework with `rest-conventions/<framework>` (`bench/adapters/`). */
+const PEERS = ['fastify', 'hono', 'express', 'fastify+rc', 'hono+rc', 'express+rc'];
 const SECRET = 'bench-secret-bench-secret-bench-secret!';
 const env = { AUTH_SECRET: SECRET, RATE_LIMIT_MAX: '1000000000' };
 
@@ -87,7 +93,8 @@ async function count(
     return instructions(dir) / sent;
   } finally {
     await stop(server);
-    rmSync(dir, { recursive: true, force: true });
+    if (KEEP) process.stdout.write(`${name}: callgrind files kept in ${dir}\n`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -148,8 +155,15 @@ for (const caseName of caseNames) {
         c,
         async () => fixture,
       );
+    } else if (PEERS.includes(name)) {
+      const script = name.endsWith('+rc')
+        ? await bundle(`bench/adapters/${name.slice(0, -3)}.ts`, name)
+        : await bundle(`bench/peers/${name}.ts`, name);
+      perRequest = await count(name, script, {}, c, appFixture);
     } else {
-      throw new TypeError(`BENCH_CG_SERVERS: unknown server ${name} (app, bare, bare+JSON)`);
+      throw new TypeError(
+        `BENCH_CG_SERVERS: unknown server ${name} (app, bare, bare+JSON, ${PEERS.join(', ')})`,
+      );
     }
     const line = `${c.title.padEnd(36)} ${name.padEnd(10)} ${Math.round(perRequest).toLocaleString('en-US').padStart(9)} instructions/request`;
     lines.push(line);

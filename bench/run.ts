@@ -6,7 +6,10 @@
  * `docs/benchmarks.svg`; method and figures in `docs/benchmarks.md`.
  *
  * Knobs: BENCH_SECONDS (3) per run, BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (1) per server and case,
- * BENCH_CONNECTIONS (50); BENCH_CASES and BENCH_SERVERS: comma-separated names to run only those.
+ * BENCH_CONNECTIONS (50); BENCH_CASES and BENCH_SERVERS: comma-separated names to run only those
+ * (BENCH_SERVERS may also name `fastify+rc`, `hono+rc`, `express+rc`: each framework with
+ * `rest-conventions/<framework>` instead of its own plugins, `bench/adapters/`; and `app+pg`: the
+ * reference app on PostgreSQL at DATABASE_URL under a fresh STORE_PREFIX, dropped at the end).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +17,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { request as undiciRequest } from 'undici';
 import { signHs256Token } from '../src/auth/verifier.js';
+import { dropTablesUnder } from '../test/support/postgres.js';
 import { CASES, type Case, cannedKey, type Fixture, ORDER_BODY } from './cases.js';
 import { bundle, pinLoadGenerator, pinning, type Server, start, stop } from './servers.js';
 import { barChart } from './svg-chart.js';
@@ -26,7 +30,14 @@ const SECRET = 'bench-secret-bench-secret-bench-secret!';
 const DYNAMIC_HEADERS = new Set(['date', 'x-request-id', 'connection', 'keep-alive', 'transfer-encoding']);
 /** Servers in the order they take turns; `fastify` and `bare` are the references of the ratios. */
 const SERVER_NAMES = ['app', 'fastify', 'hono', 'express', 'bare', 'bare+JSON'] as const;
-type ServerName = (typeof SERVER_NAMES)[number];
+/** Each framework with `rest-conventions/<framework>` (`bench/adapters/`): only when named in BENCH_SERVERS. */
+const ADAPTER_NAMES = ['fastify+rc', 'hono+rc', 'express+rc'] as const;
+/**
+ * The reference app on PostgreSQL (`DATA_STORE=postgres`, `IDEMPOTENCY_STORE=postgres`, DATABASE_URL)
+ * under a fresh STORE_PREFIX whose tables are dropped at the end: only when named in BENCH_SERVERS.
+ */
+const PG_APP = 'app+pg';
+type ServerName = (typeof SERVER_NAMES)[number] | (typeof ADAPTER_NAMES)[number] | typeof PG_APP;
 
 function positive(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
@@ -35,9 +46,9 @@ function positive(name: string, fallback: number): number {
   return value;
 }
 
-function only<T extends string>(name: string, all: readonly T[]): T[] {
+function only<T extends string>(name: string, all: readonly T[], defaults: readonly T[] = all): T[] {
   const wanted = process.env[name]?.split(',').map((s) => s.trim());
-  if (wanted === undefined) return [...all];
+  if (wanted === undefined) return [...defaults];
   const unknown = wanted.filter((w) => !all.includes(w as T));
   if (unknown.length > 0)
     throw new TypeError(`${name}: unknown ${unknown.join(', ')} (known: ${all.join(', ')})`);
@@ -48,7 +59,11 @@ const cases = only(
   'BENCH_CASES',
   CASES.map((c) => c.name),
 ).map((name) => CASES.find((c) => c.name === name)!);
-const serverNames = only('BENCH_SERVERS', SERVER_NAMES);
+const serverNames = only<ServerName>(
+  'BENCH_SERVERS',
+  [...SERVER_NAMES, ...ADAPTER_NAMES, PG_APP],
+  SERVER_NAMES,
+);
 
 /** CPU time (user + system) of a process in microseconds, from Linux's /proc; `undefined` elsewhere. */
 function cpuMicros(pid: number | undefined): number | undefined {
@@ -212,6 +227,7 @@ const token = await signHs256Token(SECRET, {
   expiresInSeconds: 86_400,
 });
 const env = { AUTH_SECRET: SECRET, RATE_LIMIT_MAX: '1000000000' };
+const pgPrefix = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
 const servers = new Map<ServerName, Server>();
 const fixtures = new Map<ServerName, Fixture>();
 const results: Record<string, { title: string; servers: Record<string, unknown> }> = {};
@@ -223,10 +239,22 @@ try {
   const canned = JSON.stringify(await captureCanned(app.port, fixtures.get('app')!));
   for (const name of serverNames) {
     if (name === 'app') continue;
+    if (name === PG_APP) {
+      const pgEnv = { DATA_STORE: 'postgres', IDEMPOTENCY_STORE: 'postgres', STORE_PREFIX: pgPrefix };
+      const server = await start(name, await bundle('examples/reference-app/main.ts', 'app'), {
+        ...env,
+        ...pgEnv,
+      });
+      servers.set(name, server);
+      fixtures.set(name, await fixtureOf(server.port, token));
+      continue;
+    }
     const floor = name === 'bare' || name === 'bare+JSON';
     const script = floor
       ? await bundle('bench/bare-server.ts', 'bare')
-      : await bundle(`bench/peers/${name}.ts`, name);
+      : name.endsWith('+rc')
+        ? await bundle(`bench/adapters/${name.slice(0, -3)}.ts`, name)
+        : await bundle(`bench/peers/${name}.ts`, name);
     const server = await start(name, script, {
       ...env,
       ...(floor ? { BENCH_CANNED: canned, BENCH_SERIALIZE: name === 'bare+JSON' ? '1' : '0' } : {}),
@@ -273,6 +301,7 @@ try {
   }
 } finally {
   for (const server of servers.values()) await stop(server);
+  if (serverNames.includes(PG_APP)) await dropTablesUnder(pgPrefix);
 }
 
 writeFileSync(
@@ -302,6 +331,10 @@ const COLOURS: Record<string, string> = {
   express: '#8a8a8a',
   bare: '#c6d8ee',
   'bare+JSON': '#9fbce0',
+  'fastify+rc': '#777',
+  'hono+rc': '#f59a4c',
+  'express+rc': '#b5b5b5',
+  'app+pg': '#1a4472',
 };
 writeFileSync(
   'docs/benchmarks.svg',
