@@ -1,3 +1,4 @@
+import type { WriteOptions } from '../database/write-options.js';
 /** A book as stored. Fields beyond `title` and `author` are internal and never sent. */
 export interface Book {
   readonly id: number;
@@ -10,7 +11,11 @@ export interface Book {
 
 export interface BookStore {
   list(filter: { readonly author?: string }): Promise<readonly Book[]>;
-  get(id: number): Promise<Book | undefined>;
+  /**
+   * One book. `options.transaction`: read through the write's own transaction (a handler holding the
+   * idempotency transaction must not need a second pooled connection, or a full pool deadlocks).
+   */
+  get(id: number, options?: WriteOptions): Promise<Book | undefined>;
 }
 
 const SEED: ReadonlyArray<readonly [string, string]> = [

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { pgTransaction, type WriteOptions } from '../database/write-options.js';
 import type { Book, BookStore } from './book-store.js';
 
 interface BookRow {
@@ -51,10 +52,11 @@ export class PostgresBookStore implements BookStore {
     return rows.map(toBook);
   }
 
-  async get(id: number): Promise<Book | undefined> {
+  async get(id: number, options: WriteOptions = {}): Promise<Book | undefined> {
     // Ids are PostgreSQL integers: a larger one names no book (and must not reach the query).
     if (id > MAX_INTEGER) return undefined;
-    const { rows } = await this.pool.query<BookRow>({ ...this.sql.get, values: [id] });
+    const db = pgTransaction(options) ?? this.pool;
+    const { rows } = await db.query<BookRow>({ ...this.sql.get, values: [id] });
     return rows[0] === undefined ? undefined : toBook(rows[0]);
   }
 }

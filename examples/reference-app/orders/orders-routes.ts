@@ -98,14 +98,15 @@ export function ordersRoutes(deps: OrdersDeps) {
       use: [idempotency({ store: idempotencyStore })],
       handler: async (ctx) => {
         const input = ctx.body;
-        if ((await books.get(input.bookId)) === undefined) {
+        // The book is read through the write's transaction when there is one: one connection per request.
+        const inTransaction = { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) };
+        if ((await books.get(input.bookId, inTransaction)) === undefined) {
           throw new ApiError(400, {
             code: 'unknown-book',
             detail: `No book with id ${input.bookId}.`,
             source: { pointer: bodyPointer(ctx, 'bookId') },
           });
         }
-        const inTransaction = { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) };
         const order = await orders.create({ ownerId: ctx.principal.sub, ...input }, inTransaction);
         return created(`/orders/${order.id}`, orderDocument(order), { etag: versionEtag(order.version) });
       },
