@@ -179,6 +179,15 @@ function operationOf(
       description: spec.description,
       ...(spec.headers ? { headers: headersOf(spec.headers) } : {}),
       ...contentOf(status, spec.body, produces, `${where}: response ${status}`),
+      // A success with no body schema from a route that names what it produces (an HTML page, an
+      // asset) still has a body: its media types are declared, without a schema.
+      ...(spec.body === undefined &&
+      route.produces !== undefined &&
+      status >= 200 &&
+      status < 300 &&
+      status !== 204
+        ? { content: Object.fromEntries(route.produces.map((type) => [type, {}])) }
+        : {}),
     });
   }
   const addStatus = (status: number, contract?: StatusContract) => {
