@@ -16,8 +16,8 @@ async function referenceKitOptions(target: KitOptions['target'], numRuns = 20): 
   return {
     target,
     document,
-    principals: { a: await token('kit-alice'), b: await token('kit-bob') },
-    subjects: { a: 'kit-alice', b: 'kit-bob' },
+    principals: { a: await token('1'), b: await token('2') },
+    subjects: { a: '1', b: '2' },
     creates: [
       {
         path: '/orders',
