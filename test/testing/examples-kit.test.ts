@@ -22,7 +22,7 @@ async function exampleDocument(): Promise<OpenApiDocument> {
     ...document,
     paths: Object.fromEntries(
       Object.entries(EXAMPLE_OPERATIONS).map(([path, method]) => {
-        const item = (document.paths ?? {})[path] as Record<string, unknown>;
+        const item = document.paths?.[path] as Record<string, unknown>;
         return [path, { [method]: item[method] }];
       }),
     ),
