@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/core/app.js';
-import { json } from '../../src/core/response.js';
+import { json, noContent } from '../../src/core/response.js';
 import { defineRoute } from '../../src/core/route.js';
 import { openApiDocument } from '../../src/openapi/index.js';
 
@@ -12,7 +12,7 @@ describe('the media types of a response without a body schema', () => {
       path: '/page',
       produces: ['text/html'],
       responses: { 200: { description: 'A page' }, 304: { description: 'Not Modified' } },
-      handler: () => new Response('<p>hi</p>', { headers: { 'content-type': 'text/html' } }),
+      handler: () => json(200, '<p>hi</p>', { 'content-type': 'text/html' }),
     }),
   );
   app.route(
@@ -20,7 +20,7 @@ describe('the media types of a response without a body schema', () => {
       method: 'DELETE',
       path: '/things/{id}',
       responses: { 204: { description: 'Gone' } },
-      handler: () => new Response(null, { status: 204 }),
+      handler: () => noContent(),
     }),
   );
   app.route(
