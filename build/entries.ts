@@ -17,6 +17,7 @@ export const SUBPATHS = [
   'ratelimit',
   'openapi',
   'lint',
+  'testing',
   'adapters/node',
   'adapters/fetch',
   'express',
@@ -27,6 +28,12 @@ export const SUBPATHS = [
 
 /** Subpaths that drive a host framework: each imports its framework (an optional peer) and nothing else does. */
 export const FRAMEWORK_SUBPATHS = ['express', 'fastify', 'koa', 'hono'] as const;
+
+/**
+ * Subpaths whose declarations name an optional peer's types (`testing`: fast-check's arbitraries):
+ * a consumer imports them only with that peer installed.
+ */
+export const PEER_TYPED_SUBPATHS = ['testing'] as const;
 
 export function entryPoints(): Record<string, string> {
   const entries: Record<string, string> = { index: 'src/index.ts' };

@@ -32,6 +32,11 @@ export interface RequestArbitraryOptions {
   readonly operations?: (operation: string) => boolean;
   /** Headers every request carries (credentials, `Accept`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Values known to name something (the caller's own user id): path parameters take one of them
+   * about half the time, so that requests reach existing resources and not only 404s.
+   */
+  readonly pathValues?: readonly string[];
 }
 
 interface Part {
@@ -70,7 +75,9 @@ export function requestArbitrary(
   }
   if (arbitraries.length === 0)
     throw new TypeError('requestArbitrary: the document has no operation to draw from');
-  return fc.oneof(...arbitraries);
+  // Every operation equally often (`fc.oneof` favours the first ones at small sizes); a failure
+  // shrinks towards the document's first operation.
+  return fc.nat({ max: arbitraries.length - 1 }).chain((i) => arbitraries[i]!);
 }
 
 function operationRequests(
@@ -90,17 +97,16 @@ function operationRequests(
   const schemaOf = (p: OpenApiParameter): JsonSchema => p.schema ?? { type: 'string' };
   const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
-  // A path segment is never empty.
-  const validParams = fc.record(
-    Object.fromEntries(
-      pathParams.map((p) => [
-        p.name,
-        validValue(schemaOf(p), document)
-          .map(asText)
-          .filter((v) => v !== ''),
-      ]),
-    ),
-  );
+  const known = options.pathValues ?? [];
+  const paramValue = (p: OpenApiParameter) => {
+    // A path segment is never empty or a dot segment: `/books/`, `/books/.` and `/books/..` name
+    // other resources (RFC 3986 section 5.2.4).
+    const drawn = validValue(schemaOf(p), document)
+      .map(asText)
+      .filter((v) => v !== '' && v !== '.' && v !== '..');
+    return known.length === 0 ? drawn : fc.oneof(drawn, fc.constantFrom(...known));
+  };
+  const validParams = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, paramValue(p)])));
   const validQuery = fc
     .subarray(queryParams)
     .chain((chosen) =>

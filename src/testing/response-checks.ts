@@ -48,7 +48,9 @@ export function documentProblems(response: TargetResponse, method = 'GET'): stri
   }
   if (response.headers['cache-control'] === undefined)
     problems.push('no Cache-Control: the response does not say whether it may be cached');
-  if (STACK_TRACE.test(response.text)) problems.push('the body contains a stack trace');
+  // In JSON a trace's line breaks are escaped (`\n`): look at the text with them unescaped too.
+  if (STACK_TRACE.test(response.text) || STACK_TRACE.test(response.text.replace(/\\n/g, '\n')))
+    problems.push('the body contains a stack trace');
   if (response.text === '' || method === 'HEAD') return problems;
   const type = (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   // The convention documents: JSON:API, plain JSON and problem details (not, say, an OpenAPI document).

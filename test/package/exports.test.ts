@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FRAMEWORK_SUBPATHS, SUBPATHS } from '../../build/entries.js';
+import { FRAMEWORK_SUBPATHS, PEER_TYPED_SUBPATHS, SUBPATHS } from '../../build/entries.js';
 import { ensureBuilt, root } from '../support/built-package.js';
 
 describe('the built package', () => {
@@ -98,7 +98,9 @@ describe('the built package', () => {
  */
 // The framework subpaths need their framework's types, as their users have them; every other
 // subpath must type-check without any optional peer.
-const PEERLESS = SUBPATHS.filter((s) => !(FRAMEWORK_SUBPATHS as readonly string[]).includes(s));
+const PEERLESS = SUBPATHS.filter(
+  (s) => !([...FRAMEWORK_SUBPATHS, ...PEER_TYPED_SUBPATHS] as readonly string[]).includes(s),
+);
 const PROGRAM = `
 import { createApp, json } from 'rest-conventions';
 import { postgresStore, redisStore, idempotency, type Queryable } from 'rest-conventions/idempotency';

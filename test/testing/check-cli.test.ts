@@ -1,0 +1,100 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AppProcess, startProcess } from '../support/app-process.js';
+import { bearer } from '../support/reference-app.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** `rest-conventions check ...` as a child process: its exit status and the lines it printed. */
+async function check(args: string[]): Promise<{ code: number; lines: string[] }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'check', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const [code] = (await once(child, 'exit')) as [number];
+  return { code, lines: output.trimEnd().split('\n') };
+}
+
+const token = async (sub: string) => (await bearer(sub)).replace(/^Bearer /, '');
+const PROPERTY_LINE = /^(pass|FAIL) {2}\S/;
+
+describe('rest-conventions check', () => {
+  let app: AppProcess;
+  beforeAll(async () => {
+    app = await startProcess('examples/reference-app/main.ts', { RATE_LIMIT_MAX: '1000000' });
+  }, 30_000);
+  afterAll(() => app.stop());
+
+  it('prints one line per property and "N passed, 0 failed", exit 0, against the reference app', async () => {
+    const { code, lines } = await check([
+      '--base',
+      app.urls[0]!,
+      '--token-a',
+      await token('1'),
+      '--token-b',
+      await token('2'),
+      '--create',
+      '/orders={"bookId":1,"quantity":1}',
+      '--update',
+      '{"quantity":3}',
+      '--runs',
+      '10',
+    ]);
+    const properties = lines.filter((line) => PROPERTY_LINE.test(line));
+    expect(lines.join('\n')).not.toMatch(/^FAIL/m);
+    expect(properties.length).toBeGreaterThanOrEqual(8);
+    expect(lines[0]).toMatch(/^seed \d+$/);
+    expect(lines.at(-1)).toBe(`${properties.length} passed, 0 failed`);
+    expect(code).toBe(0);
+  }, 60_000);
+});
+
+describe('rest-conventions check against a server that leaks stack traces', () => {
+  const document = {
+    openapi: '3.1.0',
+    info: { title: 'leaky', version: '1' },
+    paths: { '/things/{id}': { get: { responses: { 200: { description: 'A thing' } } } } },
+  };
+  const server = http.createServer((request, response) => {
+    if (request.url === '/openapi.json') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(document));
+      return;
+    }
+    response.writeHead(500, { 'content-type': 'text/plain' });
+    response.end('TypeError: thing is undefined\n    at getThing (/srv/app/things.js:12:7)\n');
+  });
+  beforeAll(() => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve)));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('fails the properties it breaks, shows the request and response, and exits 1', async () => {
+    const { port } = server.address() as AddressInfo;
+    const { code, lines } = await check([
+      '--base',
+      `http://127.0.0.1:${port}`,
+      '--token-a',
+      'a',
+      '--token-b',
+      'b',
+      '--runs',
+      '5',
+    ]);
+    const output = lines.join('\n');
+    expect(output).toMatch(/^FAIL {2}every response is a convention document/m);
+    expect(output).toMatch(/the body contains a stack trace/);
+    expect(output).toMatch(/request: GET \/things\//);
+    expect(lines.at(-1)).toMatch(/^\d+ passed, [1-9]\d* failed$/);
+    expect(code).toBe(1);
+  }, 60_000);
+});

@@ -1,0 +1,46 @@
+import { afterAll, describe, it } from 'vitest';
+import { EXAMPLES, serveExample } from '../../examples/bookshop/serve-example.js';
+import { configFromEnv } from '../../examples/reference-app/config.js';
+import { toFetchHandler } from '../../src/adapters/fetch.js';
+import type { OpenApiDocument } from '../../src/openapi/types.js';
+import { conventionProperties, urlTarget } from '../../src/testing/index.js';
+import { bearer, referenceApp } from '../support/reference-app.js';
+
+/** The four operations every framework example serves, as the reference app documents them. */
+const EXAMPLE_OPERATIONS: Record<string, string> = {
+  '/books': 'get',
+  '/books/{id}': 'get',
+  '/orders': 'post',
+  '/orders/{id}': 'get',
+};
+
+async function exampleDocument(): Promise<OpenApiDocument> {
+  const { app } = referenceApp();
+  const response = await toFetchHandler(app)(new Request('http://app.test/openapi.json'));
+  const document = (await response.json()) as OpenApiDocument;
+  return {
+    ...document,
+    paths: Object.fromEntries(
+      Object.entries(EXAMPLE_OPERATIONS).map(([path, method]) => {
+        const item = document.paths?.[path] as Record<string, unknown>;
+        return [path, { [method]: item[method] }];
+      }),
+    ),
+  };
+}
+
+const token = async (sub: string) => (await bearer(sub)).replace(/^Bearer /, '');
+
+describe.each(EXAMPLES)('the conventions kit against the %s example', async (name) => {
+  const served = await serveExample(name, configFromEnv({ PORT: '0', RATE_LIMIT_MAX: '1000000' }), 0);
+  afterAll(() => served.close());
+  const properties = conventionProperties({
+    target: urlTarget(`http://127.0.0.1:${served.port}`),
+    document: await exampleDocument(),
+    principals: { a: await token('kit-alice'), b: await token('kit-bob') },
+    creates: [{ path: '/orders', body: { bookId: 1, quantity: 1 }, otherBody: { bookId: 1, quantity: 2 } }],
+    numRuns: 10,
+    timeLimitMs: 5_000,
+  });
+  for (const property of properties) it(property.name, () => property.check(), 30_000);
+});
