@@ -180,7 +180,12 @@ describe('keyset pages of standards under concurrent inserts and deletes', () =>
             () => new Date(clock.t),
             () => `id-${String(m++).padStart(4, '0')}`,
           );
+          // One standard per code: a refused duplicate still draws an id from the PostgreSQL store
+          // (its id is made before the insert) but not from the memory one, and ids would drift apart.
+          const seenCodes = new Set<string>();
           for (const input of scene.initial) {
+            if (seenCodes.has(input.code)) continue;
+            seenCodes.add(input.code);
             clock.t = 1_700_000_000_000 + input.tick * 1000;
             const written = { code: input.code, name: input.name, status: input.status };
             await postgres.create(written);
