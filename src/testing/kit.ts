@@ -41,7 +41,7 @@ export interface KitOptions {
   readonly moved?: readonly { readonly from: string; readonly to: string }[];
   /** Versions the API lists, asked for with `Accept: application/vnd.api+json;version=<n>`. */
   readonly versions?: readonly string[];
-  /** Runs per property (default 30) and the seed (default random, always reported). */
+  /** Runs per property (default 30) and the random seed (default: a fresh one, always reported). */
   readonly numRuns?: number;
   readonly seed?: number;
   /** Time per property (default 30 s): a run stops there and reports what it did. */
@@ -567,7 +567,7 @@ export async function checkConventions(options: KitOptions): Promise<PropertyRep
 
 /**
  * fast-check reports the shrunk input and keeps what the predicate threw as the `cause`: the
- * message carries both, the violation first, and the seed to replay it.
+ * message carries both, the violation first, and the random seed that replays it.
  */
 function withSeed(error: unknown, seed: number): Error {
   const message = error instanceof Error ? error.message : String(error);
