@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { parseEntityTag, parseEntityTagList, weakMatch } from '../caching/entity-tag.js';
 import type { ApiResponse } from '../core/types.js';
 
 /** Options for {@link docsPage}. */
@@ -119,10 +120,12 @@ function asset(bytes: Uint8Array, type: string): Asset {
   return { bytes, type, etag: `"${digest}"` };
 }
 
-/** Weak comparison, as `If-None-Match` uses (RFC 9110 section 13.1.2). */
+/** Weak comparison, as `If-None-Match` uses (RFC 9110 section 13.1.2), with the caching module's parser. */
 function matches(ifNoneMatch: string, etag: string): boolean {
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+  const list = parseEntityTagList(ifNoneMatch);
+  if (list === '*') return true;
+  const own = parseEntityTag(etag);
+  return own !== undefined && list.some((tag) => weakMatch(tag, own));
 }
 
 function swaggerUiDir(): string {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppProcess, startProcess } from '../support/app-process.js';
-import { bearer } from '../support/reference-app.js';
+import { rawToken } from '../support/reference-kit.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -26,7 +26,7 @@ async function check(args: string[]): Promise<{ code: number; lines: string[] }>
   return { code, lines: output.trimEnd().split('\n') };
 }
 
-const token = async (sub: string) => (await bearer(sub)).replace(/^Bearer /, '');
+const token = rawToken;
 const PROPERTY_LINE = /^(pass|FAIL) {2}\S/;
 
 describe('rest-conventions check', () => {

@@ -4,7 +4,8 @@ import { configFromEnv } from '../../examples/reference-app/config.js';
 import { toFetchHandler } from '../../src/adapters/fetch.js';
 import type { OpenApiDocument } from '../../src/openapi/types.js';
 import { conventionProperties, urlTarget } from '../../src/testing/index.js';
-import { bearer, referenceApp } from '../support/reference-app.js';
+import { referenceApp } from '../support/reference-app.js';
+import { rawToken } from '../support/reference-kit.js';
 
 /** The four operations every framework example serves, as the reference app documents them. */
 const EXAMPLE_OPERATIONS: Record<string, string> = {
@@ -29,7 +30,7 @@ async function exampleDocument(): Promise<OpenApiDocument> {
   };
 }
 
-const token = async (sub: string) => (await bearer(sub)).replace(/^Bearer /, '');
+const token = rawToken;
 
 describe.each(EXAMPLES)('the conventions kit against the %s example', async (name) => {
   const served = await serveExample(name, configFromEnv({ PORT: '0', RATE_LIMIT_MAX: '1000000' }), 0);
