@@ -5,6 +5,7 @@
  * and bounds each task by time, which keeps the run short on a shared machine; mitata's finer
  * statistics matter little next to the noise of other load here.
  */
+import { BlockList, isIP } from 'node:net';
 import { jwtVerify } from 'jose';
 import { Bench } from 'tinybench';
 import { hmacJwtVerifier } from '../src/auth/hmac-jwt.js';
@@ -13,6 +14,7 @@ import { decidePreconditions } from '../src/caching/preconditions.js';
 import { dataDocument } from '../src/envelope/build.js';
 import { defineResourceType } from '../src/envelope/resource-type.js';
 import { requestFingerprint } from '../src/idempotency/fingerprint.js';
+import { clientAddress, parseAddressBlock } from '../src/ratelimit/client-address.js';
 import { type GcraState, gcraDecide } from '../src/ratelimit/gcra.js';
 import { ORDER_BODY } from './cases.js';
 
@@ -47,6 +49,28 @@ const policy = { name: 'default', quota: 1_000, windowSeconds: 60 };
 let state: GcraState | undefined;
 let clock = Date.now();
 
+// Trusted proxies, the library's parser against node's net.BlockList (the alternative issue 12
+// asked to weigh): the same walk of X-Forwarded-For from the right past trusted hops.
+const trustList = ['10.0.0.0/8', 'fd00::/8'];
+const trustedBlocks = trustList.map(parseAddressBlock);
+const blockList = new BlockList();
+blockList.addSubnet('10.0.0.0', 8, 'ipv4');
+blockList.addSubnet('fd00::', 8, 'ipv6');
+const familyOf = (address: string) => (isIP(address) === 4 ? 'ipv4' : 'ipv6');
+function blockListClient(peer: string, forwardedFor: string): string | undefined {
+  if (isIP(peer) === 0 || !blockList.check(peer, familyOf(peer))) return peer;
+  const hops = forwardedFor.split(',');
+  let current = peer;
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = hops[i]!.trim();
+    if (isIP(hop) === 0) return current;
+    current = hop;
+    if (!blockList.check(hop, familyOf(hop))) return hop;
+  }
+  return current;
+}
+const forwarded = '198.51.100.9, 10.0.0.5';
+
 const bench = new Bench({ time, warmupTime: 100 });
 bench
   .add('preconditions: If-None-Match matches (304)', () => {
@@ -74,6 +98,18 @@ bench
   .add('rate limit: GCRA decision', () => {
     clock += 1;
     state = gcraDecide(state, clock, policy).newState;
+  })
+  .add('client address: trusted proxy, two X-Forwarded-For hops (library)', () => {
+    clientAddress('10.0.0.2', forwarded, trustedBlocks);
+  })
+  .add('client address: the same walk over net.BlockList', () => {
+    blockListClient('10.0.0.2', forwarded);
+  })
+  .add('client address: untrusted IPv6 peer (library)', () => {
+    clientAddress('2001:db8:1:2ff::1', forwarded, trustedBlocks);
+  })
+  .add('client address: untrusted IPv6 peer (net.BlockList)', () => {
+    blockListClient('2001:db8:1:2ff::1', forwarded);
   })
   .add('token: HS256 fast path (node:crypto), not remembered', () => {
     uncached(token);

@@ -1,3 +1,4 @@
+import { BlockList } from 'node:net';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { RequestContext } from '../../src/core/context.js';
@@ -117,6 +118,30 @@ describe('when reading X-Forwarded-For', () => {
       expect(() => parseAddressBlock(entry)).toThrow(TypeError);
     }
   });
+
+  // node's net.BlockList is the independent model of block membership (it is also the alternative
+  // weighed in docs/ratelimit.md, "Trusted proxies").
+  const v4 = fc.ipV4();
+  const v6 = fc.ipV6().filter((text) => parseIp(text)?.family === 6);
+  const block = fc.oneof(
+    fc.tuple(v4, fc.integer({ min: 0, max: 32 })).map(([address, prefix]) => ({ address, prefix, v: 4 as const })),
+    fc.tuple(v6, fc.integer({ min: 0, max: 128 })).map(([address, prefix]) => ({ address, prefix, v: 6 as const })),
+  );
+  test.prop([fc.array(block, { minLength: 1, maxLength: 4 }), fc.oneof(v4, v6), fc.oneof(v4, v6)])(
+    'trusts a peer exactly when net.BlockList holds it in one of the blocks',
+    (blocks, peer, forwarded) => {
+      // One list per family: BlockList lets an IPv6 block covering ::ffff:0:0/96 hold IPv4
+      // addresses; the library keeps the families apart (an IPv4 proxy is trusted by IPv4 entries).
+      const family = parseIp(peer)!.family;
+      const model = new BlockList();
+      for (const b of blocks.filter((x) => x.v === family))
+        model.addSubnet(b.address, b.prefix, family === 4 ? 'ipv4' : 'ipv6');
+      const trusted = blocks.map((b) => parseAddressBlock(`${b.address}/${b.prefix}`));
+      // A trusted peer hands the walk on to the forwarded address; an untrusted one is the client.
+      const expected = model.check(peer, family === 4 ? 'ipv4' : 'ipv6') ? forwarded : peer;
+      expect(formatIp(clientAddress(peer, forwarded, trusted)!)).toBe(formatIp(parseIp(expected)!));
+    },
+  );
 
   it('reads IPv4-mapped blocks as IPv4 blocks', () => {
     expect(parseAddressBlock('::ffff:10.0.0.0/104')).toEqual(parseAddressBlock('10.0.0.0/8'));
