@@ -4,6 +4,7 @@ export {
   DEFAULT_MAX_TOKEN_AGE_SECONDS,
   type TimeClaimsPolicy,
 } from './claims.js';
+export { type BearerCredential, bearerCredential, missingScopes } from './credentials.js';
 export { type AuthenticateOptions, authenticate, requireAuth, requireScopes } from './middleware.js';
 export {
   hs256Verifier,

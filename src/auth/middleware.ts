@@ -3,6 +3,7 @@ import { describeLayer } from '../core/contract.js';
 import type { ApiResponse, Context, Middleware, Principal } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render.js';
+import { bearerCredential, missingScopes } from './credentials.js';
 import { InvalidTokenError, type TokenVerifier } from './verifier.js';
 
 export interface AuthenticateOptions {
@@ -20,22 +21,30 @@ export interface AuthenticateOptions {
   readonly failureLimit?: Middleware;
 }
 
-// RFC 6750 section 2.1: b64token
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
-const BEARER_SCHEME = /^Bearer(?: |$)/i;
-/**
- * A credential, a comma, then a second one: `<scheme> ..., <scheme> <credentials>` (or `<scheme>` at
- * the end). Neither a b64token nor a token68 holds a comma, and an auth-param after a comma is
- * `name=value`, so this is a repeated `Authorization` field joined into one value (RFC 9110 sections
- * 5.3, 11.6.2). Adapters hand repeated fields over joined (the node adapter too).
- */
-const SECOND_CREDENTIAL =
-  /^[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+[^,]*,[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+(?: +[^\s=]|[ \t]*$)/;
-
 function challenge(realm: string, error?: string, extra = ''): string {
   return error === undefined
     ? `Bearer realm="${realm}"`
     : `Bearer realm="${realm}", error="${error}"${extra}`;
+}
+
+/** The error for a refused `Authorization` field (see {@link bearerCredential}). */
+function refusal(reason: 'repeated' | 'malformed' | 'other-scheme', realm: string): ApiError {
+  if (reason === 'repeated') {
+    return new ApiError(400, {
+      code: 'invalid-header',
+      detail: 'Authorization must appear once, with one credential (RFC 9110 section 11.6.2).',
+      source: { header: 'Authorization' },
+    });
+  }
+  // Another scheme: challenge without an error code (RFC 6750 section 3.1); a Bearer credential
+  // that is not a b64token is an invalid token.
+  const bearer = reason === 'malformed';
+  return new ApiError(401, {
+    code: bearer ? 'invalid-token' : 'unsupported-scheme',
+    detail: bearer ? 'The bearer token is malformed.' : 'Authorization must use the Bearer scheme.',
+    source: { header: 'Authorization' },
+    headers: { 'www-authenticate': bearer ? challenge(realm, 'invalid_token') : challenge(realm) },
+  });
 }
 
 /**
@@ -72,35 +81,11 @@ export function authenticate(options: AuthenticateOptions): Middleware {
   const layer = defineMiddleware({
     // Anonymous requests pass without waiting; only a presented token is verified.
     before: function authenticateRequest(ctx) {
-      const header = ctx.request.headers.get('authorization');
-      if (header === undefined) return undefined;
-      if (SECOND_CREDENTIAL.test(header)) {
-        return refuse(
-          ctx,
-          new ApiError(400, {
-            code: 'invalid-header',
-            detail: 'Authorization must appear once, with one credential (RFC 9110 section 11.6.2).',
-            source: { header: 'Authorization' },
-          }),
-        );
-      }
-      const match = BEARER.exec(header);
-      if (match === null) {
-        // Another scheme: challenge without an error code (RFC 6750 section 3.1); a Bearer credential
-        // that is not a b64token is an invalid token.
-        const bearer = BEARER_SCHEME.test(header);
-        return refuse(
-          ctx,
-          new ApiError(401, {
-            code: bearer ? 'invalid-token' : 'unsupported-scheme',
-            detail: bearer ? 'The bearer token is malformed.' : 'Authorization must use the Bearer scheme.',
-            source: { header: 'Authorization' },
-            headers: { 'www-authenticate': bearer ? challenge(realm, 'invalid_token') : challenge(realm) },
-          }),
-        );
-      }
+      const credential = bearerCredential(ctx.request.headers.get('authorization'));
+      if (credential.kind === 'absent') return undefined;
+      if (credential.kind === 'refused') return refuse(ctx, refusal(credential.reason, realm));
       return Promise.resolve()
-        .then(() => verifier.verify(match[1]!))
+        .then(() => verifier.verify(credential.token))
         .then(
           (principal): undefined => {
             ctx.principal = principal;
@@ -157,7 +142,7 @@ export function requireScopes(options: {
     before: function checkScopes(ctx) {
       const { principal } = ctx;
       if (principal === undefined) throw unauthenticated(realm);
-      const missing = scopes.filter((s) => !principal.scopes.has(s));
+      const missing = missingScopes(principal.scopes, scopes);
       if (missing.length > 0) {
         throw new ApiError(403, {
           code: 'insufficient-scope',

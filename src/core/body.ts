@@ -26,7 +26,7 @@ export async function readBody(
 ): Promise<Uint8Array> {
   const cached = ctx.get(BODY_BYTES);
   if (cached !== undefined) {
-    if (cached.byteLength > limit) throw tooLarge(limit);
+    if (cached.byteLength > limit) throw bodyTooLarge(limit);
     return cached;
   }
   checkRequestCodings(ctx.request.headers);
@@ -39,14 +39,14 @@ export async function readBody(
         source: { header: 'Content-Length' },
       });
     }
-    if (Number(declared) > limit) throw tooLarge(limit);
+    if (Number(declared) > limit) throw bodyTooLarge(limit);
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for await (const chunk of ctx.request.body()) {
       size += chunk.byteLength;
-      if (size > limit) throw tooLarge(limit);
+      if (size > limit) throw bodyTooLarge(limit);
       chunks.push(chunk);
     }
   } catch (error) {
@@ -64,7 +64,8 @@ export async function readBody(
   return bytes;
 }
 
-function tooLarge(limit: number): ApiError {
+/** The 413 for a body over `limit` bytes (RFC 9110 section 15.5.14). */
+export function bodyTooLarge(limit: number): ApiError {
   return new ApiError(413, {
     code: 'body-too-large',
     detail: `The request body exceeds the limit of ${limit} bytes.`,

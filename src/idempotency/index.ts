@@ -2,12 +2,16 @@ export type { RedisScriptClient } from '../core/redis-client.js';
 export {
   DEFAULT_REPLAY_HEADERS,
   REPLAYED_HEADER,
+  replayOf,
+  shouldStore,
+  toStoredResponse,
 } from './decision.js';
 export {
   IN_PROGRESS_RETRY_AFTER_SECONDS,
   retryAfterSeconds,
   UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from './errors.js';
+export { type FingerprintInput, requestFingerprint } from './fingerprint.js';
 export { type HeldClaims, type HeldClaimsOptions, heldClaims } from './held-claims.js';
 export {
   IDEMPOTENCY_KEY_HEADER,

@@ -1,7 +1,7 @@
 import { fold } from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type * as t from 'io-ts';
-import { readBody } from '../core/body.js';
+import { bodyTooLarge, DEFAULT_BODY_LIMIT, readBody } from '../core/body.js';
 import { mediaTypeParameters } from '../core/media-type-parameters.js';
 import { essence, JSON_API, JSON_MEDIA } from '../core/media-types.js';
 import type { Context } from '../core/types.js';
@@ -194,24 +194,8 @@ function unwrapDocument(document: unknown, type: string, id: string | undefined,
   return data.attributes ?? {};
 }
 
-/**
- * Read, parse and validate a JSON request body (RFC 8259), as bare attributes (`application/json`)
- * or as a JSON:API resource document (`application/vnd.api+json`); both decode to the same value.
- *
- * - another or no `Content-Type`: 415, naming the header;
- * - over the size limit: 413, without reading the rest;
- * - a `charset` other than UTF-8: 415; bytes that are not UTF-8: 400 (RFC 8259 section 8.1);
- * - malformed JSON: 400;
- * - a JSON:API resource document sent as `application/json` that the codec refuses: one 415 saying
- *   to send it as `application/vnd.api+json`;
- * - codec failures: 400 with one error per bad field and its `source.pointer`, at most `maxErrors`
- *   (default 20), the rest counted in `meta.omittedErrors`.
- *
- * @example const input = await decodeJsonBody(ctx, { codec: OrderInput, type: 'orders' });
- */
-export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions<A>): Promise<A> {
-  const maxErrors = checkMaxErrors(options.maxErrors, 'decodeJsonBody');
-  const contentType = ctx.request.headers.get('content-type');
+/** Which JSON body a `Content-Type` announces; 415 for anything else (checked before any byte is read). */
+function jsonBodyKind(contentType: string | undefined): 'document' | 'attributes' {
   const mediaType = contentType === undefined ? undefined : essence(contentType);
   if (mediaType !== JSON_MEDIA && mediaType !== JSON_API) {
     throw new ApiError(415, {
@@ -221,7 +205,6 @@ export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions
       headers: ACCEPTED_BODIES,
     });
   }
-  const isDocument = mediaType === JSON_API;
   const params = mediaTypeParameters(contentType!);
   if (params === undefined) {
     throw new ApiError(415, {
@@ -239,6 +222,7 @@ export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions
       headers: ACCEPTED_BODIES,
     });
   }
+  const isDocument = mediaType === JSON_API;
   const unsupported = isDocument
     ? [...params.keys()].find((n) => !ALLOWED_JSON_API_PARAMS.has(n))
     : undefined;
@@ -249,7 +233,17 @@ export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions
       source: { header: 'Content-Type' },
     });
   }
-  const parsed = parseJson(await readBody(ctx, options.limit));
+  return isDocument ? 'document' : 'attributes';
+}
+
+function decodeBytes<A>(
+  kind: 'document' | 'attributes',
+  body: Uint8Array,
+  options: DecodeBodyOptions<A>,
+  maxErrors: number,
+): A {
+  const isDocument = kind === 'document';
+  const parsed = parseJson(body);
   const attributes = isDocument ? unwrapDocument(parsed, options.type, options.id, maxErrors) : parsed;
   return pipe(
     options.codec.decode(attributes),
@@ -263,6 +257,50 @@ export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions
       (value) => value,
     ),
   );
+}
+
+/**
+ * The plain-value core of {@link decodeJsonBody}, for a body already in hand (a framework that read
+ * it, a queue message, a test): the request's `Content-Type` and the body's bytes in, the decoded
+ * value out, or an `ApiError` thrown with the same status, codes and pointers `decodeJsonBody` gives.
+ * `limit` is checked on the bytes given (413).
+ *
+ * @example
+ * const input = decodeJsonBytes('application/vnd.api+json', bytes, { codec: OrderInput, type: 'orders' });
+ */
+export function decodeJsonBytes<A>(
+  contentType: string | undefined,
+  body: Uint8Array,
+  options: DecodeBodyOptions<A>,
+): A {
+  const maxErrors = checkMaxErrors(options.maxErrors, 'decodeJsonBytes');
+  const kind = jsonBodyKind(contentType);
+  const limit = options.limit ?? DEFAULT_BODY_LIMIT;
+  if (body.byteLength > limit) throw bodyTooLarge(limit);
+  return decodeBytes(kind, body, options, maxErrors);
+}
+
+/**
+ * Read, parse and validate a JSON request body (RFC 8259), as bare attributes (`application/json`)
+ * or as a JSON:API resource document (`application/vnd.api+json`); both decode to the same value.
+ *
+ * - another or no `Content-Type`: 415, naming the header;
+ * - over the size limit: 413, without reading the rest;
+ * - a `charset` other than UTF-8: 415; bytes that are not UTF-8: 400 (RFC 8259 section 8.1);
+ * - malformed JSON: 400;
+ * - a JSON:API resource document sent as `application/json` that the codec refuses: one 415 saying
+ *   to send it as `application/vnd.api+json`;
+ * - codec failures: 400 with one error per bad field and its `source.pointer`, at most `maxErrors`
+ *   (default 20), the rest counted in `meta.omittedErrors`.
+ *
+ * The media type is checked before a byte is read; the rest is {@link decodeJsonBytes}.
+ *
+ * @example const input = await decodeJsonBody(ctx, { codec: OrderInput, type: 'orders' });
+ */
+export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions<A>): Promise<A> {
+  const maxErrors = checkMaxErrors(options.maxErrors, 'decodeJsonBody');
+  const kind = jsonBodyKind(ctx.request.headers.get('content-type'));
+  return decodeBytes(kind, await readBody(ctx, options.limit), options, maxErrors);
 }
 
 /**

@@ -13,7 +13,7 @@ export {
   text,
   UNKNOWN_FIELD,
 } from './codecs.js';
-export { bodyPointer, type DecodeBodyOptions, decodeJsonBody } from './decode-body.js';
+export { bodyPointer, type DecodeBodyOptions, decodeJsonBody, decodeJsonBytes } from './decode-body.js';
 export { decodeQuery } from './decode-query.js';
 export { annotate, type CodecMeta, type JsonSchema, metaOf, refine, withSchema } from './describe.js';
 export { MAX_ERRORS, MAX_ERRORS_LIMIT } from './error-cap.js';

@@ -42,7 +42,7 @@ describe('the public API (docs/api.md)', () => {
     const primitives = SUBPATHS.slice(0, SUBPATHS.indexOf('ratelimit') + 1);
     const union = new Set(primitives.flatMap((subpath) => documentedValues(subpath)));
     expect(Object.keys(rootModule).sort()).toEqual([...union].sort());
-    for (const internal of ['gcraStateFromDebt', 'gcraDebt', 'scopeKey', 'inBlocks', 'requestFingerprint']) {
+    for (const internal of ['gcraStateFromDebt', 'gcraDebt', 'scopeKey', 'inBlocks', 'canonicalJson']) {
       expect(rootModule).not.toHaveProperty(internal);
     }
   });

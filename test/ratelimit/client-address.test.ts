@@ -124,8 +124,12 @@ describe('when reading X-Forwarded-For', () => {
   const v4 = fc.ipV4();
   const v6 = fc.ipV6().filter((text) => parseIp(text)?.family === 6);
   const block = fc.oneof(
-    fc.tuple(v4, fc.integer({ min: 0, max: 32 })).map(([address, prefix]) => ({ address, prefix, v: 4 as const })),
-    fc.tuple(v6, fc.integer({ min: 0, max: 128 })).map(([address, prefix]) => ({ address, prefix, v: 6 as const })),
+    fc
+      .tuple(v4, fc.integer({ min: 0, max: 32 }))
+      .map(([address, prefix]) => ({ address, prefix, v: 4 as const })),
+    fc
+      .tuple(v6, fc.integer({ min: 0, max: 128 }))
+      .map(([address, prefix]) => ({ address, prefix, v: 6 as const })),
   );
   test.prop([fc.array(block, { minLength: 1, maxLength: 4 }), fc.oneof(v4, v6), fc.oneof(v4, v6)])(
     'trusts a peer exactly when net.BlockList holds it in one of the blocks',
