@@ -56,14 +56,21 @@ async function send(server: Server, c: Case, fixture: Fixture, amount: number): 
   return result.requests.total;
 }
 
-/** Sums the `summary:`/`totals:` lines of the first dump's files (one per thread). */
-function instructions(dir: string): number {
+/**
+ * Sums the `summary:`/`totals:` lines of the first dump's files (one per thread), and gives the main
+ * thread's (`-01`) apart: the other threads (V8's compiler and GC helpers) depend on when the JIT
+ * runs, so the main thread's count is the steadier one to compare builds by.
+ */
+function instructions(dir: string): { total: number; main: number } {
   let total = 0;
+  let main = 0;
   for (const file of readdirSync(dir).filter((f) => /\.1(-\d+)?$/.test(f))) {
     const match = /^(?:summary|totals): (\d+)/m.exec(readFileSync(join(dir, file), 'utf8'));
-    if (match) total += Number(match[1]);
+    if (!match) continue;
+    total += Number(match[1]);
+    if (/\.1-01$/.test(file)) main += Number(match[1]);
   }
-  return total;
+  return { total, main };
 }
 
 async function count(
@@ -90,7 +97,8 @@ async function count(
     const sent = await send(server, c, f, REQUESTS);
     execFileSync('callgrind_control', ['-d', pid], { stdio: 'ignore' });
     execFileSync('callgrind_control', ['-i', 'off', pid], { stdio: 'ignore' });
-    return instructions(dir) / sent;
+    const counted = instructions(dir);
+    return { perRequest: counted.total / sent, mainPerRequest: counted.main / sent };
   } finally {
     await stop(server);
     if (KEEP) process.stdout.write(`${name}: callgrind files kept in ${dir}\n`);
@@ -119,9 +127,9 @@ for (const caseName of caseNames) {
   const c = CASES.find((x) => x.name === caseName);
   if (c === undefined) throw new TypeError(`BENCH_CG_CASES: unknown case ${caseName}`);
   for (const name of serverNames) {
-    let perRequest: number;
+    let counted: { perRequest: number; mainPerRequest: number };
     if (name === 'app') {
-      perRequest = await count('app', appScript, {}, c, appFixture);
+      counted = await count('app', appScript, {}, c, appFixture);
     } else if (name === 'bare+JSON' || name === 'bare') {
       // The floor answers with the app's bytes, captured from an app run without valgrind.
       const app = await start('app', appScript, env);
@@ -148,7 +156,7 @@ for (const caseName of caseNames) {
         await stop(app);
       }
       const bare = await bundle('bench/bare-server.ts', 'bare');
-      perRequest = await count(
+      counted = await count(
         name,
         bare,
         { BENCH_CANNED: canned, BENCH_SERIALIZE: name === 'bare' ? '0' : '1' },
@@ -159,13 +167,14 @@ for (const caseName of caseNames) {
       const script = name.endsWith('+rc')
         ? await bundle(`bench/adapters/${name.slice(0, -3)}.ts`, name)
         : await bundle(`bench/peers/${name}.ts`, name);
-      perRequest = await count(name, script, {}, c, appFixture);
+      counted = await count(name, script, {}, c, appFixture);
     } else {
       throw new TypeError(
         `BENCH_CG_SERVERS: unknown server ${name} (app, bare, bare+JSON, ${PEERS.join(', ')})`,
       );
     }
-    const line = `${c.title.padEnd(36)} ${name.padEnd(10)} ${Math.round(perRequest).toLocaleString('en-US').padStart(9)} instructions/request`;
+    const figure = (n: number) => Math.round(n).toLocaleString('en-US').padStart(9);
+    const line = `${c.title.padEnd(36)} ${name.padEnd(10)} ${figure(counted.perRequest)} instructions/request (main thread ${figure(counted.mainPerRequest)})`;
     lines.push(line);
     process.stdout.write(`${line}\n`);
   }

@@ -4,7 +4,12 @@ import type { ApiResponse, Context, Middleware, Principal } from '../core/types.
 import { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render.js';
 import { bearerCredential, missingScopes } from './credentials.js';
-import { InvalidTokenError, type TokenVerifier } from './verifier.js';
+import {
+  type ImmediateTokenVerifier,
+  InvalidTokenError,
+  type TokenVerifier,
+  VERIFY_NOW,
+} from './verifier.js';
 
 export interface AuthenticateOptions {
   readonly verifier: TokenVerifier;
@@ -61,6 +66,7 @@ export function authenticate(options: AuthenticateOptions): Middleware {
   if (failureLimit !== undefined && typeof failureLimit !== 'function') {
     throw new TypeError('authenticate: failureLimit must be a middleware (such as rateLimit(...))');
   }
+  const verifyNow = (verifier as Partial<ImmediateTokenVerifier>)[VERIFY_NOW];
   /** Refuse the credentials: through the failure limiter when there is one (its 429 wins). */
   const refuse = (ctx: Context, error: ApiError): never | Promise<ApiResponse> => {
     if (failureLimit === undefined) throw error;
@@ -84,15 +90,34 @@ export function authenticate(options: AuthenticateOptions): Middleware {
       const credential = bearerCredential(ctx.request.headers.get('authorization'));
       if (credential.kind === 'absent') return undefined;
       if (credential.kind === 'refused') return refuse(ctx, refusal(credential.reason, realm));
-      return Promise.resolve()
-        .then(() => verifier.verify(credential.token))
-        .then(
-          (principal): undefined => {
-            ctx.principal = principal;
-            return undefined;
-          },
-          (error: unknown) => invalidToken(ctx, error),
-        );
+      const { token } = credential;
+      // The library's HMAC verifier answers at once (a throw here is the same refusal as a rejection).
+      if (verifyNow !== undefined) {
+        let principal: Principal | undefined;
+        try {
+          principal = verifyNow(token);
+        } catch (error) {
+          return invalidToken(ctx, error);
+        }
+        if (principal !== undefined) {
+          ctx.principal = principal;
+          return undefined;
+        }
+      }
+      // A verifier that throws instead of rejecting is treated alike; its promise is used as it is.
+      let verified: Promise<Principal>;
+      try {
+        verified = Promise.resolve(verifier.verify(token));
+      } catch (error) {
+        verified = Promise.reject(error);
+      }
+      return verified.then(
+        (principal): undefined => {
+          ctx.principal = principal;
+          return undefined;
+        },
+        (error: unknown) => invalidToken(ctx, error),
+      );
     },
   });
   return describeLayer(layer, AUTHENTICATE_CONTRACT);

@@ -52,11 +52,19 @@ export function principalFromClaims(payload: JwtClaims): Principal {
   if (typeof payload.sub !== 'string' || payload.sub === '')
     throw new InvalidTokenError('The token has no subject.');
   const scope = typeof payload.scope === 'string' ? payload.scope : '';
-  return {
-    sub: payload.sub,
-    scopes: new Set(scope.split(' ').filter((s) => s !== '')),
-    claims: payload,
-  };
+  return { sub: payload.sub, scopes: new Set(scopeTokens(scope)), claims: payload };
+}
+
+/** The last `scope` value split: a caller's requests present the same remembered claims again. */
+let lastScope = '';
+let lastScopeTokens: readonly string[] = [];
+
+function scopeTokens(scope: string): readonly string[] {
+  if (scope !== lastScope) {
+    lastScopeTokens = Object.freeze(scope.split(' ').filter((s) => s !== ''));
+    lastScope = scope;
+  }
+  return lastScopeTokens;
 }
 
 /**
@@ -111,22 +119,44 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     ...(options.audience ? { audience: options.audience } : {}),
     ...(now === undefined ? {} : { now }),
   });
-  return {
-    verify(token) {
-      let claims: JWTPayload | typeof DELEGATE;
-      try {
-        claims = fast(token);
-        if (claims === DELEGATE) return viaJose(token);
-        return Promise.resolve(principalOf(claims as JwtClaims));
-      } catch (error) {
-        try {
-          return invalidToken(error);
-        } catch (mapped) {
-          return Promise.reject(mapped);
-        }
-      }
-    },
+  // The HMAC path needs no waiting: `authenticate` calls it directly, so a request with a valid
+  // token goes on without a promise (see VERIFY_NOW).
+  const verifyNow = (token: string): Principal | undefined => {
+    let claims: JWTPayload | typeof DELEGATE;
+    try {
+      claims = fast(token);
+      if (claims === DELEGATE) return undefined;
+      return principalOf(claims as JwtClaims);
+    } catch (error) {
+      return invalidToken(error);
+    }
   };
+  const verifier: ImmediateTokenVerifier = {
+    verify(token) {
+      let principal: Principal | undefined;
+      try {
+        principal = verifyNow(token);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return principal === undefined ? viaJose(token) : Promise.resolve(principal);
+    },
+    [VERIFY_NOW]: verifyNow,
+  };
+  return verifier;
+}
+
+/**
+ * The key of a verifier's synchronous path, internal to the package: called with a token, it returns
+ * the principal, throws what `verify` would reject with, or returns `undefined` when only `verify`
+ * can decide (the token needs jose). `jwtVerifier` has one for HMAC keys; `authenticate` uses it
+ * when present, so the pipeline need not wait for a promise that is already settled.
+ */
+export const VERIFY_NOW: unique symbol = Symbol('verify now');
+
+/** A verifier with the synchronous path of {@link VERIFY_NOW}. */
+export interface ImmediateTokenVerifier extends TokenVerifier {
+  readonly [VERIFY_NOW]: (token: string) => Principal | undefined;
 }
 
 const MIN_SECRET_BYTES = 32;

@@ -1,6 +1,6 @@
 import type { Params, Principal } from '../core/types.js';
-import { type LevelFact, nextOwnershipStep } from './decision.js';
-import type { OwnedPath } from './owned-path.js';
+import { type LevelFact, nextOwnershipStep, type OwnershipFacts } from './decision.js';
+import type { OwnedLevel, OwnedPath } from './owned-path.js';
 
 /** The outcome of checking one request against an owned path. */
 export type OwnershipResult<Records extends readonly unknown[]> =
@@ -31,50 +31,99 @@ export async function checkOwnership<Records extends readonly unknown[]>(
   principal: Principal | undefined,
   params: Params,
 ): Promise<OwnershipResult<Records>> {
+  return decideOwnership(path, principal, params);
+}
+
+/**
+ * {@link checkOwnership}, waiting only where the access rule or a loader returns a promise (or any
+ * thenable): the guard's way, so a path whose loaders answer at once costs no promise. Throws where
+ * `checkOwnership` rejects.
+ */
+export function decideOwnership<Records extends readonly unknown[]>(
+  path: OwnedPath<Records, string>,
+  principal: Principal | undefined,
+  params: Params,
+): OwnershipResult<Records> | Promise<OwnershipResult<Records>> {
   const { levels } = path;
-  const facts: LevelFact[] = [];
+  // One facts object for the whole check, appended to as the steps are taken.
+  const levelFacts: LevelFact[] = [];
+  const facts: { -readonly [K in keyof OwnershipFacts]: OwnershipFacts[K] } = {
+    depth: levels.length,
+    authenticated: principal !== undefined,
+    levels: levelFacts,
+  };
   const records: unknown[] = [];
-  let mayAccessParent: boolean | undefined;
-  for (;;) {
-    const step = nextOwnershipStep({
-      depth: levels.length,
-      authenticated: principal !== undefined,
-      levels: facts,
-      ...(mayAccessParent === undefined ? {} : { mayAccessParent }),
-    });
-    switch (step.kind) {
-      case 'allow':
-        return { outcome: 'allow', records: records as unknown as Records };
-      case 'deny': {
-        if (step.reason === 'unauthenticated') return { outcome: 'unauthenticated', status: 401 };
-        if (step.reason === 'forbidden') return { outcome: 'forbidden', status: 403 };
-        const level = levels[step.level]!;
-        return {
-          outcome: 'not-found',
-          status: 404,
-          level: step.level,
-          noun: level.noun,
-          id: paramOf(params, level.param),
-        };
-      }
-      case 'check-access':
-        mayAccessParent = (await path.access(principal!, paramOf(params, levels[0]!.param), params)) === true;
-        break;
-      case 'load': {
-        const level = levels[step.level]!;
-        const parent = records[step.level - 1];
-        const record = await level.load(paramOf(params, level.param), parent);
-        if (record === undefined || record === null) facts.push('absent');
-        else if (level.belongsTo !== undefined && level.belongsTo(record, parent) !== true)
-          facts.push('foreign');
-        else {
-          facts.push('present');
-          records.push(record);
+  const grant = (answer: unknown): void => {
+    facts.mayAccessParent = answer === true;
+  };
+  const found = (level: OwnedLevel, parent: unknown, record: unknown): void => {
+    if (record === undefined || record === null) levelFacts.push('absent');
+    else if (level.belongsTo !== undefined && level.belongsTo(record, parent) !== true)
+      levelFacts.push('foreign');
+    else {
+      levelFacts.push('present');
+      records.push(record);
+    }
+  };
+  const proceed = (): OwnershipResult<Records> | Promise<OwnershipResult<Records>> => {
+    for (;;) {
+      const step = nextOwnershipStep(facts);
+      switch (step.kind) {
+        case 'allow':
+          return { outcome: 'allow', records: records as unknown as Records };
+        case 'deny': {
+          if (step.reason === 'unauthenticated') return UNAUTHENTICATED;
+          if (step.reason === 'forbidden') return FORBIDDEN;
+          const level = levels[step.level]!;
+          return {
+            outcome: 'not-found',
+            status: 404,
+            level: step.level,
+            noun: level.noun,
+            id: paramOf(params, level.param),
+          };
         }
-        break;
+        case 'check-access': {
+          const answer = path.access(principal!, paramOf(params, levels[0]!.param), params);
+          if (isThenable(answer)) {
+            return Promise.resolve(answer).then((settled) => {
+              grant(settled);
+              return proceed();
+            });
+          }
+          grant(answer);
+          break;
+        }
+        case 'load': {
+          const level = levels[step.level]!;
+          const parent = records[step.level - 1];
+          const record = level.load(paramOf(params, level.param), parent);
+          if (isThenable(record)) {
+            return Promise.resolve(record).then((settled) => {
+              found(level, parent, settled);
+              return proceed();
+            });
+          }
+          found(level, parent, record);
+          break;
+        }
       }
     }
-  }
+  };
+  return proceed();
+}
+
+const UNAUTHENTICATED = Object.freeze({ outcome: 'unauthenticated', status: 401 } as const);
+const FORBIDDEN = Object.freeze({ outcome: 'forbidden', status: 403 } as const);
+
+/** A promise, or anything `await` would wait for: a record is never mistaken for one. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value instanceof Promise ||
+    (typeof value === 'object' &&
+      value !== null &&
+      typeof (value as PromiseLike<unknown>).then === 'function')
+  );
 }
 
 function paramOf(params: Params, name: string): string {

@@ -1,8 +1,9 @@
-import { requireAuth } from '../auth/middleware.js';
+import { unauthenticated } from '../auth/middleware.js';
+import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
 import type { Context, Middleware } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
-import { checkOwnership } from './check.js';
+import { decideOwnership, type OwnershipResult } from './check.js';
 import type { OwnedPath, ParamsFor } from './owned-path.js';
 
 export interface OwnershipGuardOptions<Records extends readonly unknown[], Names extends string> {
@@ -38,17 +39,17 @@ export function ownershipGuard<Records extends readonly unknown[], Names extends
   if (options.realm !== undefined && !/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/.test(options.realm)) {
     throw new TypeError('ownershipGuard: realm must be printable ASCII without quotes or backslashes');
   }
-  // The 401 comes from requireAuth itself, so every protected route answers it identically.
-  const requireCaller = requireAuth(options.realm === undefined ? {} : { realm: options.realm });
-  const layer: Middleware<Context<ParamsFor<Names>>> = async function ownershipGuardMiddleware(ctx, next) {
-    const result = await checkOwnership(path, ctx.principal, ctx.params);
+  // The 401 is requireAuth's own, so every protected route answers it identically.
+  const realm = options.realm ?? 'api';
+  const { levels } = path;
+  const settle = (ctx: Context<ParamsFor<Names>>, result: OwnershipResult<Records>): undefined => {
     switch (result.outcome) {
       case 'unauthenticated':
-        return requireCaller(ctx, next);
+        throw unauthenticated(realm);
       case 'forbidden':
         throw new ApiError(403, {
           code: 'forbidden',
-          detail: `You may not access this ${path.levels[0]!.noun}.`,
+          detail: `You may not access this ${levels[0]!.noun}.`,
         });
       case 'not-found':
         // A function of (noun, id) only: "absent" and "someone else's" cannot differ.
@@ -56,12 +57,18 @@ export function ownershipGuard<Records extends readonly unknown[], Names extends
           detail: `No ${result.noun} with id ${JSON.stringify(result.id.slice(0, 40))}.`,
         });
       case 'allow':
-        path.levels.forEach((level, index) => {
-          ctx.set(level.key, result.records[index]);
-        });
-        return next();
+        for (let index = 0; index < levels.length; index++)
+          ctx.set(levels[index]!.key, result.records[index]);
+        return undefined;
     }
   };
+  // A hook, not a frame around the rest: the pipeline waits only while a loader does.
+  const layer = defineMiddleware<Context<ParamsFor<Names>>>({
+    before: function ownershipGuardMiddleware(ctx) {
+      const result = decideOwnership(path, ctx.principal, ctx.params);
+      return result instanceof Promise ? result.then((settled) => settle(ctx, settled)) : settle(ctx, result);
+    },
+  });
   // Unauthenticated: 401; another's or a missing record: the same 404; a reader without the scope: 403.
   return describeLayer(layer, {
     security: { scopes: [] },

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { base64url, generateKeyPair, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { hasSecondCredential } from '../../src/auth/credentials.js';
 import { authenticate, requireAuth, requireScopes } from '../../src/auth/middleware.js';
 import {
   hs256Verifier,
@@ -196,6 +197,35 @@ describe('authentication', () => {
           expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="api"/);
         }),
       );
+    });
+  });
+
+  describe('when the Authorization header may hold two credentials', () => {
+    // The definition of a repeated field joined into one value, as one pattern over the whole value.
+    const TWO_CREDENTIALS =
+      /^[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+[^,]*,[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+(?: +[^\s=]|[ \t]*$)/;
+
+    it('decides exactly as the one-pattern definition on any value (property)', () => {
+      const unit = fc.constantFrom(...'Bb ,\t=a1-._~+/"\n'.split(''));
+      const value = fc.oneof(fc.string({ unit, maxLength: 40 }), fc.string({ maxLength: 40 }));
+      fc.assert(
+        fc.property(value, (header) => {
+          expect(hasSecondCredential(header)).toBe(TWO_CREDENTIALS.test(header));
+        }),
+        { numRuns: 2000 },
+      );
+    });
+
+    it.each([
+      ['Bearer abc, Bearer def', true],
+      ['Bearer abc,Basic', true],
+      [' Bearer abc , Basic dXNlcg==', true],
+      ['Bearer abc, realm=x', false],
+      ['Bearer abc', false],
+      [', Bearer abc', false],
+    ])('says %j is two credentials: %s', (header, expected) => {
+      expect(hasSecondCredential(header)).toBe(expected);
+      expect(TWO_CREDENTIALS.test(header)).toBe(expected);
     });
   });
 

@@ -223,6 +223,43 @@ describe('ownershipGuard', () => {
     });
   });
 
+  describe('when a loader or the access rule answers with a thenable that is not a promise', () => {
+    // What `await` waits for, the guard waits for: a thenable is never taken for the record itself.
+    const later = <T>(value: T): PromiseLike<T> => ({
+      // biome-ignore lint/suspicious/noThenProperty: a thenable from another promise library
+      then: (onFulfilled, onRejected) => Promise.resolve(value).then(onFulfilled, onRejected),
+    });
+    const principal = { sub: 'u1', scopes: new Set<string>(), claims: {} };
+
+    it('waits for it: absent stays absent, present is the settled record', async () => {
+      const path = ownedPath({
+        param: 'user_id',
+        load: (id) => later(id === 'u1' ? { id } : undefined) as unknown as { id: string },
+        access: () => later(true) as unknown as boolean,
+      });
+      expect(await checkOwnership(path, principal, { user_id: 'u1' })).toEqual({
+        outcome: 'allow',
+        records: [{ id: 'u1' }],
+      });
+      expect(await checkOwnership(path, principal, { user_id: 'u9' })).toMatchObject({
+        outcome: 'not-found',
+        id: 'u9',
+      });
+    });
+
+    it('refuses when the access rule settles to anything but true', async () => {
+      const path = ownedPath({
+        param: 'user_id',
+        load: (id) => ({ id }),
+        access: () => later('yes') as unknown as boolean,
+      });
+      expect(await checkOwnership(path, principal, { user_id: 'u1' })).toEqual({
+        outcome: 'forbidden',
+        status: 403,
+      });
+    });
+  });
+
   describe('when the route is wired wrongly', () => {
     it('answers 500 when a handler reads records without the guard', async () => {
       const local = stores(['u1'], [], []);

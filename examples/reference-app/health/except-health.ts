@@ -1,16 +1,44 @@
-import type { Middleware } from 'rest-conventions';
-import { contractOf, describeLayer, type OperationContract } from 'rest-conventions/core';
+import type { Context, Middleware, MiddlewareHooks } from 'rest-conventions';
+import { contractOf, defineMiddleware, describeLayer, type OperationContract } from 'rest-conventions/core';
 import { HEALTH_PATHS } from './health-routes.js';
 
 /**
  * `middleware` for every request but the health probes (`HEALTH_PATHS`), which skip it. Its contract
  * goes with it, with its headers no longer promised on every response (the probes do not carry them).
+ * A middleware made of hooks (`defineMiddleware`, as `rateLimit` is) stays hooks, so the pipeline
+ * still runs it in place rather than as an async frame around the rest of every request.
  */
 export function exceptHealth(middleware: Middleware): Middleware {
-  const skipping: Middleware = function exceptHealthProbes(ctx, next) {
-    return HEALTH_PATHS.has(ctx.request.path) ? next() : middleware(ctx, next);
-  };
+  const { hooks } = middleware as { readonly hooks?: MiddlewareHooks<Context, unknown> };
+  const skipping: Middleware =
+    hooks === undefined
+      ? function exceptHealthProbes(ctx, next) {
+          return HEALTH_PATHS.has(ctx.request.path) ? next() : middleware(ctx, next);
+        }
+      : exceptHealthHooks(hooks);
   return describeLayer(skipping, ...contractOf(middleware).map(notPromised));
+}
+
+/** The same hooks, not called on a health probe (whose path is looked up again on the way out). */
+function exceptHealthHooks(hooks: MiddlewareHooks<Context, unknown>): Middleware {
+  const { before, after } = hooks;
+  const probe = (ctx: Context) => HEALTH_PATHS.has(ctx.request.path);
+  return defineMiddleware<Context, unknown>({
+    ...(before === undefined
+      ? {}
+      : {
+          before: function exceptHealthProbes(ctx) {
+            return probe(ctx) ? undefined : before(ctx);
+          },
+        }),
+    ...(after === undefined
+      ? {}
+      : {
+          after: function exceptHealthProbesAfter(ctx, response, state) {
+            return probe(ctx) ? response : after(ctx, response, state);
+          },
+        }),
+  });
 }
 
 function notPromised(contract: OperationContract): OperationContract {

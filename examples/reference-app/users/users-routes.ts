@@ -19,7 +19,7 @@ import {
 } from 'rest-conventions/versioning';
 import { NUMERIC_ID } from '../books/books-routes.js';
 import type { Order, OrderStore } from '../orders/order-store.js';
-import { orderResource } from '../orders/orders-routes.js';
+import { orderResource, orderValidators } from '../orders/orders-routes.js';
 import type { User, UserStore } from './user-store.js';
 
 const userPath = (user: User) => `/users/${encodeURIComponent(user.id)}`;
@@ -187,7 +187,14 @@ export function usersRoutes(deps: UsersDeps) {
       path: '/users/{id}/orders/{order_id}',
       auth: 'principal',
       responses: { 200: { description: 'One order of the user', body: 'resource' } },
-      use: [ownershipGuard({ path: userOrder }), conditional({ policy: PRIVATE_REVALIDATED })],
+      use: [
+        ownershipGuard({ path: userOrder }),
+        // After the guard: validators only of an order the caller may read, from its version.
+        conditional({
+          policy: PRIVATE_REVALIDATED,
+          validators: (ctx) => orderValidators(userOrder.records(ctx)[1]),
+        }),
+      ],
       handler: (ctx) => {
         const [owner, order] = userOrder.records(ctx);
         return json(
