@@ -17,8 +17,16 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { signHs256Token } from '../src/auth/verifier.js';
-import { CASES, type Case, cannedKey, type Fixture, ORDER_BODY } from './cases.js';
+import {
+  CASES,
+  type Case,
+  cannedKey,
+  type Fixture,
+  headerSequence,
+  ORDER_BODY,
+  SERVER_ENV,
+  signTokens,
+} from './cases.js';
 import { bundle, type Server, start, stop } from './servers.js';
 
 const WARMUP = Number(process.env.BENCH_CG_WARMUP ?? 5_000);
@@ -37,22 +45,37 @@ const serverNames = (process.env.BENCH_CG_SERVERS ?? 'app,bare+JSON').split(',')
 const KEEP = process.env.BENCH_CG_KEEP === '1';
 /** The peers (`bench/peers/`) and each framework with `rest-conventions/<framework>` (`bench/adapters/`). */
 const PEERS = ['fastify', 'hono', 'express', 'fastify+rc', 'hono+rc', 'express+rc'];
-const SECRET = 'bench-secret-bench-secret-bench-secret!';
-const env = { AUTH_SECRET: SECRET, RATE_LIMIT_MAX: '1000000000' };
+const env = SERVER_ENV;
 
 async function send(server: Server, c: Case, fixture: Fixture, amount: number): Promise<number> {
+  const headers = headerSequence(c, fixture);
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
     connections: 50,
     amount,
     timeout: 60,
-    requests: [{ method: c.method, path: c.path(fixture), headers: c.headers(fixture) }],
+    requests: [
+      {
+        method: c.method,
+        path: c.path(fixture),
+        headers: c.headers(fixture),
+        ...(c.body === undefined ? {} : { body: c.body }),
+        // Called before every request: the next writer's token, a fresh key.
+        ...(c.rotatesWriters || c.freshIdempotencyKey
+          ? { setupRequest: (req) => ({ ...req, headers: headers() }) }
+          : {}),
+      },
+    ],
   });
   const stats =
     (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const expected = stats[String(c.status)]?.count ?? 0;
-  if (expected !== result.requests.total)
-    throw new Error(`${server.name}: ${result.requests.total - expected} unexpected answers`);
+  if (expected !== result.requests.total || result.errors > 0 || result.timeouts > 0) {
+    const seen = Object.entries(stats).map(([status, { count }]) => `${status}: ${count}`);
+    throw new Error(
+      `${server.name}: ${result.requests.total - expected} unexpected answers (${seen.join(', ')}; errors: ${result.errors}, timeouts: ${result.timeouts})`,
+    );
+  }
   return result.requests.total;
 }
 
@@ -98,11 +121,7 @@ async function count(
   }
 }
 
-const token = await signHs256Token(SECRET, {
-  sub: '1',
-  scope: 'orders:read orders:write',
-  expiresInSeconds: 86_400,
-});
+const { token, writers } = await signTokens();
 async function appFixture(server: Server): Promise<Fixture> {
   const created = await fetch(`http://127.0.0.1:${server.port}/orders`, {
     method: 'POST',
@@ -110,7 +129,7 @@ async function appFixture(server: Server): Promise<Fixture> {
     body: ORDER_BODY,
   });
   const id = ((await created.json()) as { data: { id: string } }).data.id;
-  return { token, orderId: id, bookEtag: '' };
+  return { token, writers, orderId: id, bookEtag: '' };
 }
 
 const appScript = await bundle('examples/reference-app/main.ts', 'app');
