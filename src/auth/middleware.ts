@@ -23,14 +23,40 @@ export interface AuthenticateOptions {
 // RFC 6750 section 2.1: b64token
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const BEARER_SCHEME = /^Bearer(?: |$)/i;
+const TCHAR = /^[!#$%&'*+.^_`|~0-9A-Za-z-]$/;
+const WHITESPACE = /^\s$/;
+
+/** Index of the first character at or after `at` that is not a space or tab. */
+function skipSpaceOrTab(value: string, at: number): number {
+  while (value[at] === ' ' || value[at] === '\t') at++;
+  return at;
+}
+
 /**
- * A credential, a comma, then a second one: `<scheme> ..., <scheme> <credentials>` (or `<scheme>` at
- * the end). Neither a b64token nor a token68 holds a comma, and an auth-param after a comma is
- * `name=value`, so this is a repeated `Authorization` field joined into one value (RFC 9110 sections
- * 5.3, 11.6.2). Adapters hand repeated fields over joined (the node adapter too).
+ * Whether `value` is a credential, a comma, then a second one: `<scheme> ..., <scheme> <credentials>`
+ * (or `<scheme>` at the end). Neither a b64token nor a token68 holds a comma, and an auth-param after
+ * a comma is `name=value`, so this is a repeated `Authorization` field joined into one value (RFC 9110
+ * sections 5.3, 11.6.2). Adapters hand repeated fields over joined (the node adapter too).
+ *
+ * The same decision as `/^[ \t]*tchar+[^,]*,[ \t]*tchar+(?: +[^\s=]|[ \t]*$)/` in one pass: only the
+ * first comma can follow the first credential, and the token after it is taken whole. That
+ * expression backtracks quadratically on a long value with a comma (about 200 ms of CPU for 8 KB),
+ * and costs about 7 us on every bearer token without one.
  */
-const SECOND_CREDENTIAL =
-  /^[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+[^,]*,[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+(?: +[^\s=]|[ \t]*$)/;
+export function hasSecondCredential(value: string): boolean {
+  const start = skipSpaceOrTab(value, 0);
+  if (!TCHAR.test(value[start] ?? '')) return false;
+  const comma = value.indexOf(',', start);
+  if (comma === -1) return false;
+  let at = skipSpaceOrTab(value, comma + 1);
+  if (!TCHAR.test(value[at] ?? '')) return false;
+  while (at < value.length && TCHAR.test(value[at]!)) at++;
+  let afterSpaces = at;
+  while (value[afterSpaces] === ' ') afterSpaces++;
+  const next = value[afterSpaces];
+  if (afterSpaces > at && next !== undefined && next !== '=' && !WHITESPACE.test(next)) return true;
+  return skipSpaceOrTab(value, at) === value.length;
+}
 
 function challenge(realm: string, error?: string, extra = ''): string {
   return error === undefined
@@ -74,7 +100,7 @@ export function authenticate(options: AuthenticateOptions): Middleware {
     before: function authenticateRequest(ctx) {
       const header = ctx.request.headers.get('authorization');
       if (header === undefined) return undefined;
-      if (SECOND_CREDENTIAL.test(header)) {
+      if (hasSecondCredential(header)) {
         return refuse(
           ctx,
           new ApiError(400, {

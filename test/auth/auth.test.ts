@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { base64url, generateKeyPair, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authenticate, requireAuth, requireScopes } from '../../src/auth/middleware.js';
+import { authenticate, hasSecondCredential, requireAuth, requireScopes } from '../../src/auth/middleware.js';
 import {
   hs256Verifier,
   InvalidTokenError,
@@ -195,6 +195,44 @@ describe('authentication', () => {
           expect(res.status).toBe(401);
           expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="api"/);
         }),
+      );
+    });
+  });
+
+  describe('hasSecondCredential', () => {
+    // The expression it replaces (RFC 9110 sections 5.3, 11.6.2); same answers, without backtracking.
+    const SECOND_CREDENTIAL =
+      /^[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+[^,]*,[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+(?: +[^\s=]|[ \t]*$)/;
+
+    it.each([
+      ['Bearer a, Basic b', true],
+      ['Bearer a,Bearer', true],
+      [' \tBearer a , Bearer  x', true],
+      ['Bearer a, realm=x', false],
+      ['Bearer a, b =c', false],
+      ['Bearer a, b\t', true],
+      ['Bearer a, b \u00a0', false],
+      ['Bearer abc', false],
+      [', Bearer a', false],
+      ['Bearer a,', false],
+    ])('decides %j: %s', (value, expected) => {
+      expect(hasSecondCredential(value)).toBe(expected);
+      expect(SECOND_CREDENTIAL.test(value)).toBe(expected);
+    });
+
+    it('answers as the regular expression does on any value (property)', () => {
+      const piece = fc.constantFrom(...'ab=,; \t\u00a0"!Z9.-'.split(''), 'Bearer', 'Basic', ', ');
+      fc.assert(
+        fc.property(
+          fc.oneof(
+            fc.string({ maxLength: 40 }),
+            fc.array(piece, { maxLength: 12 }).map((p) => p.join('')),
+          ),
+          (value) => {
+            expect(hasSecondCredential(value)).toBe(SECOND_CREDENTIAL.test(value));
+          },
+        ),
+        { numRuns: 2_000 },
       );
     });
   });
