@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { essence } from '../core/media-types.js';
 
 /**
@@ -12,13 +12,21 @@ import { essence } from '../core/media-types.js';
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `${text}]`;
+  }
   const record = value as Record<string, unknown>;
-  const members = Object.keys(record)
-    .sort()
-    .filter((name) => record[name] !== undefined)
-    .map((name) => `${JSON.stringify(name)}:${canonicalJson(record[name])}`);
-  return `{${members.join(',')}}`;
+  // Sorted in place: the array is this call's own. One string built as it goes, no arrays of parts.
+  const names = Object.keys(record).sort();
+  let text = '{';
+  for (const name of names) {
+    const member = record[name];
+    if (member === undefined) continue;
+    text += `${text.length === 1 ? '' : ','}${JSON.stringify(name)}:${canonicalJson(member)}`;
+  }
+  return `${text}}`;
 }
 
 /** What identifies "the same request" for an idempotency key. */
@@ -76,6 +84,7 @@ export function requestFingerprint(input: FingerprintInput): string {
   return sha256(`${input.method}\n${input.path}\n${input.search}\n${mediaType}\n${digest}`);
 }
 
+/** Lower-case hex SHA-256 of a UTF-8 string or of bytes (one call, no `Hash` object). */
 function sha256(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data, 'hex');
 }
