@@ -60,6 +60,7 @@ export function heldClaims(store: IdempotencyStore, options: HeldClaimsOptions =
     complete: (key, token, response, retentionMs) =>
       store.complete(key, token, response, retentionMs).then(settled(token)),
     release: (key, token) => store.release(key, token).then(settled(token)),
+    ...(store.inProcess === true ? { inProcess: true } : {}),
   };
   if (store.begin !== undefined) {
     const begin = store.begin.bind(store);

@@ -206,6 +206,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryIdempotency
   };
 
   return {
+    inProcess: true,
     get size() {
       return records.size;
     },
