@@ -79,14 +79,20 @@ async function send(server: Server, c: Case, fixture: Fixture, amount: number): 
   return result.requests.total;
 }
 
-/** Sums the `summary:`/`totals:` lines of the first dump's files (one per thread). */
-function instructions(dir: string): number {
+/**
+ * Sums the `summary:`/`totals:` lines of the first dump's files (one per thread), and gives the main
+ * thread's apart (file `-01`): the JavaScript, without the compiler's and the collector's helper
+ * threads, whose share varies most between runs.
+ */
+function instructions(dir: string): { total: number; main: number } {
   let total = 0;
+  let main = 0;
   for (const file of readdirSync(dir).filter((f) => /\.1(-\d+)?$/.test(f))) {
     const match = /^(?:summary|totals): (\d+)/m.exec(readFileSync(join(dir, file), 'utf8'));
     if (match) total += Number(match[1]);
+    if (match && /\.1-01$/.test(file)) main = Number(match[1]);
   }
-  return total;
+  return { total, main };
 }
 
 async function count(
@@ -113,7 +119,8 @@ async function count(
     const sent = await send(server, c, f, REQUESTS);
     execFileSync('callgrind_control', ['-d', pid], { stdio: 'ignore' });
     execFileSync('callgrind_control', ['-i', 'off', pid], { stdio: 'ignore' });
-    return instructions(dir) / sent;
+    const counted = instructions(dir);
+    return { total: counted.total / sent, main: counted.main / sent };
   } finally {
     await stop(server);
     if (KEEP) process.stdout.write(`${name}: callgrind files kept in ${dir}\n`);
@@ -138,7 +145,7 @@ for (const caseName of caseNames) {
   const c = CASES.find((x) => x.name === caseName);
   if (c === undefined) throw new TypeError(`BENCH_CG_CASES: unknown case ${caseName}`);
   for (const name of serverNames) {
-    let perRequest: number;
+    let perRequest: { total: number; main: number };
     if (name === 'app') {
       perRequest = await count('app', appScript, {}, c, appFixture);
     } else if (name === 'bare+JSON' || name === 'bare') {
@@ -184,7 +191,8 @@ for (const caseName of caseNames) {
         `BENCH_CG_SERVERS: unknown server ${name} (app, bare, bare+JSON, ${PEERS.join(', ')})`,
       );
     }
-    const line = `${c.title.padEnd(36)} ${name.padEnd(10)} ${Math.round(perRequest).toLocaleString('en-US').padStart(9)} instructions/request`;
+    const figure = (n: number) => Math.round(n).toLocaleString('en-US').padStart(9);
+    const line = `${c.title.padEnd(36)} ${name.padEnd(10)} ${figure(perRequest.total)} instructions/request (main thread ${figure(perRequest.main)})`;
     lines.push(line);
     process.stdout.write(`${line}\n`);
   }
