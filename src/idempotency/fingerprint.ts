@@ -11,6 +11,8 @@ import { essence } from '../core/media-types.js';
  * @see https://www.rfc-editor.org/rfc/rfc8785
  */
 export function canonicalJson(value: unknown): string {
+  if (typeof value === 'string') return jsonString(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) {
     let text = '[';
@@ -24,9 +26,21 @@ export function canonicalJson(value: unknown): string {
   for (const name of names) {
     const member = record[name];
     if (member === undefined) continue;
-    text += `${text.length === 1 ? '' : ','}${JSON.stringify(name)}:${canonicalJson(member)}`;
+    text += `${text.length === 1 ? '' : ','}${jsonString(name)}:${canonicalJson(member)}`;
   }
   return `${text}}`;
+}
+
+/** Characters a JSON string holds as they are: printable ASCII but `"` and `\`. */
+const PLAIN_JSON_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * A string as `JSON.stringify` writes it. Calling `JSON.stringify` costs a trip into the engine's
+ * C++ per value, so the common case (nothing to escape) is quoted here; a finite number likewise is
+ * `String(value)`, the same text.
+ */
+function jsonString(value: string): string {
+  return PLAIN_JSON_STRING.test(value) ? `"${value}"` : JSON.stringify(value);
 }
 
 /** What identifies "the same request" for an idempotency key. */
