@@ -17,8 +17,16 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { signHs256Token } from '../src/auth/verifier.js';
-import { CASES, type Case, cannedKey, type Fixture, ORDER_BODY } from './cases.js';
+import {
+  CASES,
+  type Case,
+  cannedKey,
+  type Fixture,
+  headerSequence,
+  ORDER_BODY,
+  SERVER_ENV,
+  signTokens,
+} from './cases.js';
 import { bundle, type Server, start, stop } from './servers.js';
 
 const WARMUP = Number(process.env.BENCH_CG_WARMUP ?? 5_000);
@@ -37,38 +45,52 @@ const serverNames = (process.env.BENCH_CG_SERVERS ?? 'app,bare+JSON').split(',')
 const KEEP = process.env.BENCH_CG_KEEP === '1';
 /** The peers (`bench/peers/`) and each framework with `rest-conventions/<framework>` (`bench/adapters/`). */
 const PEERS = ['fastify', 'hono', 'express', 'fastify+rc', 'hono+rc', 'express+rc'];
-const SECRET = 'bench-secret-bench-secret-bench-secret!';
-const env = { AUTH_SECRET: SECRET, RATE_LIMIT_MAX: '1000000000' };
+const env = SERVER_ENV;
 
 async function send(server: Server, c: Case, fixture: Fixture, amount: number): Promise<number> {
+  const headers = headerSequence(c, fixture);
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
     connections: 50,
     amount,
     timeout: 60,
-    requests: [{ method: c.method, path: c.path(fixture), headers: c.headers(fixture) }],
+    requests: [
+      {
+        method: c.method,
+        path: c.path(fixture),
+        headers: c.headers(fixture),
+        ...(c.body === undefined ? {} : { body: c.body }),
+        // Called before every request: the next writer's token, a fresh key.
+        ...(c.rotatesWriters || c.freshIdempotencyKey
+          ? { setupRequest: (req) => ({ ...req, headers: headers() }) }
+          : {}),
+      },
+    ],
   });
   const stats =
     (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const expected = stats[String(c.status)]?.count ?? 0;
-  if (expected !== result.requests.total)
-    throw new Error(`${server.name}: ${result.requests.total - expected} unexpected answers`);
+  if (expected !== result.requests.total || result.errors > 0 || result.timeouts > 0) {
+    const seen = Object.entries(stats).map(([status, { count }]) => `${status}: ${count}`);
+    throw new Error(
+      `${server.name}: ${result.requests.total - expected} unexpected answers (${seen.join(', ')}; errors: ${result.errors}, timeouts: ${result.timeouts})`,
+    );
+  }
   return result.requests.total;
 }
 
 /**
  * Sums the `summary:`/`totals:` lines of the first dump's files (one per thread), and gives the main
- * thread's (`-01`) apart: the other threads (V8's compiler and GC helpers) depend on when the JIT
- * runs, so the main thread's count is the steadier one to compare builds by.
+ * thread's apart (file `-01`): the JavaScript, without the compiler's and the collector's helper
+ * threads, whose share varies most between runs.
  */
 function instructions(dir: string): { total: number; main: number } {
   let total = 0;
   let main = 0;
   for (const file of readdirSync(dir).filter((f) => /\.1(-\d+)?$/.test(f))) {
     const match = /^(?:summary|totals): (\d+)/m.exec(readFileSync(join(dir, file), 'utf8'));
-    if (!match) continue;
-    total += Number(match[1]);
-    if (/\.1-01$/.test(file)) main += Number(match[1]);
+    if (match) total += Number(match[1]);
+    if (match && /\.1-01$/.test(file)) main = Number(match[1]);
   }
   return { total, main };
 }
@@ -98,7 +120,7 @@ async function count(
     execFileSync('callgrind_control', ['-d', pid], { stdio: 'ignore' });
     execFileSync('callgrind_control', ['-i', 'off', pid], { stdio: 'ignore' });
     const counted = instructions(dir);
-    return { perRequest: counted.total / sent, mainPerRequest: counted.main / sent };
+    return { total: counted.total / sent, main: counted.main / sent };
   } finally {
     await stop(server);
     if (KEEP) process.stdout.write(`${name}: callgrind files kept in ${dir}\n`);
@@ -106,11 +128,7 @@ async function count(
   }
 }
 
-const token = await signHs256Token(SECRET, {
-  sub: '1',
-  scope: 'orders:read orders:write',
-  expiresInSeconds: 86_400,
-});
+const { token, writers } = await signTokens();
 async function appFixture(server: Server): Promise<Fixture> {
   const created = await fetch(`http://127.0.0.1:${server.port}/orders`, {
     method: 'POST',
@@ -118,7 +136,7 @@ async function appFixture(server: Server): Promise<Fixture> {
     body: ORDER_BODY,
   });
   const id = ((await created.json()) as { data: { id: string } }).data.id;
-  return { token, orderId: id, bookEtag: '' };
+  return { token, writers, orderId: id, bookEtag: '' };
 }
 
 const appScript = await bundle('examples/reference-app/main.ts', 'app');
@@ -127,9 +145,9 @@ for (const caseName of caseNames) {
   const c = CASES.find((x) => x.name === caseName);
   if (c === undefined) throw new TypeError(`BENCH_CG_CASES: unknown case ${caseName}`);
   for (const name of serverNames) {
-    let counted: { perRequest: number; mainPerRequest: number };
+    let perRequest: { total: number; main: number };
     if (name === 'app') {
-      counted = await count('app', appScript, {}, c, appFixture);
+      perRequest = await count('app', appScript, {}, c, appFixture);
     } else if (name === 'bare+JSON' || name === 'bare') {
       // The floor answers with the app's bytes, captured from an app run without valgrind.
       const app = await start('app', appScript, env);
@@ -156,7 +174,7 @@ for (const caseName of caseNames) {
         await stop(app);
       }
       const bare = await bundle('bench/bare-server.ts', 'bare');
-      counted = await count(
+      perRequest = await count(
         name,
         bare,
         { BENCH_CANNED: canned, BENCH_SERIALIZE: name === 'bare' ? '0' : '1' },
@@ -167,14 +185,14 @@ for (const caseName of caseNames) {
       const script = name.endsWith('+rc')
         ? await bundle(`bench/adapters/${name.slice(0, -3)}.ts`, name)
         : await bundle(`bench/peers/${name}.ts`, name);
-      counted = await count(name, script, {}, c, appFixture);
+      perRequest = await count(name, script, {}, c, appFixture);
     } else {
       throw new TypeError(
         `BENCH_CG_SERVERS: unknown server ${name} (app, bare, bare+JSON, ${PEERS.join(', ')})`,
       );
     }
     const figure = (n: number) => Math.round(n).toLocaleString('en-US').padStart(9);
-    const line = `${c.title.padEnd(36)} ${name.padEnd(10)} ${figure(counted.perRequest)} instructions/request (main thread ${figure(counted.mainPerRequest)})`;
+    const line = `${c.title.padEnd(36)} ${name.padEnd(10)} ${figure(perRequest.total)} instructions/request (main thread ${figure(perRequest.main)})`;
     lines.push(line);
     process.stdout.write(`${line}\n`);
   }

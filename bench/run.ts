@@ -8,17 +8,29 @@
  * Knobs: BENCH_SECONDS (3) per run, BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (1) per server and case,
  * BENCH_CONNECTIONS (50); BENCH_CASES and BENCH_SERVERS: comma-separated names to run only those
  * (BENCH_SERVERS may also name `fastify+rc`, `hono+rc`, `express+rc`: each framework with
- * `rest-conventions/<framework>` instead of its own plugins, `bench/adapters/`; and `app+pg`: the
- * reference app on PostgreSQL at DATABASE_URL under a fresh STORE_PREFIX, dropped at the end).
+ * `rest-conventions/<framework>` instead of its own plugins, `bench/adapters/`; `app+pg`: the
+ * reference app on PostgreSQL at DATABASE_URL under a fresh STORE_PREFIX, dropped at the end; and
+ * `app+redis`: the reference app with its idempotency records in Redis at REDIS_URL under a fresh
+ * STORE_PREFIX, deleted at the end).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
 import { request as undiciRequest } from 'undici';
-import { signHs256Token } from '../src/auth/verifier.js';
 import { dropTablesUnder } from '../test/support/postgres.js';
-import { CASES, type Case, cannedKey, type Fixture, ORDER_BODY } from './cases.js';
+import { REDIS_URL } from '../test/support/services.js';
+import {
+  CASES,
+  type Case,
+  cannedKey,
+  type Fixture,
+  headerSequence,
+  ORDER_BODY,
+  SERVER_ENV,
+  signTokens,
+} from './cases.js';
 import { bundle, pinLoadGenerator, pinning, type Server, start, stop } from './servers.js';
 import { barChart } from './svg-chart.js';
 
@@ -26,7 +38,6 @@ const SECONDS = positive('BENCH_SECONDS', 3);
 const ROUNDS = positive('BENCH_ROUNDS', 3);
 const WARMUP_SECONDS = positive('BENCH_WARMUP_SECONDS', 1);
 const CONNECTIONS = positive('BENCH_CONNECTIONS', 50);
-const SECRET = 'bench-secret-bench-secret-bench-secret!';
 const DYNAMIC_HEADERS = new Set(['date', 'x-request-id', 'connection', 'keep-alive', 'transfer-encoding']);
 /** Servers in the order they take turns; `fastify` and `bare` are the references of the ratios. */
 const SERVER_NAMES = ['app', 'fastify', 'hono', 'express', 'bare', 'bare+JSON'] as const;
@@ -37,7 +48,16 @@ const ADAPTER_NAMES = ['fastify+rc', 'hono+rc', 'express+rc'] as const;
  * under a fresh STORE_PREFIX whose tables are dropped at the end: only when named in BENCH_SERVERS.
  */
 const PG_APP = 'app+pg';
-type ServerName = (typeof SERVER_NAMES)[number] | (typeof ADAPTER_NAMES)[number] | typeof PG_APP;
+/**
+ * The reference app with `IDEMPOTENCY_STORE=redis` (REDIS_URL) under a fresh STORE_PREFIX whose
+ * keys are deleted at the end; its data stay in memory: only when named in BENCH_SERVERS.
+ */
+const REDIS_APP = 'app+redis';
+type ServerName =
+  | (typeof SERVER_NAMES)[number]
+  | (typeof ADAPTER_NAMES)[number]
+  | typeof PG_APP
+  | typeof REDIS_APP;
 
 function positive(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
@@ -61,7 +81,7 @@ const cases = only(
 ).map((name) => CASES.find((c) => c.name === name)!);
 const serverNames = only<ServerName>(
   'BENCH_SERVERS',
-  [...SERVER_NAMES, ...ADAPTER_NAMES, PG_APP],
+  [...SERVER_NAMES, ...ADAPTER_NAMES, PG_APP, REDIS_APP],
   SERVER_NAMES,
 );
 
@@ -81,12 +101,16 @@ interface Run {
   readonly p99: number;
   /** Answers with another status than the case's, plus socket errors and timeouts. */
   readonly unexpected: number;
+  /** Those answers by status (`"429": 12`), and `errors` and `timeouts`. */
+  readonly unexpectedBy: Readonly<Record<string, number>>;
   readonly cpuPerRequest: number | undefined;
 }
 
 async function load(server: Server, c: Case, fixture: Fixture, seconds: number): Promise<Run> {
   const before = cpuMicros(server.child.pid);
-  const headers = c.headers(fixture);
+  const headers = headerSequence(c, fixture);
+  const fixed = c.headers(fixture);
+  const varies = c.rotatesWriters === true || c.freshIdempotencyKey === true;
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
     connections: CONNECTIONS,
@@ -95,11 +119,10 @@ async function load(server: Server, c: Case, fixture: Fixture, seconds: number):
       {
         method: c.method,
         path: c.path(fixture),
-        headers,
+        headers: fixed,
         ...(c.body === undefined ? {} : { body: c.body }),
-        ...(c.freshIdempotencyKey
-          ? { setupRequest: (req) => ({ ...req, headers: { ...headers, 'idempotency-key': randomUUID() } }) }
-          : {}),
+        // Called before every request: the next writer's token, a fresh key.
+        ...(varies ? { setupRequest: (req) => ({ ...req, headers: headers() }) } : {}),
       },
     ],
   });
@@ -108,11 +131,17 @@ async function load(server: Server, c: Case, fixture: Fixture, seconds: number):
     (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const expected = stats[String(c.status)]?.count ?? 0;
   const total = result.requests.total;
+  const unexpectedBy: Record<string, number> = {};
+  for (const [status, { count }] of Object.entries(stats))
+    if (status !== String(c.status) && count > 0) unexpectedBy[status] = count;
+  if (result.errors > 0) unexpectedBy.errors = result.errors;
+  if (result.timeouts > 0) unexpectedBy.timeouts = result.timeouts;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     unexpected: total - expected + result.errors + result.timeouts,
+    unexpectedBy,
     cpuPerRequest:
       before === undefined || after === undefined || total === 0 ? undefined : (after - before) / total,
   };
@@ -125,7 +154,7 @@ async function load(server: Server, c: Case, fixture: Fixture, seconds: number):
 async function request(port: number, c: Case, fixture: Fixture) {
   const response = await undiciRequest(`http://127.0.0.1:${port}${c.path(fixture)}`, {
     method: c.method,
-    headers: { ...c.headers(fixture), ...(c.freshIdempotencyKey ? { 'idempotency-key': randomUUID() } : {}) },
+    headers: headerSequence(c, fixture)(),
     ...(c.body === undefined ? {} : { body: c.body }),
   });
   const headers = new Headers();
@@ -136,7 +165,7 @@ async function request(port: number, c: Case, fixture: Fixture) {
 }
 
 /** Creates the order the item cases read and reads the server's own ETag for `/books/7`. */
-async function fixtureOf(port: number, token: string): Promise<Fixture> {
+async function fixtureOf(port: number, { token, writers }: Tokens): Promise<Fixture> {
   const created = await fetch(`http://127.0.0.1:${port}/orders`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' },
@@ -150,7 +179,7 @@ async function fixtureOf(port: number, token: string): Promise<Fixture> {
   if (created.status !== 201 || orderId === undefined || bookEtag === null) {
     throw new Error(`port ${port}: could not create an order (${created.status}) or read an ETag`);
   }
-  return { token, orderId, bookEtag };
+  return { token, writers, orderId, bookEtag };
 }
 
 /** The app's answer to every case, for the floors to send back. */
@@ -212,6 +241,29 @@ function ratios(s: Summary, reference: Summary | undefined) {
   };
 }
 
+/** Deletes what the `app+redis` server left in Redis: every key under its STORE_PREFIX. */
+async function deleteRedisKeysUnder(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true });
+  try {
+    await redis.connect();
+    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1_000 })) {
+      if ((keys as string[]).length > 0) await redis.del(...(keys as string[]));
+    }
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** `429: 12, errors: 3` over all rounds. */
+function unexpectedSummary(runs: readonly Run[]): string {
+  const total: Record<string, number> = {};
+  for (const run of runs)
+    for (const [what, count] of Object.entries(run.unexpectedBy)) total[what] = (total[what] ?? 0) + count;
+  return Object.entries(total)
+    .map(([what, count]) => `${what}: ${count}`)
+    .join(', ');
+}
+
 // Counted before pinning: affinity to one core makes availableParallelism() say 1.
 const CORES = os.availableParallelism();
 pinLoadGenerator();
@@ -221,32 +273,35 @@ process.stdout.write(
     `about ${Math.ceil((cases.length * perCase) / 60)} min${pinning ? '; servers on core 1, load on core 0' : '; not pinned'}\n`,
 );
 
-const token = await signHs256Token(SECRET, {
-  sub: '1',
-  scope: 'orders:read orders:write',
-  expiresInSeconds: 86_400,
-});
-const env = { AUTH_SECRET: SECRET, RATE_LIMIT_MAX: '1000000000' };
+type Tokens = Awaited<ReturnType<typeof signTokens>>;
+const tokens = await signTokens();
+const env = SERVER_ENV;
 const pgPrefix = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+const redisPrefix = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
 const servers = new Map<ServerName, Server>();
 const fixtures = new Map<ServerName, Fixture>();
 const results: Record<string, { title: string; servers: Record<string, unknown> }> = {};
+/** Cases and servers with unexpected answers: printed at the end, and the run exits 1. */
+const failures: string[] = [];
 try {
   // The app always starts: the floors answer with its captured bytes.
   const app = await start('app', await bundle('examples/reference-app/main.ts', 'app'), env);
   servers.set('app', app);
-  fixtures.set('app', await fixtureOf(app.port, token));
+  fixtures.set('app', await fixtureOf(app.port, tokens));
   const canned = JSON.stringify(await captureCanned(app.port, fixtures.get('app')!));
   for (const name of serverNames) {
     if (name === 'app') continue;
-    if (name === PG_APP) {
-      const pgEnv = { DATA_STORE: 'postgres', IDEMPOTENCY_STORE: 'postgres', STORE_PREFIX: pgPrefix };
+    if (name === PG_APP || name === REDIS_APP) {
+      const storeEnv: Record<string, string> =
+        name === PG_APP
+          ? { DATA_STORE: 'postgres', IDEMPOTENCY_STORE: 'postgres', STORE_PREFIX: pgPrefix }
+          : { IDEMPOTENCY_STORE: 'redis', STORE_PREFIX: redisPrefix };
       const server = await start(name, await bundle('examples/reference-app/main.ts', 'app'), {
         ...env,
-        ...pgEnv,
+        ...storeEnv,
       });
       servers.set(name, server);
-      fixtures.set(name, await fixtureOf(server.port, token));
+      fixtures.set(name, await fixtureOf(server.port, tokens));
       continue;
     }
     const floor = name === 'bare' || name === 'bare+JSON';
@@ -260,7 +315,7 @@ try {
       ...(floor ? { BENCH_CANNED: canned, BENCH_SERIALIZE: name === 'bare+JSON' ? '1' : '0' } : {}),
     });
     servers.set(name, server);
-    fixtures.set(name, floor ? fixtures.get('app')! : await fixtureOf(server.port, token));
+    fixtures.set(name, floor ? fixtures.get('app')! : await fixtureOf(server.port, tokens));
   }
 
   for (const c of cases) {
@@ -270,7 +325,11 @@ try {
       if (answer.status !== c.status)
         throw new Error(`${name} answers ${c.title} with ${answer.status}: ${answer.body}`);
     }
-    for (const name of serverNames) await load(servers.get(name)!, c, fixtures.get(name)!, WARMUP_SECONDS);
+    for (const name of serverNames) {
+      const warmUp = await load(servers.get(name)!, c, fixtures.get(name)!, WARMUP_SECONDS);
+      if (warmUp.unexpected > 0)
+        failures.push(`${c.name} on ${name}, warm-up: ${unexpectedSummary([warmUp])}`);
+    }
     const runs = new Map<ServerName, Run[]>(serverNames.map((n) => [n, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const name of serverNames)
@@ -295,6 +354,7 @@ try {
           s.unexpected > 0 ? `(unexpected answers: ${s.unexpected})` : '',
         ].join('  '),
       );
+      if (s.unexpected > 0) failures.push(`${c.name} on ${name}: ${unexpectedSummary(s.runs)}`);
     }
     results[c.name] = { title: c.title, servers: row };
     process.stdout.write(`${lines.join('\n')}\n`);
@@ -302,6 +362,7 @@ try {
 } finally {
   for (const server of servers.values()) await stop(server);
   if (serverNames.includes(PG_APP)) await dropTablesUnder(pgPrefix);
+  if (serverNames.includes(REDIS_APP)) await deleteRedisKeysUnder(redisPrefix);
 }
 
 writeFileSync(
@@ -335,6 +396,7 @@ const COLOURS: Record<string, string> = {
   'hono+rc': '#f59a4c',
   'express+rc': '#b5b5b5',
   'app+pg': '#1a4472',
+  'app+redis': '#4a7fc0',
 };
 writeFileSync(
   'docs/benchmarks.svg',
@@ -359,3 +421,9 @@ writeFileSync(
   ),
 );
 process.stdout.write('wrote bench/results.json and docs/benchmarks.svg\n');
+if (failures.length > 0) {
+  process.stderr.write(
+    `UNEXPECTED ANSWERS (the figures of these rows are not the cost of the case):\n  ${failures.join('\n  ')}\n`,
+  );
+  process.exitCode = 1;
+}

@@ -18,6 +18,12 @@ export interface Config {
   readonly testCrash: 'after-order-insert' | undefined;
   /** Where idempotency records live: `memory` (default), `redis` or `postgres`. */
   readonly idempotencyStore: 'memory' | 'redis' | 'postgres';
+  /**
+   * Budgets of the memory and Redis idempotency stores in total (`IDEMPOTENCY_MAX_ENTRIES`,
+   * `IDEMPOTENCY_MAX_BYTES`); unset: the store's defaults (docs/idempotency.md, "Budgets").
+   * PostgreSQL enforces per-owner budgets only.
+   */
+  readonly idempotencyLimits: { readonly maxEntries?: number; readonly maxBytes?: number };
   /** Namespace of this app's data in shared stores: Redis key prefix, PostgreSQL table prefix. */
   readonly storePrefix: string;
   /** How long a SIGTERM/SIGINT waits for requests in flight before cutting them (`SHUTDOWN_TIMEOUT`, s). */
@@ -45,6 +51,15 @@ function positiveInteger(name: string, value: string | undefined, fallback: numb
   if (!Number.isSafeInteger(parsed) || parsed < 1)
     throw new TypeError(`${name} must be a positive integer, got ${value}`);
   return parsed;
+}
+
+/** `{ [option]: value }` when the variable is set (a positive integer), `{}` when it is not. */
+function optionalPositiveInteger<K extends string>(
+  option: K,
+  name: string,
+  value: string | undefined,
+): { [P in K]?: number } {
+  return value === undefined ? {} : ({ [option]: positiveInteger(name, value, 1) } as { [P in K]?: number });
 }
 
 function choice<const V extends readonly string[]>(
@@ -89,6 +104,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       ['memory', 'redis', 'postgres'] as const,
       'memory',
     ),
+    idempotencyLimits: {
+      ...optionalPositiveInteger('maxEntries', 'IDEMPOTENCY_MAX_ENTRIES', env.IDEMPOTENCY_MAX_ENTRIES),
+      ...optionalPositiveInteger('maxBytes', 'IDEMPOTENCY_MAX_BYTES', env.IDEMPOTENCY_MAX_BYTES),
+    },
     storePrefix: storePrefix(env.STORE_PREFIX),
     shutdownTimeoutSeconds: positiveInteger('SHUTDOWN_TIMEOUT', env.SHUTDOWN_TIMEOUT, 10),
     rateLimit: {

@@ -119,6 +119,7 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
       idempotencyStore = redisStore({
         client: await redisClient(),
         prefix: `${config.storePrefix}:idempotency:`,
+        ...config.idempotencyLimits,
       });
       break;
     case 'postgres': {
@@ -131,7 +132,7 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
       break;
     }
     default:
-      idempotencyStore = memoryStore();
+      idempotencyStore = memoryStore(config.idempotencyLimits);
   }
   // Versioned migrations, behind an advisory lock so instances starting together take turns.
   const migrations: Migration[] = [];

@@ -1,3 +1,4 @@
+import { copyWith } from '../core/response.js';
 import type { ApiResponse } from '../core/types.js';
 import type { StoredResponse } from './store.js';
 
@@ -59,7 +60,7 @@ export function toStoredResponse(
 export function replayOf(stored: StoredResponse): ApiResponse {
   const response: ApiResponse = {
     status: stored.status,
-    headers: { ...stored.headers, [REPLAYED_HEADER]: 'true' },
+    headers: copyWith(stored.headers, REPLAYED_HEADER, 'true'),
   };
   if (stored.body.byteLength > 0) response.raw = stored.body;
   return response;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { essence } from '../core/media-types.js';
 
 /**
@@ -11,14 +11,36 @@ import { essence } from '../core/media-types.js';
  * @see https://www.rfc-editor.org/rfc/rfc8785
  */
 export function canonicalJson(value: unknown): string {
+  if (typeof value === 'string') return jsonString(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `${text}]`;
+  }
   const record = value as Record<string, unknown>;
-  const members = Object.keys(record)
-    .sort()
-    .filter((name) => record[name] !== undefined)
-    .map((name) => `${JSON.stringify(name)}:${canonicalJson(record[name])}`);
-  return `{${members.join(',')}}`;
+  // Sorted in place: the array is this call's own. One string built as it goes, no arrays of parts.
+  const names = Object.keys(record).sort();
+  let text = '{';
+  for (const name of names) {
+    const member = record[name];
+    if (member === undefined) continue;
+    text += `${text.length === 1 ? '' : ','}${jsonString(name)}:${canonicalJson(member)}`;
+  }
+  return `${text}}`;
+}
+
+/** Characters a JSON string holds as they are: printable ASCII but `"` and `\`. */
+const PLAIN_JSON_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * A string as `JSON.stringify` writes it. Calling `JSON.stringify` costs a trip into the engine's
+ * C++ per value, so the common case (nothing to escape) is quoted here; a finite number likewise is
+ * `String(value)`, the same text.
+ */
+function jsonString(value: string): string {
+  return PLAIN_JSON_STRING.test(value) ? `"${value}"` : JSON.stringify(value);
 }
 
 /** What identifies "the same request" for an idempotency key. */
@@ -76,6 +98,7 @@ export function requestFingerprint(input: FingerprintInput): string {
   return sha256(`${input.method}\n${input.path}\n${input.search}\n${mediaType}\n${digest}`);
 }
 
+/** Lower-case hex SHA-256 of a UTF-8 string or of bytes (one call, no `Hash` object). */
 function sha256(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data, 'hex');
 }

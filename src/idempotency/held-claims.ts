@@ -50,8 +50,9 @@ export function heldClaims(store: IdempotencyStore, options: HeldClaimsOptions =
     };
 
   const wrapped: IdempotencyStore = {
-    claim: async (key, fingerprint, leaseMs) => {
-      const outcome = await store.claim(key, fingerprint, leaseMs);
+    // The owner is passed on: without it every claim would count against one shared quota.
+    claim: async (key, fingerprint, leaseMs, owner) => {
+      const outcome = await store.claim(key, fingerprint, leaseMs, owner);
       if (outcome.kind === 'claimed') held.set(outcome.token, key);
       return outcome;
     },
@@ -59,6 +60,7 @@ export function heldClaims(store: IdempotencyStore, options: HeldClaimsOptions =
     complete: (key, token, response, retentionMs) =>
       store.complete(key, token, response, retentionMs).then(settled(token)),
     release: (key, token) => store.release(key, token).then(settled(token)),
+    ...(store.inProcess === true ? { inProcess: true } : {}),
   };
   if (store.begin !== undefined) {
     const begin = store.begin.bind(store);

@@ -206,14 +206,17 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryIdempotency
   };
 
   return {
+    inProcess: true,
     get size() {
       return records.size;
     },
     get bytes() {
       return totalBytes;
     },
-    async claim(key, fingerprint, leaseMs, ownerName = ANONYMOUS_OWNER): Promise<ClaimOutcome> {
+    async claim(scopedKey, fingerprint, leaseMs, ownerName = ANONYMOUS_OWNER): Promise<ClaimOutcome> {
       const at = now();
+      // Flat before the lookup: the map hashes the string it keeps, once.
+      const key = flat(scopedKey);
       const stored = live(key, at);
       if (typeof stored === 'string') {
         if (!recordMatches(stored, encodeFingerprint(fingerprint).toString('latin1'))) {
@@ -238,7 +241,6 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryIdempotency
       }
       const owner = ownerNamed(ownerName);
       const token = newToken();
-      key = flat(key);
       const expiresAt = after(at, leaseMs);
       account(owner, 1, bytes);
       put(key, new Pending(key, fingerprint, token, expiresAt, owner, bytes), leaseMs, expiresAt);

@@ -16,6 +16,7 @@ import {
 } from './errors.js';
 import { requestFingerprint } from './fingerprint.js';
 import { parseIdempotencyKey } from './key.js';
+import { LeaseRenewals, type RunningClaim } from './lease-renewals.js';
 import { memoryStore } from './memory-store.js';
 import type { ClaimOutcome, IdempotencyStore, StoreTransaction } from './store.js';
 
@@ -25,7 +26,7 @@ export interface IdempotencyOptions {
   readonly store?: IdempotencyStore;
   /** Refuse requests without a key with 400 (default false: they run normally). */
   readonly required?: boolean;
-  /** Lease of a claim, renewed every third of it while the handler runs (default 10 s). */
+  /** Lease of a claim, renewed at most every third of it while the handler runs (default 10 s). */
   readonly leaseMs?: number;
   /** How long a completed response is kept for replay (default 24 h). */
   readonly retentionMs?: number;
@@ -36,7 +37,7 @@ export interface IdempotencyOptions {
   readonly clientErrorRetentionMs?: number;
   /** Wait up to `timeoutMs` for a request in progress to finish and replay it, instead of a 409. */
   readonly wait?: { readonly timeoutMs: number };
-  /** Bound on every store call; past it the request gets 503 (default 2 s). */
+  /** Bound on every store call but an `inProcess` store's; past it the request gets 503 (default 2 s). */
   readonly storeTimeoutMs?: number;
   /** Response headers stored and replayed (default {@link DEFAULT_REPLAY_HEADERS}); never `Set-Cookie`. */
   readonly replayHeaders?: readonly string[];
@@ -143,10 +144,20 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
   const config = readOptions(options);
   const { store } = config;
 
-  const bounded = <T>(call: () => Promise<T>, onLate?: (value: T) => void): Promise<T> =>
-    withTimeout(call, config.storeTimeoutMs, onLate).catch((error: unknown) => {
-      throw storeUnavailableError(error);
-    });
+  const unavailable = (error: unknown): never => {
+    throw storeUnavailableError(error);
+  };
+  // A store in this process's memory cannot hang: no timer around its calls.
+  const bounded = store.inProcess
+    ? <T>(call: () => Promise<T>): Promise<T> => {
+        try {
+          return call().catch(unavailable);
+        } catch (error) {
+          return Promise.reject(storeUnavailableError(error));
+        }
+      }
+    : <T>(call: () => Promise<T>, onLate?: (value: T) => void): Promise<T> =>
+        withTimeout(call, config.storeTimeoutMs, onLate).catch(unavailable);
   const quietly = (ctx: Context, what: string, call: () => Promise<unknown>): Promise<void> =>
     bounded(call).then(
       () => undefined,
@@ -172,8 +183,9 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
     }
   };
 
-  const renewWhileRunning = (ctx: Context, key: string, token: string): (() => void) => {
-    const timer = setInterval(() => {
+  const renewals = new LeaseRenewals<RunningClaim & { readonly ctx: Context }>(
+    config.leaseMs,
+    ({ ctx, key, token }) => {
       bounded(() => store.renew(key, token, config.leaseMs)).then(
         (renewed) => {
           if (!renewed)
@@ -182,13 +194,13 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
         (error: unknown) =>
           ctx.logger.warn({ requestId: ctx.requestId, err: error }, 'idempotency: lease renewal failed'),
       );
-    }, config.leaseMs / 3);
-    timer.unref?.();
-    return () => clearInterval(timer);
-  };
+    },
+  );
 
   const execute = async (ctx: Context, next: Next, key: string, token: string): Promise<ApiResponse> => {
-    const stopRenewing = renewWhileRunning(ctx, key, token);
+    const running = { ctx, key, token, tick: 0 };
+    renewals.start(running);
+    const stopRenewing = () => renewals.stop(running);
     const release = () => quietly(ctx, 'release', () => store.release(key, token));
     let transaction: StoreTransaction | undefined;
     const rollback = async (): Promise<void> => {

@@ -70,6 +70,11 @@ export interface IdempotencyStore {
    * the middleware runs the handler inside it and writes the record with {@link StoreTransaction.complete}.
    */
   begin?(ctx: Context): Promise<StoreTransaction>;
+  /**
+   * True when the store answers from this process's memory and cannot hang: the middleware then
+   * skips the timers that bound calls to remote stores (`storeTimeoutMs`). Optional.
+   */
+  readonly inProcess?: boolean;
 }
 
 /** A fresh fencing token. */

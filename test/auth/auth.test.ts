@@ -207,7 +207,12 @@ describe('authentication', () => {
 
     it('decides exactly as the one-pattern definition on any value (property)', () => {
       const unit = fc.constantFrom(...'Bb ,\t=a1-._~+/"\n'.split(''));
-      const value = fc.oneof(fc.string({ unit, maxLength: 40 }), fc.string({ maxLength: 40 }));
+      const piece = fc.constantFrom(...'ab=,; \t\u00a0"!Z9.-'.split(''), 'Bearer', 'Basic', ', ');
+      const value = fc.oneof(
+        fc.string({ unit, maxLength: 40 }),
+        fc.string({ maxLength: 40 }),
+        fc.array(piece, { maxLength: 12 }).map((p) => p.join('')),
+      );
       fc.assert(
         fc.property(value, (header) => {
           expect(hasSecondCredential(header)).toBe(TWO_CREDENTIALS.test(header));
@@ -223,6 +228,10 @@ describe('authentication', () => {
       ['Bearer abc, realm=x', false],
       ['Bearer abc', false],
       [', Bearer abc', false],
+      ['Bearer a, b =c', false],
+      ['Bearer a, b\t', true],
+      ['Bearer a, b \u00a0', false],
+      ['Bearer a,', false],
     ])('says %j is two credentials: %s', (header, expected) => {
       expect(hasSecondCredential(header)).toBe(expected);
       expect(TWO_CREDENTIALS.test(header)).toBe(expected);

@@ -146,6 +146,13 @@ describe('heldClaims', () => {
     expect((await store.claim('a', 'f', LEASE_MS)).kind).toBe('completed');
   });
 
+  it('passes each claim’s owner on, so every owner keeps a quota of its own', async () => {
+    const { store } = heldClaims(memoryStore({ ownerMaxEntries: 1 }));
+    expect((await store.claim('a', 'f', LEASE_MS, 'sub:1')).kind).toBe('claimed');
+    expect((await store.claim('b', 'f', LEASE_MS, 'sub:2')).kind).toBe('claimed');
+    expect(await store.claim('c', 'f', LEASE_MS, 'sub:1')).toMatchObject({ kind: 'full', scope: 'owner' });
+  });
+
   it.each([
     ['no store', undefined, {}],
     ['a bad timeout', memoryStore(), { timeoutMs: 0 }],

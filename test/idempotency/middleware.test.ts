@@ -324,7 +324,8 @@ describe('when the handler runs longer than the lease', () => {
         return renewed;
       },
     };
-    // Fake timers: the renewal interval (leaseMs / 3) fires when the test says, not after a sleep.
+    // Fake timers: the renewal (at most a third of the lease after the claim) fires when the test
+    // says, not after a sleep.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     onTestFinished(() => {
       vi.useRealTimers();
@@ -338,7 +339,7 @@ describe('when the handler runs longer than the lease', () => {
     await waitUntil(() => runs.count === 1);
     clock.t = 20;
     const seen = renewals;
-    await vi.advanceTimersByTimeAsync(10); // one renewal interval
+    await vi.advanceTimersByTimeAsync(10); // a third of the lease
     await waitUntil(() => renewals > seen);
     clock.t = 45; // past the first lease (30), within the renewed one (20 + 30)
     expect((await app.handle(post('k-renew'))).status).toBe(409);
@@ -419,9 +420,21 @@ describe('when the store fails', () => {
     release: () => new Promise(() => {}),
   };
 
+  const throwing: IdempotencyStore = {
+    inProcess: true,
+    claim: () => {
+      throw new RangeError('corrupt');
+    },
+    renew: () => Promise.resolve(false),
+    complete: () => Promise.resolve(false),
+    release: () => Promise.resolve(false),
+  };
+
   it.each([
     ['errors', broken],
     ['never answers', hanging],
+    ['is in-process (untimed) and errors', { ...broken, inProcess: true }],
+    ['is in-process (untimed) and throws', throwing],
   ])('answers 503 with Retry-After when it %s, nothing executed', async (_, store) => {
     const { app, runs } = orderApp({ idempotency: idempotency({ store, storeTimeoutMs: 20 }) });
     const response = await app.handle(post('k-13'));

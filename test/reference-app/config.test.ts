@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
 import { configFromEnv } from '../../examples/reference-app/config.js';
+import { connectInfrastructure } from '../../examples/reference-app/infrastructure.js';
+import { nodeClient } from '../support/clients.js';
+import { bearer, memoryLogger } from '../support/reference-app.js';
 
 describe('the reference app’s data store settings', () => {
   it('keeps the data in memory with a pool of 10 unless told otherwise', () => {
@@ -21,5 +25,47 @@ describe('the reference app’s data store settings', () => {
   ])('refuses %o at start-up with a TypeError naming the variable', (env, message) => {
     expect(() => configFromEnv(env)).toThrow(TypeError);
     expect(() => configFromEnv(env)).toThrow(message);
+  });
+});
+
+describe('the reference app’s idempotency store budgets', () => {
+  it('leaves the budgets to the store unless IDEMPOTENCY_MAX_ENTRIES or IDEMPOTENCY_MAX_BYTES is set', () => {
+    expect(configFromEnv({}).idempotencyLimits).toEqual({});
+    expect(
+      configFromEnv({ IDEMPOTENCY_MAX_ENTRIES: '500000', IDEMPOTENCY_MAX_BYTES: '1048576' })
+        .idempotencyLimits,
+    ).toEqual({ maxEntries: 500_000, maxBytes: 1_048_576 });
+  });
+
+  it.each([
+    [{ IDEMPOTENCY_MAX_ENTRIES: '0' }, /IDEMPOTENCY_MAX_ENTRIES must be a positive integer/],
+    [{ IDEMPOTENCY_MAX_BYTES: 'lots' }, /IDEMPOTENCY_MAX_BYTES must be a positive integer/],
+  ])('refuses %o at start-up with a TypeError naming the variable', (env, message) => {
+    expect(() => configFromEnv(env)).toThrow(message);
+  });
+
+  it('sizes the memory store: with IDEMPOTENCY_MAX_ENTRIES=2 a third key is refused with 503', async () => {
+    const config = configFromEnv({ RATE_LIMIT_MAX: '1000', IDEMPOTENCY_MAX_ENTRIES: '2' });
+    const infrastructure = await connectInfrastructure(config);
+    const client = await nodeClient(createReferenceApp(config, memoryLogger(), infrastructure));
+    try {
+      const post = async (sub: string, key: string) =>
+        client.request('POST', '/orders', {
+          headers: {
+            'content-type': 'application/json',
+            authorization: await bearer(sub),
+            'idempotency-key': key,
+          },
+          body: JSON.stringify({ bookId: 1, quantity: 1 }),
+        });
+      expect((await post('1', '"a"')).status).toBe(201);
+      expect((await post('2', '"b"')).status).toBe(201);
+      const refused = await post('3', '"c"');
+      expect(refused.status).toBe(503);
+      expect(refused.body.errors[0].code).toBe('idempotency-store-full');
+    } finally {
+      await client.close();
+      await infrastructure.close();
+    }
   });
 });
