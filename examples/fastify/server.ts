@@ -1,15 +1,18 @@
 /** The bookshop in Fastify 5: its routes, handlers and JSON parser, with the primitives as a plugin. */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ApiError } from 'rest-conventions';
-import { conventions, conventionsContext } from 'rest-conventions/fastify';
+import { conventions, conventionsContext, conventionsFrameworkErrors } from 'rest-conventions/fastify';
 import { bookDocument, booksDocument, JSON_API, Orders, shopPrimitives } from '../bookshop/shop.js';
 import type { Config } from '../reference-app/config.js';
 
 export async function fastifyShop(config: Config): Promise<FastifyInstance> {
   const orders = new Orders();
-  const app = Fastify();
+  const primitives = { use: shopPrimitives(config) };
+  // Requests Fastify refuses before its hooks (a bad URL, a path parameter over maxParamLength) go
+  // through the same primitives.
+  const app = Fastify({ frameworkErrors: conventionsFrameworkErrors(primitives) });
   app.addContentTypeParser(JSON_API, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'ignore'));
-  await app.register(conventions({ use: shopPrimitives(config) }));
+  await app.register(conventions(primitives));
 
   app.get('/books', (_request, reply) =>
     reply.type(JSON_API).send(Buffer.from(JSON.stringify(booksDocument()))),

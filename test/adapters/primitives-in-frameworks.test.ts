@@ -66,7 +66,7 @@ beforeAll(async () => {
   h.onError(ho.conventionsErrors());
   servers.push(['hono', await listen(http.createServer(getRequestListener(h.fetch)), 0)]);
 
-  const f = Fastify();
+  const f = Fastify({ frameworkErrors: fa.conventionsFrameworkErrors({ use: use() }) });
   await f.register(fa.conventions({ use: use() }));
   f.get<{ Params: { id: string } }>('/things/:id', async (request) => ({ id: request.params.id }));
   f.get('/teapot', async () => {
@@ -122,5 +122,23 @@ describe('primitives on the framework’s own routes', () => {
       expect(bad.headers.get('content-type'), name).toBe('application/vnd.api+json');
       expect(bad.headers.get('deprecation'), name).toBe('@1735689600');
     }
+  });
+});
+
+describe('requests Fastify refuses before its hooks', () => {
+  // Fastify answers these from its router, before onRequest; `conventionsFrameworkErrors` as the
+  // server's `frameworkErrors` puts them through the primitives (without it: Fastify's own JSON).
+  it.each([
+    ['a path parameter over maxParamLength (100)', `/things/${'a'.repeat(101)}`, 414],
+    ['a malformed percent-encoding', '/things/%zz', 400],
+  ])('answers %s with an error document through the primitives', async (_what, path, status) => {
+    const port = servers.find(([name]) => name === 'fastify')![1].port;
+    const response = await fetch(`http://127.0.0.1:${port}${path}`);
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toBe('application/vnd.api+json');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('deprecation')).toBe('@1735689600');
+    const document = await response.json();
+    expect(document.errors[0].status).toBe(String(status));
   });
 });

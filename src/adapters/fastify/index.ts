@@ -156,6 +156,33 @@ function send(reply: FastifyReply, response: ApiResponse, method: string): Fasti
   return reply.send(payloadOf(bytes, response.headers));
 }
 
+/**
+ * Fastify answers some requests before any hook runs: a malformed URL (`FST_ERR_BAD_URL`), a path
+ * parameter longer than `maxParamLength` (`FST_ERR_MAX_PARAM_LENGTH`, 414), an async constraint that
+ * failed. Its own JSON then goes out without the primitives' headers. Pass this as the server's
+ * `frameworkErrors` option, with the same options as {@link conventions}, so those requests also go
+ * through the primitives (security headers, rate limit) and get an error document:
+ * `Fastify({ frameworkErrors: conventionsFrameworkErrors(primitives) })`.
+ */
+export function conventionsFrameworkErrors(
+  options: FastifyConventionsOptions,
+): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
+  const run = conventionsRunner(options, 'fastify');
+  const clientAddress = clientAddressOption(options.clientAddress, 'fastify conventionsFrameworkErrors');
+  return function fastifyFrameworkErrors(error, request, reply) {
+    const view = incomingView(
+      request.raw,
+      request.url,
+      clientAddress?.(request) ?? request.ip,
+      () => request.raw,
+    );
+    run(view, (ctx) => Promise.resolve(renderError(fromFastifyError(error), ctx)), fromFastifyError).then(
+      (response) => send(reply, response, request.method),
+      () => reply.code(500).send(),
+    );
+  };
+}
+
 /** Options of {@link mountApp} and {@link appHandler}. */
 export interface FastifyMountOptions extends ClientAddressOption<FastifyRequest> {
   /** The mount prefix, as given to `register` (set for you by {@link mountApp}). */
