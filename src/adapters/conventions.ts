@@ -54,13 +54,18 @@ export function conventionsRunner(options: ConventionsOptions, framework: string
     (ctx) => downstreams.get(ctx)!(ctx),
     (thrown, ctx) => renderError(converters.get(ctx)?.(thrown) ?? thrown, ctx),
   );
-  return (request, downstream, toError) => {
+  const contextOf = (request: RequestView): Context => {
     const sent = request.headers.get(idHeader);
-    const ctx = new RequestContext(
+    return new RequestContext(
       request,
       sent !== undefined && SANE_REQUEST_ID.test(sent) ? sent : generate(),
       logger,
     );
+  };
+  return (request, downstream, toError, existing) => {
+    // Nested inside an outer `conventions(...)`: the same context, so its principal, request id and
+    // body (read through the outer's view) carry on to these primitives and back out.
+    const ctx = existing ?? contextOf(request);
     downstreams.set(ctx, downstream);
     if (toError !== undefined) converters.set(ctx, toError);
     return Promise.resolve(pipeline(ctx));
@@ -100,12 +105,20 @@ export function requestView(fields: RequestViewFields): RequestView {
 export class RecordedBody {
   private chunks: Uint8Array[] | undefined;
 
-  constructor(private readonly source: () => AsyncIterable<Uint8Array>) {}
+  /**
+   * `owner` is the framework's request the body belongs to: a nested `conventions(...)` shares the
+   * outer one's context, so its primitives read through the outer's recording ({@link recordedBytes}).
+   */
+  constructor(
+    private readonly source: () => AsyncIterable<Uint8Array>,
+    private readonly owner?: object,
+  ) {}
 
   /** The body for the request view: reads the source once, keeping each chunk. */
   readonly read = (): AsyncIterable<Uint8Array> => {
     const chunks: Uint8Array[] = [];
     this.chunks = chunks;
+    if (this.owner !== undefined) RECORDINGS.set(this.owner, this);
     const source = this.source;
     return {
       async *[Symbol.asyncIterator]() {
@@ -121,6 +134,17 @@ export class RecordedBody {
   bytes(): Uint8Array | undefined {
     return this.chunks === undefined ? undefined : Buffer.concat(this.chunks);
   }
+}
+
+/** The recorded bodies that a primitive read, by their owner (only bodies read land here). */
+const RECORDINGS = new WeakMap<object, RecordedBody>();
+
+/**
+ * The bytes any {@link RecordedBody} of `owner` read (an outer `conventions(...)`'s, when the
+ * primitives of a nested one read the body through the shared context), or `undefined`.
+ */
+export function recordedBytes(owner: object): Uint8Array | undefined {
+  return RECORDINGS.get(owner)?.bytes();
 }
 
 /** Node's header map (`getHeaders()`) as neutral headers: lower-case names, lists joined. */
