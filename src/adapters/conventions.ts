@@ -87,15 +87,18 @@ export interface RequestViewFields {
 export function requestView(fields: RequestViewFields): RequestView {
   const { target } = fields;
   const query = target.indexOf('?');
-  return {
+  const view: { -readonly [K in keyof RequestView]: RequestView[K] } = {
     method: fields.method,
     path: query === -1 ? target : target.slice(0, query),
     search: query === -1 ? '' : target.slice(query + 1),
     headers: fields.headers,
     remoteAddress: fields.remoteAddress,
-    ...(fields.mountPath === undefined || fields.mountPath === '' ? {} : { mountPath: fields.mountPath }),
     body: fields.body,
   };
+  // Set only when mounted, rather than spread into the literal: a spread makes V8 build the object
+  // through its slow runtime path on every request.
+  if (fields.mountPath !== undefined && fields.mountPath !== '') view.mountPath = fields.mountPath;
+  return view;
 }
 
 /**
