@@ -11,7 +11,11 @@ import { defineMiddleware } from '../../src/core/compose.js';
 /** Adds one header, changes one, removes one; on `/moved` also answers 299 and sets a cookie. */
 const rewrites = defineMiddleware({
   after: (ctx, response) => {
-    const headers = { ...response.headers, 'x-added': 'by the primitive', 'x-changed': 'after' };
+    const headers: Record<string, string> = {
+      ...response.headers,
+      'x-added': 'by the primitive',
+      'x-changed': 'after',
+    };
     delete headers['x-removed'];
     if (ctx.request.path !== '/moved') return { ...response, headers };
     return { ...response, status: 299, headers: { ...headers, 'set-cookie': 'primitive=1' } };
