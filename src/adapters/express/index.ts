@@ -10,7 +10,13 @@ import type { App } from '../../core/app.js';
 import { bodyBytes } from '../../core/response.js';
 import type { ApiResponse, Context } from '../../core/types.js';
 import { renderError } from '../../errors/render.js';
-import { type ConventionsOptions, conventionsRunner, handedOnBody, RecordedBody } from '../conventions.js';
+import {
+  type ConventionsOptions,
+  conventionsRunner,
+  handedOnBody,
+  RecordedBody,
+  recordedBytes,
+} from '../conventions.js';
 import { writeFallback500 } from '../fallback.js';
 import { writeNodeResponse } from '../node.js';
 import {
@@ -271,12 +277,12 @@ export function conventions(options: ExpressConventionsOptions): RequestHandler 
   const clientAddress = clientAddressOption(options.clientAddress, 'express conventions');
   return function expressConventions(req: Request, res: Response, next: NextFunction) {
     const outer = CONTEXTS.get(req);
-    const body = new RecordedBody(() => req);
+    const body = new RecordedBody(() => req, req);
     const view = incomingView(req, req.originalUrl, clientAddress?.(req) ?? req.socket.remoteAddress, body);
     let captured: Captured | undefined;
     const downstream = (ctx: Context): Promise<ApiResponse> => {
       CONTEXTS.set(req, ctx);
-      const read = body.bytes();
+      const read = body.bytes() ?? (outer === undefined ? undefined : recordedBytes(req));
       if (read !== undefined && req.body === undefined)
         req.body = handedOnBody(read, req.headers['content-type'] ?? '');
       const pending = capture(res);

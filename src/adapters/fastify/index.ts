@@ -11,19 +11,14 @@ import type {
   FastifyPluginAsync,
   FastifyReply,
   FastifyRequest,
+  RequestPayload,
 } from 'fastify';
 import type { App } from '../../core/app.js';
 import { bodyBytes, collectBody } from '../../core/response.js';
 import type { ApiResponse, Context } from '../../core/types.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError } from '../../errors/render.js';
-import {
-  type ConventionsOptions,
-  conventionsRunner,
-  mountPrefix,
-  neutralHeaders,
-  RecordedBody,
-} from '../conventions.js';
+import { type ConventionsOptions, conventionsRunner, mountPrefix, RecordedBody } from '../conventions.js';
 import { type ClientAddressOption, clientAddressOption, incomingView, wireBody } from '../node-host.js';
 
 export type { ConventionsOptions } from '../conventions.js';
@@ -31,25 +26,35 @@ export type { ConventionsOptions } from '../conventions.js';
 /** Options of the Fastify {@link conventions} plugin. */
 export interface FastifyConventionsOptions extends ConventionsOptions, ClientAddressOption<FastifyRequest> {}
 
-/** One request's trip through the primitives. */
-interface Trip {
-  readonly ctx: Promise<Context>;
-  readonly body: RecordedBody;
-  /** Settles with the primitives' final answer. */
-  readonly answer: Promise<ApiResponse>;
+/** One request's trip through the primitives (the plugin's own request property, see `conventions`). */
+class Trip {
+  /** The context the primitives handed the route, once they let the request through. */
+  ctx: Context | undefined = undefined;
   /** Hands the route's response (from `onSend`) to the primitives. */
-  respond?: (response: ApiResponse) => void;
-  setCookie: readonly string[];
+  respond: ((response: ApiResponse) => void) | undefined = undefined;
+  /** Settles with the primitives' final answer. */
+  answer: Promise<ApiResponse> | undefined = undefined;
+  /** Fastify's `done` of `onRequest`, when the primitives let the request through after it returned. */
+  proceed: (() => void) | undefined = undefined;
+
+  constructor(readonly body: RecordedBody) {}
 }
 
-const CONTEXTS = new WeakMap<FastifyRequest, Context>();
+/**
+ * The per-request properties are Fastify request decorations (`decorateRequest`, set in Fastify's
+ * request constructor) rather than WeakMap entries or properties added later: each request keeps one
+ * shape, and no weak table is written per request (docs/benchmarks.md, "Adapter overhead").
+ */
+const CONTEXT = Symbol('rest-conventions context');
+
+type Decorated = FastifyRequest & { [CONTEXT]?: Context | null } & Record<symbol, Trip | null | undefined>;
 
 /**
  * The rest-conventions context of a request that went through {@link conventions}: its `principal`
  * (after `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
  */
 export function conventionsContext(request: FastifyRequest): Context | undefined {
-  return CONTEXTS.get(request);
+  return (request as Decorated)[CONTEXT] ?? undefined;
 }
 
 /** Fastify's own errors carry `statusCode`; validation errors are 400s with a readable message. */
@@ -69,70 +74,87 @@ function unencapsulated<T extends object>(plugin: T): T {
  * The primitives as a Fastify plugin: `await server.register(conventions({ use: [...] }))`, before
  * your routes. Early answers (401, 429, an idempotent replay, a 304) are sent from `onRequest`; the
  * route's response is given to the primitives in `onSend` and what they return is sent instead.
+ * The hooks are Fastify's callback style (`done`), which costs Fastify no promise per hook.
  */
 export function conventions(options: FastifyConventionsOptions): FastifyPluginAsync {
   const run = conventionsRunner(options, 'fastify');
   const clientAddress = clientAddressOption(options.clientAddress, 'fastify conventions');
   // Per plugin: a scope may register its own `conventions` inside an outer one.
-  const TRIPS = new WeakMap<FastifyRequest, Trip>();
+  const TRIP = Symbol('rest-conventions trip');
   const plugin = async (fastify: FastifyInstance) => {
-    fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      const outer = CONTEXTS.get(request);
+    if (!fastify.hasRequestDecorator(CONTEXT)) fastify.decorateRequest(CONTEXT, null);
+    if (!fastify.hasRequestDecorator(TRIP)) fastify.decorateRequest(TRIP, null);
+    fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      const decorated = request as Decorated;
       const body = new RecordedBody(() => request.raw);
       const view = incomingView(request.raw, request.url, clientAddress?.(request) ?? request.ip, body);
-      let entered!: (ctx: Context) => void;
-      const ctx = new Promise<Context>((resolve) => {
-        entered = resolve;
-      });
-      const trip: Trip = { ctx, body, answer: Promise.resolve(undefined as never), setCookie: [] };
-      const answer = run(
-        view,
-        (inner) =>
-          new Promise<ApiResponse>((resolve) => {
-            trip.respond = resolve;
-            CONTEXTS.set(request, inner);
-            entered(inner);
-          }),
-        fromFastifyError,
-        outer,
-      );
-      (trip as { answer: Promise<ApiResponse> }).answer = answer;
-      TRIPS.set(request, trip);
-      const first = await Promise.race([ctx, answer]);
-      if (trip.respond === undefined) {
-        TRIPS.delete(request);
-        return send(reply, first as ApiResponse, request.method);
+      const trip = new Trip(body);
+      decorated[TRIP] = trip;
+      const downstream = (inner: Context): Promise<ApiResponse> => {
+        trip.ctx = inner;
+        decorated[CONTEXT] = inner;
+        const response = new Promise<ApiResponse>((resolve) => {
+          trip.respond = resolve;
+        });
+        trip.proceed?.();
+        return response;
+      };
+      const answer = run(view, downstream, fromFastifyError, decorated[CONTEXT] ?? undefined);
+      trip.answer = answer;
+      if (trip.ctx !== undefined) {
+        done();
+        return;
       }
-    });
-    fastify.addHook('preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload) => {
-      const bytes = TRIPS.get(request)?.body.bytes();
-      return bytes === undefined ? payload : Readable.from([Buffer.from(bytes)]);
-    });
-    fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-      const trip = TRIPS.get(request);
-      if (trip?.respond === undefined) return payload;
-      TRIPS.delete(request);
-      const caught = neutralHeaders(reply.getHeaders());
-      delete caught.headers['content-length'];
-      const raw = await payloadBytes(payload);
-      trip.respond({
-        status: reply.statusCode,
-        headers: caught.headers,
-        ...(raw === undefined ? {} : { raw }),
+      // A primitive is waiting (a store, a verifier): the route runs if it lets the request through.
+      trip.proceed = done;
+      answer.then((response) => {
+        if (trip.ctx !== undefined) return;
+        decorated[TRIP] = null;
+        send(reply, response, request.method);
       });
-      const response = await trip.answer;
-      for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
-      reply.code(response.status);
-      reply.headers(response.headers);
-      if (caught.setCookie.length > 0) reply.header('set-cookie', [...caught.setCookie]);
-      const bytes = wireBody(response, request.method);
-      // `undefined` from an onSend hook keeps the route's payload; `null` sends none.
-      return bytes === undefined ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     });
+    fastify.addHook(
+      'preParsing',
+      (request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload, done: PreParsingDone) => {
+        const bytes = (request as Decorated)[TRIP]?.body.bytes();
+        done(null, bytes === undefined ? payload : Readable.from([Buffer.from(bytes)]));
+      },
+    );
+    fastify.addHook(
+      'onSend',
+      (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: OnSendDone) => {
+        const decorated = request as Decorated;
+        const trip = decorated[TRIP];
+        if (trip?.respond === undefined) {
+          done(null, payload);
+          return;
+        }
+        decorated[TRIP] = null;
+        const all = reply.getHeaders();
+        const caught = capturedHeaders(all);
+        const answered = (response: ApiResponse) => {
+          writeAnswer(reply, all, response, caught.setCookie);
+          const bytes = wireBody(response, request.method);
+          // `null` from an onSend hook sends no payload.
+          done(null, bytes === undefined ? null : asBuffer(bytes));
+        };
+        const hand = (raw: string | Uint8Array | undefined) => {
+          const status = reply.statusCode;
+          const { headers } = caught;
+          trip.respond!(raw === undefined ? { status, headers } : { status, headers, raw });
+          trip.answer!.then(answered);
+        };
+        if (payload instanceof Readable) {
+          collectBody({ status: 200, headers: {}, raw: payload }).then(hand, (error: unknown) =>
+            done(error as Error),
+          );
+        } else hand(payloadBody(payload));
+      },
+    );
     fastify.setErrorHandler(async (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-      const trip = TRIPS.get(request);
-      if (trip === undefined) throw error;
-      const response = renderError(fromFastifyError(error), await trip.ctx);
+      const ctx = (request as Decorated)[TRIP]?.ctx;
+      if (ctx === undefined) throw error;
+      const response = renderError(fromFastifyError(error), ctx);
       reply.code(response.status);
       reply.headers(response.headers);
       return reply.send(Buffer.from(bodyBytes(response) ?? new Uint8Array()));
@@ -141,12 +163,64 @@ export function conventions(options: FastifyConventionsOptions): FastifyPluginAs
   return unencapsulated(plugin);
 }
 
-async function payloadBytes(payload: unknown): Promise<Uint8Array | undefined> {
+type PreParsingDone = (error: Error | null, payload?: RequestPayload) => void;
+type OnSendDone = (error: Error | null, payload?: unknown) => void;
+
+/** A route's payload other than a stream: strings and bytes as they are, anything else as JSON. */
+function payloadBody(payload: unknown): string | Uint8Array | undefined {
   if (payload === undefined || payload === null) return undefined;
-  if (typeof payload === 'string') return Buffer.from(payload);
-  if (payload instanceof Uint8Array) return payload;
-  if (payload instanceof Readable) return collectBody({ status: 200, headers: {}, raw: payload });
-  return Buffer.from(JSON.stringify(payload));
+  if (typeof payload === 'string' || payload instanceof Uint8Array) return payload;
+  return JSON.stringify(payload);
+}
+
+/**
+ * The route's headers as neutral ones (Fastify's and node's names are lower-case already), without
+ * `Content-Length`, which Fastify computes for the payload actually sent.
+ */
+function capturedHeaders(all: Record<string, number | string | readonly string[] | undefined>): {
+  headers: Record<string, string>;
+  setCookie: readonly string[];
+} {
+  const headers: Record<string, string> = {};
+  let setCookie: readonly string[] = [];
+  for (const name in all) {
+    const value = all[name];
+    if (value === undefined || name === 'content-length') continue;
+    if (name === 'set-cookie') setCookie = Array.isArray(value) ? value : [String(value)];
+    else headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return { headers, setCookie };
+}
+
+/**
+ * Writes the primitives' answer over the reply, touching only the headers that differ from what
+ * the route set (`before`): removing and setting every header again made up much of the driver's
+ * cost. The route's `Set-Cookie` lines stay, after any the primitives add.
+ */
+function writeAnswer(
+  reply: FastifyReply,
+  before: Record<string, unknown>,
+  response: ApiResponse,
+  setCookie: readonly string[],
+): void {
+  const { headers } = response;
+  for (const name in before) {
+    if (name === 'set-cookie') continue;
+    const value = headers[name];
+    if (value === undefined) reply.removeHeader(name);
+    else if (before[name] !== value) reply.header(name, value);
+  }
+  for (const name in headers) {
+    if (name === 'set-cookie') {
+      reply.removeHeader(name);
+      reply.header(name, [headers[name]!, ...setCookie]);
+    } else if (!(name in before)) reply.header(name, headers[name]!);
+  }
+  if (reply.statusCode !== response.status) reply.code(response.status);
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 function send(reply: FastifyReply, response: ApiResponse, method: string): FastifyReply {

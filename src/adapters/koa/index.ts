@@ -15,6 +15,7 @@ import {
   mountPrefix,
   neutralHeaders,
   RecordedBody,
+  recordedBytes,
 } from '../conventions.js';
 import { writeFallback500 } from '../fallback.js';
 import { writeNodeResponse } from '../node.js';
@@ -50,14 +51,19 @@ export function conventions(options: KoaConventionsOptions): KoaMiddleware {
   return async function koaConventions(ctx: KoaContext, next: Next) {
     const { req } = ctx;
     const outer = CONTEXTS.get(ctx);
-    const body = new RecordedBody(() => req);
+    const body = new RecordedBody(() => req, req);
     const view = incomingView(req, ctx.originalUrl, clientAddress?.(ctx) ?? req.socket.remoteAddress, body);
     let setCookie: readonly string[] = [];
     const downstream = async (inner: Context): Promise<ApiResponse> => {
       CONTEXTS.set(ctx, inner);
+      const request = ctx.request as { body?: unknown };
       const read = body.bytes();
-      if (read !== undefined)
-        (ctx.request as { body?: unknown }).body = handedOnBody(read, ctx.get('content-type'));
+      if (read !== undefined) request.body = handedOnBody(read, ctx.get('content-type'));
+      else if (outer !== undefined && request.body === undefined) {
+        // Nested: these primitives read the body through the outer one's recording.
+        const outerRead = recordedBytes(req);
+        if (outerRead !== undefined) request.body = handedOnBody(outerRead, ctx.get('content-type'));
+      }
       await next();
       const raw = await koaBody(ctx.body);
       const caught = neutralHeaders(ctx.response.headers);
