@@ -1,3 +1,4 @@
+import { copyWith } from '../http/header-copy.js';
 import { negotiateErrorType, PROBLEM_JSON } from '../http/media-types.js';
 import type { ApiResponse, Context } from '../http/types.js';
 import { errorDocument, problemDocument } from './error-document.js';
@@ -28,9 +29,12 @@ export function renderError(thrown: unknown, ctx: Context): ApiResponse {
     }
   }
   const type = negotiateErrorType(ctx.request.headers.get('accept'));
+  // Copied without a spread, as `created()` does: later layers add fields to this object.
+  const headers = copyWith(error.headers, 'content-type', type);
+  headers['cache-control'] = 'no-store';
   return {
     status: error.status,
-    headers: { ...error.headers, 'content-type': type, 'cache-control': 'no-store' },
+    headers,
     json: type === PROBLEM_JSON ? problemDocument(error) : errorDocument(error),
   };
 }

@@ -1,5 +1,5 @@
-import { copyWith } from '../core/response.js';
 import type { ApiResponse } from '../core/types.js';
+import { copyWith } from '../http/header-copy.js';
 import type { StoredResponse } from './store.js';
 
 /**
