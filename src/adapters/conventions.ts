@@ -157,19 +157,23 @@ export function recordedBytes(owner: object): Uint8Array | undefined {
   return RECORDINGS.get(owner)?.bytes();
 }
 
-/** Node's header map (`getHeaders()`) as neutral headers: lower-case names, lists joined. */
+/**
+ * A route's headers from node's header map (`getHeaders()`, whose names node keeps lower-case, as
+ * Express, Fastify and Koa hand it over) as neutral ones, lists joined, without the framing fields node
+ * computes for the wire (`Content-Length`, `Transfer-Encoding`): the primitives see the
+ * representation's own fields. `Set-Cookie` lines are kept apart, never joined.
+ */
 export function neutralHeaders(headers: Record<string, number | string | readonly string[] | undefined>): {
   headers: Record<string, string>;
   setCookie: readonly string[];
 } {
   const neutral: Record<string, string> = {};
   let setCookie: readonly string[] = [];
-  for (const name of Object.keys(headers)) {
+  for (const name in headers) {
     const value = headers[name];
-    if (value === undefined) continue;
-    const lower = name.toLowerCase();
-    if (lower === 'set-cookie') setCookie = Array.isArray(value) ? value : [String(value)];
-    else neutral[lower] = Array.isArray(value) ? value.join(', ') : String(value);
+    if (value === undefined || name === 'content-length' || name === 'transfer-encoding') continue;
+    if (name === 'set-cookie') setCookie = Array.isArray(value) ? value : [String(value)];
+    else neutral[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   return { headers: neutral, setCookie };
 }

@@ -14,6 +14,7 @@ import {
   type ConventionsOptions,
   conventionsRunner,
   handedOnBody,
+  neutralHeaders,
   RecordedBody,
   recordedBytes,
 } from '../conventions.js';
@@ -70,7 +71,7 @@ class Capture {
       if (last !== undefined) this.chunks.push(last);
       raw = Buffer.concat(this.chunks);
     }
-    const { headers, setCookie } = capturedHeaders(res);
+    const { headers, setCookie } = neutralHeaders(res.getHeaders());
     this.settle({ response: { status: res.statusCode, headers, raw }, setCookie });
   }
 }
@@ -85,26 +86,6 @@ function chunkBytes(chunk: unknown, encoding: unknown): Buffer | undefined {
   if (Buffer.isBuffer(chunk)) return chunk;
   const bytes = chunk as Uint8Array;
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-/**
- * The route's headers as neutral ones, without the framing fields node computes for the wire
- * (`Content-Length`, `Transfer-Encoding`): the primitives see the representation's own fields.
- */
-function capturedHeaders(res: ServerResponse): {
-  headers: Record<string, string>;
-  setCookie: readonly string[];
-} {
-  const all = res.getHeaders();
-  const headers: Record<string, string> = {};
-  let setCookie: readonly string[] = [];
-  for (const name in all) {
-    const value = all[name];
-    if (value === undefined || name === 'content-length' || name === 'transfer-encoding') continue;
-    if (name === 'set-cookie') setCookie = Array.isArray(value) ? value : [String(value)];
-    else headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
-  }
-  return { headers, setCookie };
 }
 
 /** The capture under way on each response that has one. */

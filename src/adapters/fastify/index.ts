@@ -18,7 +18,13 @@ import { bodyBytes, collectBody } from '../../core/response.js';
 import type { ApiResponse, Context } from '../../core/types.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError } from '../../errors/render.js';
-import { type ConventionsOptions, conventionsRunner, mountPrefix, RecordedBody } from '../conventions.js';
+import {
+  type ConventionsOptions,
+  conventionsRunner,
+  mountPrefix,
+  neutralHeaders,
+  RecordedBody,
+} from '../conventions.js';
 import { type ClientAddressOption, clientAddressOption, incomingView, wireBody } from '../node-host.js';
 
 export type { ConventionsOptions } from '../conventions.js';
@@ -131,7 +137,7 @@ export function conventions(options: FastifyConventionsOptions): FastifyPluginAs
         }
         decorated[TRIP] = null;
         const all = reply.getHeaders();
-        const caught = capturedHeaders(all);
+        const caught = neutralHeaders(all);
         const answered = (response: ApiResponse) => {
           writeAnswer(reply, all, response, caught.setCookie);
           const bytes = wireBody(response, request.method);
@@ -171,25 +177,6 @@ function payloadBody(payload: unknown): string | Uint8Array | undefined {
   if (payload === undefined || payload === null) return undefined;
   if (typeof payload === 'string' || payload instanceof Uint8Array) return payload;
   return JSON.stringify(payload);
-}
-
-/**
- * The route's headers as neutral ones (Fastify's and node's names are lower-case already), without
- * `Content-Length`, which Fastify computes for the payload actually sent.
- */
-function capturedHeaders(all: Record<string, number | string | readonly string[] | undefined>): {
-  headers: Record<string, string>;
-  setCookie: readonly string[];
-} {
-  const headers: Record<string, string> = {};
-  let setCookie: readonly string[] = [];
-  for (const name in all) {
-    const value = all[name];
-    if (value === undefined || name === 'content-length') continue;
-    if (name === 'set-cookie') setCookie = Array.isArray(value) ? value : [String(value)];
-    else headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
-  }
-  return { headers, setCookie };
 }
 
 /**

@@ -68,7 +68,6 @@ export function conventions(options: KoaConventionsOptions): KoaMiddleware {
       const raw = await koaBody(ctx.body);
       const caught = neutralHeaders(ctx.response.headers);
       setCookie = caught.setCookie;
-      delete caught.headers['content-length'];
       return { status: ctx.status, headers: caught.headers, ...(raw === undefined ? {} : { raw }) };
     };
     const response = await run(view, downstream, undefined, outer);
