@@ -16,6 +16,12 @@ export interface Server {
 }
 
 const CACHE = join('node_modules', '.cache', 'rest-conventions-bench');
+/**
+ * Extra node flags for every benchmarked server, from `BENCH_NODE_FLAGS` (space-separated), for a
+ * profile: `--cpu-prof`, or `--perf-basic-prof` to name the JIT code callgrind shows as `???`
+ * (docs/benchmarks.md, "Method").
+ */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
 /** How long a server may take to print its port. */
 const START_TIMEOUT_MS = 120_000;
 
@@ -64,7 +70,7 @@ export async function start(
   env: Record<string, string>,
   wrapper?: readonly string[],
 ): Promise<Server> {
-  const node = [...(wrapper ?? []), process.execPath, script];
+  const node = [...(wrapper ?? []), process.execPath, ...NODE_FLAGS, script];
   const [command, ...args] =
     pinning === undefined || wrapper !== undefined ? node : ['taskset', '-c', pinning.servers, ...node];
   const child = spawn(command!, args, {

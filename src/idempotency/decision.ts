@@ -50,8 +50,14 @@ export function toStoredResponse(
   replayHeaders: ReadonlySet<string>,
 ): StoredResponse {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (replayHeaders.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
+  const given = response.headers;
+  for (const name in given) {
+    // Names are lower-case almost always: looked up as they are before lower-casing.
+    if (replayHeaders.has(name)) headers[name] = given[name] as string;
+    else {
+      const lower = name.toLowerCase();
+      if (lower !== name && replayHeaders.has(lower)) headers[lower] = given[name] as string;
+    }
   }
   return { status: response.status, headers, body };
 }

@@ -14,7 +14,7 @@ import {
   recordMatches,
   recordOwner,
 } from './record-codec.js';
-import { type ClaimOutcome, type IdempotencyStore, newToken } from './store.js';
+import type { ClaimOutcome, IdempotencyStore } from './store.js';
 
 /** Options of {@link memoryStore}: the budgets ({@link StoreLimits}) and a clock. */
 export interface MemoryStoreOptions extends StoreLimits {
@@ -103,6 +103,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryIdempotency
   const ownersById = new Map<number, Owner>();
   let nextOwnerId = 1;
   let totalBytes = 0;
+  // Fencing tokens need only be unique within this store, which never gives one out twice.
+  let lastToken = 0;
 
   const expiryOf = (stored: Stored): number =>
     typeof stored === 'string' ? recordExpiry(stored) : stored.expiresAt;
@@ -240,7 +242,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryIdempotency
         }
       }
       const owner = ownerNamed(ownerName);
-      const token = newToken();
+      const token = String(++lastToken);
       const expiresAt = after(at, leaseMs);
       account(owner, 1, bytes);
       put(key, new Pending(key, fingerprint, token, expiresAt, owner, bytes), leaseMs, expiresAt);

@@ -1,7 +1,8 @@
 import { readBody } from '../core/body.js';
 import { canonicalPath } from '../core/canonical-path.js';
 import { describeLayer } from '../core/contract.js';
-import { collectBody } from '../core/response.js';
+import { peekJsonBody } from '../core/json-text.js';
+import { bodyBytes, collectBody } from '../core/response.js';
 import { withTimeout } from '../core/timeout.js';
 import type { ApiResponse, Context, Middleware, Next } from '../core/types.js';
 import { DEFAULT_REPLAY_HEADERS, replayOf, scopeKey, shouldStore, toStoredResponse } from './decision.js';
@@ -14,7 +15,7 @@ import {
   storeFullError,
   storeUnavailableError,
 } from './errors.js';
-import { requestFingerprint } from './fingerprint.js';
+import { fingerprintOf } from './fingerprint.js';
 import { parseIdempotencyKey } from './key.js';
 import { LeaseRenewals, type RunningClaim } from './lease-renewals.js';
 import { memoryStore } from './memory-store.js';
@@ -55,6 +56,7 @@ export interface IdempotencyOptions {
 const GUARDED_METHODS = new Set(['POST', 'PATCH']);
 const FIRST_POLL_MS = 10;
 const MAX_POLL_MS = 250;
+const NO_BODY = new Uint8Array(0);
 
 interface Config {
   readonly store: IdempotencyStore;
@@ -165,23 +167,29 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
         ctx.logger.warn({ requestId: ctx.requestId, err: error }, `idempotency: ${what} failed`),
     );
 
-  const claim = async (key: string, fingerprint: string, owner: string): Promise<ClaimOutcome> => {
-    const deadline = config.waitMs === undefined ? undefined : config.now() + config.waitMs;
+  const claimOnce = (key: string, fingerprint: string, owner: string): Promise<ClaimOutcome> =>
+    bounded(
+      () => store.claim(key, fingerprint, config.leaseMs, owner),
+      // A claim that lands after its deadline would block the key until the lease ends: undo it.
+      (late) => {
+        if (late.kind === 'claimed') store.release(key, late.token).catch(() => undefined);
+      },
+    );
+  const claimWaiting = async (key: string, fingerprint: string, owner: string, waitMs: number) => {
+    const deadline = config.now() + waitMs;
     let pause = FIRST_POLL_MS;
     for (;;) {
-      const outcome = await bounded(
-        () => store.claim(key, fingerprint, config.leaseMs, owner),
-        // A claim that lands after its deadline would block the key until the lease ends: undo it.
-        (late) => {
-          if (late.kind === 'claimed') store.release(key, late.token).catch(() => undefined);
-        },
-      );
-      if (outcome.kind !== 'in-progress' || deadline === undefined || config.now() >= deadline)
-        return outcome;
+      const outcome = await claimOnce(key, fingerprint, owner);
+      if (outcome.kind !== 'in-progress' || config.now() >= deadline) return outcome;
       await new Promise((resolve) => setTimeout(resolve, pause));
       pause = Math.min(pause * 2, MAX_POLL_MS);
     }
   };
+  const { waitMs } = config;
+  const claim =
+    waitMs === undefined
+      ? claimOnce
+      : (key: string, fingerprint: string, owner: string) => claimWaiting(key, fingerprint, owner, waitMs);
 
   const renewals = new LeaseRenewals<RunningClaim & { readonly ctx: Context }>(
     config.leaseMs,
@@ -219,7 +227,9 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
       }
       response = await next();
       // Drain a streamed body here, so the response is stored whether or not the client is still there.
-      body = (await collectBody(response)) ?? new Uint8Array(0);
+      body =
+        bodyBytes(response) ??
+        (response.raw === undefined ? NO_BODY : ((await collectBody(response)) ?? NO_BODY));
     } catch (error) {
       stopRenewing();
       await rollback();
@@ -285,13 +295,17 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
     // is the route's, the one every reader of this body uses.
     const body = await readBody(ctx);
     const { request } = ctx;
-    const fingerprint = requestFingerprint({
-      method: request.method,
-      path: canonicalPath(request.path, ctx.routePattern),
-      search: request.search,
-      contentType: request.headers.get('content-type'),
-      body,
-    });
+    const fingerprint = fingerprintOf(
+      {
+        method: request.method,
+        path: canonicalPath(request.path, ctx.routePattern),
+        search: request.search,
+        contentType: request.headers.get('content-type'),
+        body,
+      },
+      // The body decoder takes this parse instead of parsing the bytes again.
+      (bytes) => peekJsonBody(ctx, bytes),
+    );
     const key = scopeKey(ctx.principal?.sub, parsed.key);
 
     const outcome = await claim(key, fingerprint, config.owner(ctx));

@@ -46,27 +46,88 @@ const MAX_VALUE = 0x7fff;
  * bits (about 2^64 hashes), and an accidental match about one in 10^19.
  */
 const DIGEST_BYTES = 8;
-const HEX_SHA256 = /^[0-9a-f]{64}$/;
 const EXPIRY_AT = 0;
 const OWNER_AT = 6;
 const FINGERPRINT_AT = 12;
 const MAX_SHORT = 0xffff;
 
+/** Whether a fingerprint is a lower-case hex SHA-256 (a loop: cheaper than a regular expression). */
+function isHexSha256(fingerprint: string): boolean {
+  if (fingerprint.length !== 64) return false;
+  for (let i = 0; i < 64; i++) {
+    const c = fingerprint.charCodeAt(i);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return true;
+}
+
+/**
+ * How a fingerprint is stored: `hex` (a SHA-256 in hex, kept as its first {@link DIGEST_BYTES}
+ * bytes) or its UTF-8 length. Checked once per record, then sized and written from this.
+ */
+type FingerprintForm = { readonly hex: true } | { readonly hex: false; readonly length: number };
+const HEX_FORM: FingerprintForm = { hex: true };
+
+function fingerprintForm(fingerprint: string): FingerprintForm {
+  if (isHexSha256(fingerprint)) return HEX_FORM;
+  const length = Buffer.byteLength(fingerprint, 'utf8');
+  if (length > MAX_SHORT) throw new RangeError('fingerprint longer than 65535 bytes');
+  return { hex: false, length };
+}
+
+/** Bytes {@link writeFingerprint} writes. */
+function fingerprintLength(form: FingerprintForm): number {
+  return form.hex ? 1 + DIGEST_BYTES : 3 + form.length;
+}
+
+/** Write the fingerprint as stored in a record at `at`; returns the offset after it. */
+function writeFingerprint(out: Buffer, fingerprint: string, form: FingerprintForm, at: number): number {
+  if (form.hex) {
+    out[at] = 1;
+    return at + 1 + out.write(fingerprint.slice(0, 2 * DIGEST_BYTES), at + 1, 'hex');
+  }
+  out[at] = 0;
+  const next = out.writeUInt16BE(form.length, at + 1);
+  return next + out.write(fingerprint, next, 'utf8');
+}
+
 /** The fingerprint as stored in a record (a prefix at {@link FINGERPRINT_AT}). */
 export function encodeFingerprint(fingerprint: string): Buffer {
-  if (HEX_SHA256.test(fingerprint)) {
-    const bytes = Buffer.allocUnsafe(1 + DIGEST_BYTES);
-    bytes[0] = 1;
-    bytes.write(fingerprint.slice(0, 2 * DIGEST_BYTES), 1, 'hex');
-    return bytes;
-  }
-  const text = Buffer.from(fingerprint, 'utf8');
-  if (text.byteLength > MAX_SHORT) throw new RangeError('fingerprint longer than 65535 bytes');
-  const bytes = Buffer.allocUnsafe(3 + text.byteLength);
-  bytes[0] = 0;
-  bytes.writeUInt16BE(text.byteLength, 1);
-  text.copy(bytes, 3);
+  const form = fingerprintForm(fingerprint);
+  const bytes = Buffer.allocUnsafe(fingerprintLength(form));
+  writeFingerprint(bytes, fingerprint, form, 0);
   return bytes;
+}
+
+/** Bytes one header takes in a record (its name code or name, its value code or value). */
+function headerLength(name: string, value: string): number {
+  let size = 3;
+  if (CODE_OF.get(name) === undefined) {
+    const length = Buffer.byteLength(name, 'utf8');
+    if (length > 0x7f) throw new RangeError(`header ${name} too long to store`);
+    size += length;
+  }
+  if (VALUE_CODE_OF.get(value) === undefined) {
+    const length = Buffer.byteLength(value, 'utf8');
+    if (length > MAX_VALUE) throw new RangeError(`header ${name} too long to store`);
+    size += length;
+  }
+  return size;
+}
+
+function writeHeader(out: Buffer, name: string, value: string, at: number): number {
+  const code = CODE_OF.get(name);
+  if (code !== undefined) out[at++] = code;
+  else {
+    const length = out.write(name, at + 1, 'utf8');
+    out[at] = 0x80 | length;
+    at += 1 + length;
+  }
+  const valueCode = VALUE_CODE_OF.get(value);
+  if (valueCode !== undefined) return out.writeUInt16BE(valueCode, at);
+  const length = out.write(value, at + 2, 'utf8');
+  out.writeUInt16BE(length, at);
+  return at + 2 + length;
 }
 
 /** Encode a completed record. `expiresAt` and `ownerId` are non-negative integers below 2^48. */
@@ -76,39 +137,24 @@ export function encodeRecord(
   fingerprint: string,
   response: StoredResponse,
 ): string {
-  const fp = encodeFingerprint(fingerprint);
-  const headers = Object.entries(response.headers).map(([name, value]) => {
-    const code = CODE_OF.get(name);
-    const nameBytes = code === undefined ? Buffer.from(name, 'utf8') : undefined;
-    const valueCode = VALUE_CODE_OF.get(value);
-    const valueBytes = valueCode === undefined ? Buffer.from(value, 'utf8') : undefined;
-    if ((nameBytes?.byteLength ?? 0) > 0x7f || (valueBytes?.byteLength ?? 0) > MAX_VALUE) {
-      throw new RangeError(`header ${name} too long to store`);
-    }
-    return { code, nameBytes, valueCode, valueBytes };
-  });
-  if (headers.length > 0xff) throw new RangeError('more than 255 headers to store');
-  let size = FINGERPRINT_AT + fp.byteLength + 3 + response.body.byteLength;
-  for (const h of headers) size += 1 + (h.nameBytes?.byteLength ?? 0) + 2 + (h.valueBytes?.byteLength ?? 0);
+  // Sized first, then written in place: no object or buffer per header.
+  const { headers, body } = response;
+  const form = fingerprintForm(fingerprint);
+  let size = FINGERPRINT_AT + fingerprintLength(form) + 3 + body.byteLength;
+  let count = 0;
+  for (const name in headers) {
+    size += headerLength(name, headers[name] as string);
+    count++;
+  }
+  if (count > 0xff) throw new RangeError('more than 255 headers to store');
   const out = Buffer.allocUnsafe(size);
   out.writeUIntBE(expiresAt, EXPIRY_AT, 6);
   out.writeUIntBE(ownerId, OWNER_AT, 6);
-  let at = FINGERPRINT_AT + fp.copy(out, FINGERPRINT_AT);
+  let at = writeFingerprint(out, fingerprint, form, FINGERPRINT_AT);
   at = out.writeUInt16BE(response.status, at);
-  out[at++] = headers.length;
-  for (const h of headers) {
-    if (h.nameBytes === undefined) out[at++] = h.code as number;
-    else {
-      out[at++] = 0x80 | h.nameBytes.byteLength;
-      at += h.nameBytes.copy(out, at);
-    }
-    if (h.valueBytes === undefined) at = out.writeUInt16BE(h.valueCode as number, at);
-    else {
-      at = out.writeUInt16BE(h.valueBytes.byteLength, at);
-      at += h.valueBytes.copy(out, at);
-    }
-  }
-  out.set(response.body, at);
+  out[at++] = count;
+  for (const name in headers) at = writeHeader(out, name, headers[name] as string, at);
+  out.set(body, at);
   return out.toString('latin1');
 }
 

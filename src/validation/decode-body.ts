@@ -2,6 +2,7 @@ import { fold } from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type * as t from 'io-ts';
 import { bodyTooLarge, DEFAULT_BODY_LIMIT, readBody } from '../core/body.js';
+import { type JsonText, parseJsonText, takeJsonBody } from '../core/json-text.js';
 import { mediaTypeParameters } from '../core/media-type-parameters.js';
 import { essence, JSON_API, JSON_MEDIA } from '../core/media-types.js';
 import type { Context } from '../core/types.js';
@@ -49,16 +50,10 @@ function badRequest(errors: ErrorDetail[]): ApiError {
   return new ApiError(400, { errors });
 }
 
-// RFC 8259 section 8.1: JSON exchanged between systems is UTF-8. `fatal` refuses malformed bytes
-// instead of replacing them with U+FFFD; `ignoreBOM` keeps a byte order mark, which JSON.parse refuses.
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-function parseJson(bytes: Uint8Array): unknown {
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    throw badRequest([
+/** A failed {@link parseJsonText} as the 400 the client gets. */
+function malformed(text: Exclude<JsonText, { ok: true }>): ApiError {
+  if (text.reason === 'utf8') {
+    return badRequest([
       {
         code: 'invalid-utf8',
         title: 'Invalid UTF-8',
@@ -67,29 +62,17 @@ function parseJson(bytes: Uint8Array): unknown {
       },
     ]);
   }
-  if (text.trim() === '') {
-    throw badRequest([
-      {
-        code: 'malformed-json',
-        title: 'Malformed JSON',
-        detail: 'The body is empty; a JSON object is expected.',
-        source: { pointer: '' },
-      },
-    ]);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof SyntaxError ? error.message.slice(0, 120) : 'unreadable';
-    throw badRequest([
-      {
-        code: 'malformed-json',
-        title: 'Malformed JSON',
-        detail: `The body is not valid JSON: ${reason}`,
-        source: { pointer: '' },
-      },
-    ]);
-  }
+  return badRequest([
+    {
+      code: 'malformed-json',
+      title: 'Malformed JSON',
+      detail:
+        text.reason === 'empty'
+          ? 'The body is empty; a JSON object is expected.'
+          : `The body is not valid JSON: ${text.message}`,
+      source: { pointer: '' },
+    },
+  ]);
 }
 
 function missing(pointer: string, detail: string): ErrorDetail {
@@ -238,12 +221,13 @@ function jsonBodyKind(contentType: string | undefined): 'document' | 'attributes
 
 function decodeBytes<A>(
   kind: 'document' | 'attributes',
-  body: Uint8Array,
+  text: JsonText,
   options: DecodeBodyOptions<A>,
   maxErrors: number,
 ): A {
+  if (!text.ok) throw malformed(text);
   const isDocument = kind === 'document';
-  const parsed = parseJson(body);
+  const parsed = text.value;
   const attributes = isDocument ? unwrapDocument(parsed, options.type, options.id, maxErrors) : parsed;
   return pipe(
     options.codec.decode(attributes),
@@ -277,7 +261,7 @@ export function decodeJsonBytes<A>(
   const kind = jsonBodyKind(contentType);
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
   if (body.byteLength > limit) throw bodyTooLarge(limit);
-  return decodeBytes(kind, body, options, maxErrors);
+  return decodeBytes(kind, parseJsonText(body), options, maxErrors);
 }
 
 /**
@@ -300,7 +284,9 @@ export function decodeJsonBytes<A>(
 export async function decodeJsonBody<A>(ctx: Context, options: DecodeBodyOptions<A>): Promise<A> {
   const maxErrors = checkMaxErrors(options.maxErrors, 'decodeJsonBody');
   const kind = jsonBodyKind(ctx.request.headers.get('content-type'));
-  return decodeBytes(kind, await readBody(ctx, options.limit), options, maxErrors);
+  const body = await readBody(ctx, options.limit);
+  // An earlier layer that read the body as JSON (the idempotency fingerprint) left its parse.
+  return decodeBytes(kind, takeJsonBody(ctx, body), options, maxErrors);
 }
 
 /**

@@ -1,0 +1,71 @@
+import { type Context, contextKey } from './types.js';
+
+/** Bytes read as JSON text (RFC 8259): the value, or why they are not JSON. */
+export type JsonText =
+  | { readonly ok: true; readonly value: unknown }
+  | {
+      readonly ok: false;
+      /** `utf8`: not UTF-8 (section 8.1); `empty`: nothing but whitespace; `syntax`: not JSON. */
+      readonly reason: 'utf8' | 'empty' | 'syntax';
+      /** The parser's message for `syntax`, at most 120 characters; empty otherwise. */
+      readonly message: string;
+    };
+
+// RFC 8259 section 8.1: JSON exchanged between systems is UTF-8. `fatal` refuses malformed bytes
+// instead of replacing them with U+FFFD; `ignoreBOM` keeps a byte order mark, which JSON.parse refuses.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const NOT_UTF8: JsonText = Object.freeze({ ok: false, reason: 'utf8', message: '' });
+/** Nothing but JSON's insignificant whitespace (RFC 8259 section 2). */
+const BLANK = /^[ \t\n\r]*$/;
+const EMPTY: JsonText = Object.freeze({ ok: false, reason: 'empty', message: '' });
+
+/**
+ * Read bytes as JSON text: strict UTF-8, no byte order mark, not blank (RFC 8259 sections 2 and 8.1).
+ *
+ * @example
+ * parseJsonText(new TextEncoder().encode('{"a":1}')); // { ok: true, value: { a: 1 } }
+ */
+export function parseJsonText(bytes: Uint8Array): JsonText {
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    return NOT_UTF8;
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    if (BLANK.test(text)) return EMPTY;
+    const message = error instanceof SyntaxError ? error.message.slice(0, 120) : 'unreadable';
+    return { ok: false, reason: 'syntax', message };
+  }
+}
+
+interface Parsed {
+  readonly bytes: Uint8Array;
+  readonly text: JsonText;
+}
+
+const PARSED_BODY = contextKey<Parsed | undefined>('request body parsed as JSON');
+
+/**
+ * The request body parsed once for two readers: a layer that only looks at it (the idempotency
+ * fingerprint) parses with {@link peekJsonBody}, and the body decoder then takes that parse with
+ * {@link takeJsonBody} instead of parsing the same bytes again. Taking clears it, so a second decode
+ * parses afresh and never sees a value the handler changed.
+ */
+export function peekJsonBody(ctx: Context, bytes: Uint8Array): JsonText {
+  const parsed = ctx.get(PARSED_BODY);
+  if (parsed !== undefined && parsed.bytes === bytes) return parsed.text;
+  const text = parseJsonText(bytes);
+  ctx.set(PARSED_BODY, { bytes, text });
+  return text;
+}
+
+/** The body's parse left by {@link peekJsonBody} (then forgotten), else a fresh one. */
+export function takeJsonBody(ctx: Context, bytes: Uint8Array): JsonText {
+  const parsed = ctx.get(PARSED_BODY);
+  if (parsed === undefined || parsed.bytes !== bytes) return parseJsonText(bytes);
+  ctx.set(PARSED_BODY, undefined);
+  return parsed.text;
+}
