@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Context, contextKey } from '../core/types.js';
 import {
   ANONYMOUS_OWNER,
@@ -23,6 +24,20 @@ export interface Queryable {
     text: string,
     values?: unknown[],
   ): Promise<{ rows: Row[]; rowCount: number | null }>;
+  /**
+   * A named statement: `pg` prepares it once per connection and then only binds and executes it.
+   * The store calls this form unless `preparedStatements` is false ({@link PostgresStoreOptions}).
+   */
+  query<Row extends Record<string, unknown> = Record<string, unknown>>(
+    statement: NamedStatement,
+  ): Promise<{ rows: Row[]; rowCount: number | null }>;
+}
+
+/** A query with a name under which the server keeps it prepared (`pg`'s `QueryConfig` fits). */
+export interface NamedStatement {
+  readonly name: string;
+  readonly text: string;
+  readonly values: unknown[];
 }
 
 /** A connection checked out of a pool (a `pg` PoolClient fits): `release(true)` destroys it. */
@@ -53,6 +68,14 @@ export interface PostgresStoreOptions extends Pick<StoreLimits, 'ownerMaxEntries
    * back together. Needs a `Pool`. Default false.
    */
   readonly transactional?: boolean;
+  /**
+   * Send the store's statements as named prepared statements (default true): the server parses and
+   * plans each once per connection instead of on every request, a third of the claim's cost in
+   * PostgreSQL CPU (docs/idempotency.md, "PostgreSQL"). Set false behind a pooler that cannot keep
+   * prepared statements (PgBouncer in transaction mode before 1.21), or with a `pool` that takes
+   * only the `(text, values)` form.
+   */
+  readonly preparedStatements?: boolean;
   /** Clock in milliseconds (default `Date.now`); tests pass a fake one. */
   readonly now?: () => number;
 }
@@ -144,7 +167,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresIdempotenc
     maxBytes: Number.MAX_SAFE_INTEGER,
   });
 
-  const sql = {
+  const sql = statements({
     // One round trip: the live record under the key, the owner's live usage, and the insert (or the
     // takeover of an expired row) when there is no live record and the owner's quota has room.
     claim: `WITH existing AS (
@@ -177,7 +200,16 @@ export function postgresStore(options: PostgresStoreOptions): PostgresIdempotenc
     release: `DELETE FROM ${table}
       WHERE scope_key = $1 AND token = $2 AND state = 'in-progress' AND expires_at > $3::bigint`,
     deleteExpired: `DELETE FROM ${table} WHERE expires_at <= $1::bigint`,
-  };
+  });
+  const prepared = options.preparedStatements ?? true;
+  const run = <Row extends Record<string, unknown> = Record<string, unknown>>(
+    db: Queryable,
+    statement: Statement,
+    values: unknown[],
+  ) =>
+    prepared
+      ? db.query<Row>({ name: statement.name, text: statement.text, values })
+      : db.query<Row>(statement.text, values);
 
   const complete = async (
     db: Queryable,
@@ -197,7 +229,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresIdempotenc
       body,
       recordBytes('', '', response) - RECORD_OVERHEAD_BYTES,
     ];
-    const result = await db.query(sql.complete, params);
+    const result = await run(db, sql.complete, params);
     return result.rowCount === 1;
   };
 
@@ -209,7 +241,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresIdempotenc
       for (;;) {
         const at = now();
         const token = newToken();
-        const { rows } = await pool.query<ClaimRow>(sql.claim, [
+        const { rows } = await run<ClaimRow>(pool, sql.claim, [
           key,
           fingerprint,
           token,
@@ -241,17 +273,17 @@ export function postgresStore(options: PostgresStoreOptions): PostgresIdempotenc
       }
     },
     async renew(key, token, leaseMs) {
-      return (await pool.query(sql.renew, [key, token, now(), Math.ceil(leaseMs)])).rowCount === 1;
+      return (await run(pool, sql.renew, [key, token, now(), Math.ceil(leaseMs)])).rowCount === 1;
     },
     complete: (key, token, response, retentionMs) => complete(pool, key, token, response, retentionMs),
     async release(key, token) {
-      return (await pool.query(sql.release, [key, token, now()])).rowCount === 1;
+      return (await run(pool, sql.release, [key, token, now()])).rowCount === 1;
     },
     async migrate() {
       await pool.query(idempotencyTableDdl(table));
     },
     async deleteExpired() {
-      return (await pool.query(sql.deleteExpired, [now()])).rowCount ?? 0;
+      return (await run(pool, sql.deleteExpired, [now()])).rowCount ?? 0;
     },
   };
 
@@ -299,6 +331,26 @@ type ClaimRow = {
   readonly headers: string | null;
   readonly body: Buffer | null;
 };
+
+/** A statement of the store: its text, and the name it is prepared under. */
+interface Statement {
+  readonly name: string;
+  readonly text: string;
+}
+
+/**
+ * Names each statement after a hash of its text: the same name for the same text in every store on
+ * one pool (`pg` refuses one name for two texts), and short enough for PostgreSQL's 63-byte
+ * identifiers whatever the table's name.
+ */
+function statements<K extends string>(texts: Record<K, string>): Record<K, Statement> {
+  const named = {} as Record<K, Statement>;
+  for (const [key, text] of Object.entries<string>(texts)) {
+    const digest = createHash('sha256').update(text).digest('hex').slice(0, 24);
+    named[key as K] = { name: `rc_idempotency_${digest}`, text };
+  }
+  return named;
+}
 
 function isPool(value: PostgresStoreOptions['pool']): value is ConnectionPool {
   return (
