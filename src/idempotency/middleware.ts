@@ -165,12 +165,17 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
         ctx.logger.warn({ requestId: ctx.requestId, err: error }, `idempotency: ${what} failed`),
     );
 
-  const claim = async (key: string, fingerprint: string, owner: string): Promise<ClaimOutcome> => {
+  const claim = async (
+    key: string,
+    fingerprint: string,
+    owner: string,
+    ctx: Context,
+  ): Promise<ClaimOutcome> => {
     const deadline = config.waitMs === undefined ? undefined : config.now() + config.waitMs;
     let pause = FIRST_POLL_MS;
     for (;;) {
       const outcome = await bounded(
-        () => store.claim(key, fingerprint, config.leaseMs, owner),
+        () => store.claim(key, fingerprint, config.leaseMs, owner, ctx),
         // A claim that lands after its deadline would block the key until the lease ends: undo it.
         (late) => {
           if (late.kind === 'claimed') store.release(key, late.token).catch(() => undefined);
@@ -294,7 +299,7 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
     });
     const key = scopeKey(ctx.principal?.sub, parsed.key);
 
-    const outcome = await claim(key, fingerprint, config.owner(ctx));
+    const outcome = await claim(key, fingerprint, config.owner(ctx), ctx);
     switch (outcome.kind) {
       case 'completed':
         return replayOf(outcome.response);
