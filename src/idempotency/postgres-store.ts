@@ -341,7 +341,11 @@ export function postgresStore(options: PostgresStoreOptions): PostgresIdempotenc
  * waiting on the uncommitted row.
  */
 function claimText(table: string, locked: boolean): string {
-  const lock = locked ? 'locked AS (SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS got), ' : '';
+  // Seeded, so that the key's lock is not the one of anything else hashed with the default seed 0
+  // (an application's own advisory locks, such as a migration runner's).
+  const lock = locked
+    ? `locked AS (SELECT pg_try_advisory_xact_lock(hashtextextended($1, ${ADVISORY_LOCK_SEED})) AS got), `
+    : '';
   return `WITH ${lock}existing AS (
         SELECT state, fingerprint, status, headers::text AS headers, body FROM ${table}
         WHERE scope_key = $1 AND expires_at > $4::bigint
@@ -365,6 +369,9 @@ function claimText(table: string, locked: boolean): string {
         u.entries::int AS entries, u.bytes::bigint::text AS bytes, u.earliest::text AS earliest
       FROM usage u ${locked ? 'CROSS JOIN locked l ' : ''}LEFT JOIN existing e ON true`;
 }
+
+/** The seed of the hash that names a key's advisory lock: "idem" in ASCII. */
+const ADVISORY_LOCK_SEED = 0x6964656d;
 
 /** A transaction of the handler's, on a client checked out of the pool. */
 interface OpenTransaction {
