@@ -50,9 +50,10 @@ export function heldClaims(store: IdempotencyStore, options: HeldClaimsOptions =
     };
 
   const wrapped: IdempotencyStore = {
-    // The owner is passed on: without it every claim would count against one shared quota.
-    claim: async (key, fingerprint, leaseMs, owner) => {
-      const outcome = await store.claim(key, fingerprint, leaseMs, owner);
+    // The owner and the context are passed on: without the owner every claim would count against one
+    // shared quota, without the context a transactional store could not open the transaction at the claim.
+    claim: async (key, fingerprint, leaseMs, owner, ctx) => {
+      const outcome = await store.claim(key, fingerprint, leaseMs, owner, ctx);
       if (outcome.kind === 'claimed') held.set(outcome.token, key);
       return outcome;
     },

@@ -167,19 +167,25 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
         ctx.logger.warn({ requestId: ctx.requestId, err: error }, `idempotency: ${what} failed`),
     );
 
-  const claimOnce = (key: string, fingerprint: string, owner: string): Promise<ClaimOutcome> =>
+  const claimOnce = (key: string, fingerprint: string, owner: string, ctx: Context): Promise<ClaimOutcome> =>
     bounded(
-      () => store.claim(key, fingerprint, config.leaseMs, owner),
+      () => store.claim(key, fingerprint, config.leaseMs, owner, ctx),
       // A claim that lands after its deadline would block the key until the lease ends: undo it.
       (late) => {
         if (late.kind === 'claimed') store.release(key, late.token).catch(() => undefined);
       },
     );
-  const claimWaiting = async (key: string, fingerprint: string, owner: string, waitMs: number) => {
+  const claimWaiting = async (
+    key: string,
+    fingerprint: string,
+    owner: string,
+    ctx: Context,
+    waitMs: number,
+  ): Promise<ClaimOutcome> => {
     const deadline = config.now() + waitMs;
     let pause = FIRST_POLL_MS;
     for (;;) {
-      const outcome = await claimOnce(key, fingerprint, owner);
+      const outcome = await claimOnce(key, fingerprint, owner, ctx);
       if (outcome.kind !== 'in-progress' || config.now() >= deadline) return outcome;
       await new Promise((resolve) => setTimeout(resolve, pause));
       pause = Math.min(pause * 2, MAX_POLL_MS);
@@ -189,7 +195,8 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
   const claim =
     waitMs === undefined
       ? claimOnce
-      : (key: string, fingerprint: string, owner: string) => claimWaiting(key, fingerprint, owner, waitMs);
+      : (key: string, fingerprint: string, owner: string, ctx: Context) =>
+          claimWaiting(key, fingerprint, owner, ctx, waitMs);
 
   const renewals = new LeaseRenewals<RunningClaim & { readonly ctx: Context }>(
     config.leaseMs,
@@ -308,7 +315,7 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
     );
     const key = scopeKey(ctx.principal?.sub, parsed.key);
 
-    const outcome = await claim(key, fingerprint, config.owner(ctx));
+    const outcome = await claim(key, fingerprint, config.owner(ctx), ctx);
     switch (outcome.kind) {
       case 'completed':
         return replayOf(outcome.response);

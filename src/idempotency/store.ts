@@ -56,9 +56,16 @@ export interface IdempotencyStore {
    * Atomically create an in-progress record unless a live one exists. `owner` names who the record
    * counts against (the middleware passes the principal or, for anonymous callers, the client
    * address); a store with per-owner quotas refuses with `full` rather than drop a live record.
-   * Omitted, the record belongs to one shared anonymous owner.
+   * Omitted, the record belongs to one shared anonymous owner. `ctx` is the request's context: a
+   * store that opens the handler's transaction at the claim finds it again in {@link begin}.
    */
-  claim(key: string, fingerprint: string, leaseMs: number, owner?: string): Promise<ClaimOutcome>;
+  claim(
+    key: string,
+    fingerprint: string,
+    leaseMs: number,
+    owner?: string,
+    ctx?: Context,
+  ): Promise<ClaimOutcome>;
   /** Extend a live lease. False when `token` no longer owns the record. */
   renew(key: string, token: string, leaseMs: number): Promise<boolean>;
   /** Store the response and keep it for `retentionMs`. False when `token` no longer owns the record. */

@@ -4,6 +4,7 @@ import { createApp } from '../../src/core/app.js';
 import { created } from '../../src/core/response.js';
 import type { Context } from '../../src/core/types.js';
 import {
+  heldClaims,
   IDEMPOTENCY_TRANSACTION,
   idempotency,
   postgresStore,
@@ -89,21 +90,101 @@ describe.skipIf(!available)('when the PostgreSQL store shares the handler’s tr
     expect(await count('tx-fail')).toBe(1);
   });
 
-  it('rolls back a stale owner’s order when a retry took its lease over', async () => {
+  it('holds the key while the first request’s transaction is open, past its lease, then replays', async () => {
     const hold = gate();
     let calls = 0;
     const app = transactionalApp(() => (++calls === 1 ? hold.promise : undefined));
-    const stale = app.handle(post('tx-stale'));
+    const first = app.handle(post('tx-held'));
     while (calls === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     clock.t += 60_000;
-    const takeover = await app.handle(post('tx-stale'));
-    expect(takeover.status).toBe(201);
+    // The record is not committed yet: the retry cannot see it, but cannot take the key over either.
+    expect((await app.handle(post('tx-held'))).status).toBe(409);
     hold.open();
-    const late = await stale;
-    expect(late.status).toBe(409);
-    expect(await count('tx-stale')).toBe(1);
-    const replay = await app.handle(post('tx-stale'));
-    expect((await bodyOf(replay)).equals(await bodyOf(takeover))).toBe(true);
+    const done = await first;
+    expect(done.status).toBe(201);
+    const replay = await app.handle(post('tx-held'));
+    expect(replay.headers[REPLAYED_HEADER]).toBe('true');
+    expect((await bodyOf(replay)).equals(await bodyOf(done))).toBe(true);
+    expect(calls).toBe(1);
+    expect(await count('tx-held')).toBe(1);
+  });
+
+  it('answers 409 to another request under the key while the first runs, and 422 once it committed', async () => {
+    const hold = gate();
+    let calls = 0;
+    const app = transactionalApp(() => (++calls === 1 ? hold.promise : undefined));
+    const other = (key: string) =>
+      requestView('POST', '/orders', {
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+        body: '{"bookId":8,"quantity":2}',
+      });
+    const first = app.handle(post('tx-reused'));
+    while (calls === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await app.handle(other('tx-reused'))).status).toBe(409);
+    hold.open();
+    expect((await first).status).toBe(201);
+    expect((await app.handle(other('tx-reused'))).status).toBe(422);
+    expect(await count('tx-reused')).toBe(1);
+  });
+
+  it('rolls back a claim that came back after the store timeout, so the retry runs and no connection leaks', async () => {
+    const table = `${prefix}_records`;
+    const store = postgresStore({ pool, table, transactional: true, now: () => clock.t });
+    const app = createApp({ logger: { error: () => {}, warn: () => {} } });
+    let runs = 0;
+    app.route({
+      method: 'POST',
+      path: '/orders',
+      use: [idempotency({ store, storeTimeoutMs: 100, now: () => clock.t })],
+      handler: async (ctx) => {
+        runs++;
+        const db = ctx.get(IDEMPOTENCY_TRANSACTION)!;
+        const { rows } = await db.query<{ id: number }>(
+          `INSERT INTO ${prefix}_orders (key) VALUES ($1) RETURNING id`,
+          ['tx-late'],
+        );
+        return created(`/orders/${rows[0]!.id}`, { data: { type: 'orders', id: String(rows[0]!.id) } });
+      },
+    });
+    // Another session holds a lock that the claim's insert waits for, past the middleware's bound.
+    const locker = await pool.connect();
+    await locker.query(`BEGIN; LOCK TABLE ${table} IN EXCLUSIVE MODE`);
+    expect((await app.handle(post('tx-late'))).status).toBe(503);
+    await locker.query('ROLLBACK');
+    locker.release();
+    // The late claim lands, and is rolled back with its transaction.
+    for (let i = 0; i < 100 && pool.totalCount - pool.idleCount > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+    expect((await app.handle(post('tx-late'))).status).toBe(201);
+    expect(runs).toBe(1);
+    expect(await count('tx-late')).toBe(1);
+  });
+
+  it('rolls back the order of a claim released while its handler ran (shutdown), so the retry runs', async () => {
+    const claims = heldClaims(postgresStore({ pool, table: `${prefix}_records`, transactional: true }));
+    const hold = gate();
+    let calls = 0;
+    const app = createApp({ logger: { error: () => {}, warn: () => {} } });
+    app.route({
+      method: 'POST',
+      path: '/orders',
+      use: [idempotency({ store: claims.store })],
+      handler: async (ctx) => {
+        const db = ctx.get(IDEMPOTENCY_TRANSACTION)!;
+        await db.query(`INSERT INTO ${prefix}_orders (key) VALUES ($1)`, ['tx-released']);
+        if (++calls === 1) await hold.promise;
+        return created('/orders/1', { data: { type: 'orders', id: '1' } });
+      },
+    });
+    const first = app.handle(post('tx-released'));
+    while (calls === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await claims.releaseAll()).toBe(1);
+    hold.open();
+    expect((await first).status).toBe(409);
+    expect(await count('tx-released')).toBe(0);
+    expect((await app.handle(post('tx-released'))).status).toBe(201);
+    expect(await count('tx-released')).toBe(1);
   });
 
   it('creates one order for 50 concurrent identical requests', async () => {

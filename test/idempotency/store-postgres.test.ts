@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { idempotencyTableDdl, postgresStore } from '../../src/idempotency/index.js';
+import { idempotencyTableDdl, postgresStore, type Queryable } from '../../src/idempotency/index.js';
 import { DATABASE_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 import { describeStoreContract } from './store-contract.js';
 
@@ -31,6 +31,52 @@ describeStoreContract(
   },
   available,
 );
+
+// The same contract without prepared statements, through a pool that takes only `(text, values)`:
+// what a pooler that cannot keep prepared statements, or a hand-written Queryable, sees.
+const unprepared = `${table}_unprepared`;
+let textPool: pg.Pool | undefined;
+let unpreparedLimited = 0;
+
+describeStoreContract(
+  'PostgreSQL (preparedStatements: false)',
+  {
+    before: async () => {
+      textPool = new pg.Pool({ connectionString: DATABASE_URL, max: 30 });
+      await postgresStore({ pool: textPool, table: unprepared }).migrate();
+    },
+    make: (now) =>
+      postgresStore({ pool: textOnly(textPool!), table: unprepared, now, preparedStatements: false }),
+    makeLimited: async (now, limits) => {
+      const store = postgresStore({
+        pool: textOnly(textPool!),
+        table: `${unprepared}_${++unpreparedLimited}`,
+        now,
+        preparedStatements: false,
+        ...limits,
+      });
+      await store.migrate();
+      return store;
+    },
+    totalBudgets: false,
+    after: async () => {
+      await textPool?.query(`DROP TABLE IF EXISTS ${unprepared}`);
+      for (let i = 1; i <= unpreparedLimited; i++)
+        await textPool?.query(`DROP TABLE IF EXISTS ${unprepared}_${i}`);
+      await textPool?.end();
+    },
+  },
+  available,
+);
+
+/** `pool` behind the `(text, values)` form only: a named statement is refused. */
+function textOnly(pool: pg.Pool): Queryable {
+  const query = (text: unknown, values?: unknown[]) => {
+    if (typeof text !== 'string') throw new TypeError('this pool takes (text, values) only');
+    return pool.query(text, values);
+  };
+  return { query } as Queryable;
+}
 
 describe('the PostgreSQL store, when configured', () => {
   it('refuses a table name that is not a plain identifier at start-up', () => {

@@ -90,7 +90,11 @@ CREATE INDEX ${prefix}_standards_by_created ON ${prefix}_standards (created_at, 
   ];
 }
 
-/** The idempotency records table of the library's PostgreSQL store, as a migration. */
+/**
+ * The idempotency records table of the library's PostgreSQL store, as a migration. Its DDL is
+ * idempotent, so a new version of it is a new id that runs it again on a database that had an
+ * older one (version 2: the owner's index carries `bytes`).
+ */
 export function idempotencyMigration(table: string): Migration {
-  return { id: `idempotency-records-1-${table}`, sql: idempotencyTableDdl(table) };
+  return { id: `idempotency-records-2-${table}`, sql: idempotencyTableDdl(table) };
 }
