@@ -81,5 +81,7 @@ export function replayOf(stored: StoredResponse): ApiResponse {
  * scopeKey('user-7', 'a1b2'); // 'sub:6:user-7:a1b2'
  */
 export function scopeKey(sub: string | undefined, key: string): string {
-  return sub === undefined ? `anonymous:${key}` : `sub:${sub.length}:${sub}:${key}`;
+  // Joined, not concatenated: V8 makes one flat string of a join, where `+` makes a tree of the
+  // pieces that a store keeping the key would hold for as long as the record lives.
+  return sub === undefined ? ['anonymous:', key].join('') : ['sub:', sub.length, ':', sub, ':', key].join('');
 }

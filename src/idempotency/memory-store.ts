@@ -64,16 +64,6 @@ class Owner {
 type Stored = Pending | string;
 
 /**
- * The key as one flat string: a key built by concatenation (`scopeKey`) is a tree of pieces in V8,
- * which the map would keep for as long as the record lives.
- */
-function flat(key: string): string {
-  if (key.length < 13) return key;
-  const copy = Buffer.from(key, 'latin1').toString('latin1');
-  return copy === key ? copy : key;
-}
-
-/**
  * An in-process {@link IdempotencyStore}: the embedded default, for a single app instance.
  *
  * Bounded by entries and bytes, in total and per owner (defaults: 100 000 records, 64 MiB, and per
@@ -81,7 +71,8 @@ function flat(key: string): string {
  * refused (`full`; the middleware answers 429 for the owner's quota, 503 for the whole store) after
  * every expired record has been reclaimed. Expiry is amortized O(1): one FIFO queue per lease or
  * retention duration, consumed from its oldest entry. A completed record is one Latin-1 string
- * (about 300 bytes of heap for a 120-byte body, key and headers included).
+ * (about 300 bytes of heap for a 120-byte body, key and headers included, with keys made by
+ * `scopeKey`, which are flat strings; the store keeps a key as it is given).
  *
  * @example
  * idempotency({ store: memoryStore({ maxEntries: 50_000, ownerMaxEntries: 500 }) });
@@ -215,10 +206,9 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryIdempotency
     get bytes() {
       return totalBytes;
     },
-    async claim(scopedKey, fingerprint, leaseMs, ownerName = ANONYMOUS_OWNER): Promise<ClaimOutcome> {
+    // The key is kept as given: `scopeKey` makes it one flat string, the smallest V8 holds.
+    async claim(key, fingerprint, leaseMs, ownerName = ANONYMOUS_OWNER): Promise<ClaimOutcome> {
       const at = now();
-      // Flat before the lookup: the map hashes the string it keeps, once.
-      const key = flat(scopedKey);
       const stored = live(key, at);
       if (typeof stored === 'string') {
         if (!recordMatches(stored, encodeFingerprint(fingerprint).toString('latin1'))) {
