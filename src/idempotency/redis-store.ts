@@ -239,8 +239,11 @@ type Reply = string | number | null | Reply[];
  * claim reclaims a few expired records, and a claim that does not fit is refused (`full`) after up
  * to 1 000 more are reclaimed, never by dropping a live record.
  *
+ * With many requests at once, create the client with `enableAutoPipelining: true`: the calls of
+ * one event-loop turn then share one write (docs/idempotency.md, "Stores").
+ *
  * @example
- * const store = redisStore({ client: new Redis(process.env.REDIS_URL) });
+ * const store = redisStore({ client: new Redis(process.env.REDIS_URL, { enableAutoPipelining: true }) });
  * app.route({ method: 'POST', path: '/orders', use: [idempotency({ store })], handler });
  */
 export function redisStore(options: RedisStoreOptions): IdempotencyStore {
