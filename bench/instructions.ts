@@ -10,9 +10,13 @@
  * Cases: `book` (GET /books/7) on the app and on bare+JSON, `order` (GET /orders/{id} as owner) on
  * the app; BENCH_CG_CASES=book,order and BENCH_CG_SERVERS=app,bare+JSON select. BENCH_CG_SERVERS may
  * also name the peers (`fastify`, `hono`, `express`) and the same frameworks with
- * `rest-conventions/<framework>` (`fastify+rc`, `hono+rc`, `express+rc`): the adapter-overhead pairs.
+ * `rest-conventions/<framework>` (`fastify+rc`, `hono+rc`, `express+rc`): the adapter-overhead pairs,
+ * and `app+redis`: the app with its idempotency records in Redis at REDIS_URL under a fresh
+ * STORE_PREFIX (as in `npm run bench`), whose keys are deleted afterwards. Only the app's process is
+ * counted, not Redis'.
  */
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +31,7 @@ import {
   SERVER_ENV,
   signTokens,
 } from './cases.js';
+import { deleteRedisKeysUnder } from './redis-keys.js';
 import { bundle, type Server, start, stop } from './servers.js';
 
 const WARMUP = Number(process.env.BENCH_CG_WARMUP ?? 5_000);
@@ -148,6 +153,19 @@ for (const caseName of caseNames) {
     let perRequest: { total: number; main: number };
     if (name === 'app') {
       perRequest = await count('app', appScript, {}, c, appFixture);
+    } else if (name === 'app+redis') {
+      const prefix = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+      try {
+        perRequest = await count(
+          name,
+          appScript,
+          { IDEMPOTENCY_STORE: 'redis', STORE_PREFIX: prefix },
+          c,
+          appFixture,
+        );
+      } finally {
+        await deleteRedisKeysUnder(prefix);
+      }
     } else if (name === 'bare+JSON' || name === 'bare') {
       // The floor answers with the app's bytes, captured from an app run without valgrind.
       const app = await start('app', appScript, env);
@@ -188,7 +206,7 @@ for (const caseName of caseNames) {
       perRequest = await count(name, script, {}, c, appFixture);
     } else {
       throw new TypeError(
-        `BENCH_CG_SERVERS: unknown server ${name} (app, bare, bare+JSON, ${PEERS.join(', ')})`,
+        `BENCH_CG_SERVERS: unknown server ${name} (app, app+redis, bare, bare+JSON, ${PEERS.join(', ')})`,
       );
     }
     const figure = (n: number) => Math.round(n).toLocaleString('en-US').padStart(9);

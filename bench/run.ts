@@ -17,10 +17,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { Redis } from 'ioredis';
 import { request as undiciRequest } from 'undici';
 import { dropTablesUnder } from '../test/support/postgres.js';
-import { REDIS_URL } from '../test/support/services.js';
 import {
   CASES,
   type Case,
@@ -31,6 +29,7 @@ import {
   SERVER_ENV,
   signTokens,
 } from './cases.js';
+import { deleteRedisKeysUnder } from './redis-keys.js';
 import { bundle, pinLoadGenerator, pinning, type Server, start, stop } from './servers.js';
 import { barChart } from './svg-chart.js';
 
@@ -239,19 +238,6 @@ function ratios(s: Summary, reference: Summary | undefined) {
     p99: r(s.p99, reference.p99),
     cpuPerRequest: r(s.cpuPerRequest, reference.cpuPerRequest),
   };
-}
-
-/** Deletes what the `app+redis` server left in Redis: every key under its STORE_PREFIX. */
-async function deleteRedisKeysUnder(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true });
-  try {
-    await redis.connect();
-    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1_000 })) {
-      if ((keys as string[]).length > 0) await redis.del(...(keys as string[]));
-    }
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /** `429: 12, errors: 3` over all rounds. */

@@ -73,6 +73,10 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
       const client = new Redis(config.redisUrl, {
         lazyConnect: true,
         maxRetriesPerRequest: 1,
+        // Commands issued in one turn of the event loop (the claims and completions of the
+        // requests read in that turn) go out in one write: a keyed POST under load made 3 write
+        // system calls per request with it off, 1.1 with it on (docs/idempotency.md, "Stores").
+        enableAutoPipelining: true,
         connectTimeout: STORE_CONNECT_TIMEOUT_MS,
       });
       // Without a listener, ioredis prints "[ioredis] Unhandled error event" and a stack per attempt.

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { Redis } from 'ioredis';
-import { describe, expect, it } from 'vitest';
-import { redisStore } from '../../src/idempotency/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type IdempotencyStore, redisStore } from '../../src/idempotency/index.js';
 import { REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 import { describeStoreContract } from './store-contract.js';
 
@@ -32,5 +33,125 @@ describeStoreContract(
 describe('the Redis store, when configured', () => {
   it('rejects something that is not an ioredis client at start-up', () => {
     expect(() => redisStore({ client: {} as Redis })).toThrow(TypeError);
+  });
+});
+
+/**
+ * The accounting hash must always describe exactly the records there are: one entry
+ * `r:<key>` = `<bytes>\n<owner>` per member of the expiry set, totals and per-owner counts equal to
+ * the sums of the entries, and no fields left for an owner without records. Otherwise budgets drift
+ * (docs/idempotency.md, "Budgets"): claims refused for room that is free, or granted past a quota.
+ */
+async function expectConsistentAccounting(redis: Redis, storePrefix: string): Promise<void> {
+  const accounting = await redis.hgetall(`${storePrefix}#accounting`);
+  const members = await redis.zrange(`${storePrefix}#expiry`, 0, -1);
+  const owners = new Map<string, { n: number; b: number }>();
+  let n = 0;
+  let b = 0;
+  const entries: string[] = [];
+  for (const [field, value] of Object.entries(accounting)) {
+    if (!field.startsWith('r:')) continue;
+    entries.push(field.slice(2));
+    const [bytes, owner] = value.split('\n') as [string, string];
+    const counts = owners.get(owner) ?? { n: 0, b: 0 };
+    counts.n += 1;
+    counts.b += Number(bytes);
+    owners.set(owner, counts);
+    n += 1;
+    b += Number(bytes);
+  }
+  expect(entries.sort()).toEqual([...members].sort());
+  expect(Number(accounting['#n'] ?? 0)).toBe(n);
+  expect(Number(accounting['#b'] ?? 0)).toBe(b);
+  for (const [field, value] of Object.entries(accounting)) {
+    const match = /^o:(.*):([nbe])$/.exec(field);
+    if (match === null) continue;
+    const [, owner, kind] = match as unknown as [string, string, 'n' | 'b' | 'e'];
+    const counts = owners.get(owner);
+    expect(counts, `fields of ${owner}, who holds no record`).toBeDefined();
+    if (kind !== 'e') expect(Number(value)).toBe(counts![kind]);
+  }
+  for (const [owner, counts] of owners) {
+    expect(Number(accounting[`o:${owner}:n`])).toBe(counts.n);
+    expect(Number(accounting[`o:${owner}:b`])).toBe(counts.b);
+  }
+}
+
+describe.skipIf(!available)('the Redis store, driven by any sequence of operations', () => {
+  let redis: Redis;
+  const base = `${uniquePrefix('idem-accounting')}:`;
+  beforeAll(async () => {
+    redis = new Redis(REDIS_URL, { lazyConnect: true });
+    await redis.connect();
+  });
+  afterAll(async () => {
+    const keys = await redis.keys(`${base}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  type Step =
+    | { op: 'claim'; key: number; owner: number; lease: number }
+    | { op: 'complete'; key: number; bytes: number; retention: number }
+    | { op: 'renew' | 'release'; key: number }
+    | { op: 'advance'; ms: number };
+  const key = fc.integer({ min: 0, max: 5 });
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    fc.record({
+      op: fc.constant('claim' as const),
+      key,
+      owner: fc.integer({ min: 0, max: 2 }),
+      lease: fc.constantFrom(10, 50),
+    }),
+    fc.record({
+      op: fc.constant('complete' as const),
+      key,
+      bytes: fc.constantFrom(0, 10, 300),
+      retention: fc.constantFrom(10, 100),
+    }),
+    fc.record({ op: fc.constantFrom('renew' as const, 'release' as const), key }),
+    fc.record({ op: fc.constant('advance' as const), ms: fc.constantFrom(5, 10, 60) }),
+  );
+
+  it('keeps its counts equal to its records, through expiry, refusals, reclaiming and release', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 40 }), async (steps) => {
+        const storePrefix = `${base}${++run}:`;
+        const clock = { t: 1_700_000_000_000 };
+        // Small budgets, so claims are refused and the counts taken back, and expired records
+        // are reclaimed to make room.
+        const store: IdempotencyStore = redisStore({
+          client: redis,
+          prefix: storePrefix,
+          now: () => clock.t,
+          maxEntries: 4,
+          maxBytes: 1_000,
+          ownerMaxEntries: 2,
+          ownerMaxBytes: 600,
+        });
+        const tokens = new Map<number, string>();
+        for (const s of steps) {
+          if (s.op === 'advance') {
+            clock.t += s.ms;
+          } else if (s.op === 'claim') {
+            const outcome = await store.claim(`k${s.key}`, 'fp', s.lease, `owner-${s.owner}`);
+            if (outcome.kind === 'claimed') tokens.set(s.key, outcome.token);
+          } else {
+            const token = tokens.get(s.key) ?? 'never-issued';
+            if (s.op === 'complete') {
+              const body = new Uint8Array(s.bytes);
+              await store.complete(`k${s.key}`, token, { status: 201, headers: {}, body }, s.retention);
+            } else if (s.op === 'renew') {
+              await store.renew(`k${s.key}`, token, 50);
+            } else {
+              await store.release(`k${s.key}`, token);
+            }
+          }
+          await expectConsistentAccounting(redis, storePrefix);
+        }
+      }),
+      { numRuns: 40 },
+    );
   });
 });
