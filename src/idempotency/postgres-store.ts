@@ -370,7 +370,7 @@ function claimText(table: string, locked: boolean): string {
       FROM usage u ${locked ? 'CROSS JOIN locked l ' : ''}LEFT JOIN existing e ON true`;
 }
 
-/** The seed of the hash that names a key's advisory lock: "idem" in ASCII. */
+/** `hashtextextended`'s seed argument for the key's advisory lock: "idem" in ASCII. */
 const ADVISORY_LOCK_SEED = 0x6964656d;
 
 /** A transaction of the handler's, on a client checked out of the pool. */
