@@ -299,8 +299,22 @@ export function postgresStore(options: PostgresStoreOptions): PostgresIdempotenc
       if (held !== undefined) return held;
       return (await run(pool, sql.renew, [key, token, now(), Math.ceil(leaseMs)])).rowCount === 1;
     },
-    complete: (key, token, response, retentionMs) =>
-      complete(pool, sql.complete, key, token, response, retentionMs),
+    async complete(key, token, response, retentionMs) {
+      const unbegun = transactions?.takeUnbegun(token);
+      if (unbegun === undefined) return complete(pool, sql.complete, key, token, response, retentionMs);
+      // The claim opened a transaction that no `begin` took (a wrapper that passes the context to
+      // `claim` but has no `begin`): the record is completed and committed in it, so its connection
+      // is not held for ever and the key not blocked until a restart.
+      let completed: boolean;
+      try {
+        completed = await complete(unbegun.client, sql.completeOwn, key, token, response, retentionMs);
+      } catch (error) {
+        await transactions?.end(unbegun, 'ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+      await transactions?.end(unbegun, completed ? 'COMMIT' : 'ROLLBACK');
+      return completed;
+    },
     async release(key, token) {
       const released = await transactions?.release(token);
       if (released !== undefined) return released;
@@ -447,6 +461,13 @@ function openTransactions(pool: ConnectionPool) {
       claimedFor.delete(ctx);
       if (claimed?.open) return claimed;
       return { client: await open(), token: undefined, released: false, open: true };
+    },
+    /** The open transaction of the claim `token` if no `begin` took it (then it is this caller's). */
+    takeUnbegun(token: string): OpenTransaction | undefined {
+      const held = byToken.get(token);
+      if (held === undefined || claimedFor.get(held.ctx) !== held.tx || !held.tx.open) return undefined;
+      claimedFor.delete(held.ctx);
+      return held.tx;
     },
     /** Whether the claim `token` still holds its key, when a transaction of this store made it. */
     holding(token: string): boolean | undefined {

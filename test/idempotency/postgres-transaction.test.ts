@@ -6,6 +6,7 @@ import type { Context } from '../../src/core/types.js';
 import {
   heldClaims,
   IDEMPOTENCY_TRANSACTION,
+  type IdempotencyStore,
   idempotency,
   postgresStore,
   type Queryable,
@@ -159,6 +160,42 @@ describe.skipIf(!available)('when the PostgreSQL store shares the handler’s tr
     expect((await app.handle(post('tx-late'))).status).toBe(201);
     expect(runs).toBe(1);
     expect(await count('tx-late')).toBe(1);
+  });
+
+  it('ends the transaction of a claim that no begin took (a wrapper without begin): nothing held, replays', async () => {
+    const inner = postgresStore({ pool, table: `${prefix}_records`, transactional: true, now: () => clock.t });
+    // Passes the context on to claim, as a generic forwarding wrapper would, but has no begin.
+    const wrapper: IdempotencyStore = {
+      claim: (...args) => inner.claim(...args),
+      renew: (...args) => inner.renew(...args),
+      complete: (...args) => inner.complete(...args),
+      release: (...args) => inner.release(...args),
+    };
+    let fail = true;
+    const app = createApp({ logger: { error: () => {}, warn: () => {} } });
+    app.route({
+      method: 'POST',
+      path: '/orders',
+      use: [idempotency({ store: wrapper, now: () => clock.t })],
+      handler: async () => {
+        if (fail) throw new Error('payment service down');
+        const { rows } = await pool.query<{ id: number }>(
+          `INSERT INTO ${prefix}_orders (key) VALUES ($1) RETURNING id`,
+          ['tx-wrapped'],
+        );
+        return created(`/orders/${rows[0]!.id}`, { data: { type: 'orders', id: String(rows[0]!.id) } });
+      },
+    });
+    const busy = () => pool.totalCount - pool.idleCount;
+    expect((await app.handle(post('tx-wrapped'))).status).toBe(500);
+    expect(busy()).toBe(0);
+    fail = false;
+    const first = await app.handle(post('tx-wrapped'));
+    expect(first.status).toBe(201);
+    expect(busy()).toBe(0);
+    const retry = await app.handle(post('tx-wrapped'));
+    expect(retry.headers[REPLAYED_HEADER]).toBe('true');
+    expect(await count('tx-wrapped')).toBe(1);
   });
 
   it('rolls back the order of a claim released while its handler ran (shutdown), so the retry runs', async () => {
