@@ -163,7 +163,12 @@ describe.skipIf(!available)('when the PostgreSQL store shares the handler’s tr
   });
 
   it('ends the transaction of a claim that no begin took (a wrapper without begin): nothing held, replays', async () => {
-    const inner = postgresStore({ pool, table: `${prefix}_records`, transactional: true, now: () => clock.t });
+    const inner = postgresStore({
+      pool,
+      table: `${prefix}_records`,
+      transactional: true,
+      now: () => clock.t,
+    });
     // Passes the context on to claim, as a generic forwarding wrapper would, but has no begin.
     const wrapper: IdempotencyStore = {
       claim: (...args) => inner.claim(...args),
