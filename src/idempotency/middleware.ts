@@ -234,9 +234,8 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
       }
       response = await next();
       // Drain a streamed body here, so the response is stored whether or not the client is still there.
-      body =
-        bodyBytes(response) ??
-        (response.raw === undefined ? NO_BODY : ((await collectBody(response)) ?? NO_BODY));
+      // A whole body is at hand without an await; only a stream (or no body) goes through collectBody.
+      body = bodyBytes(response) ?? (await collectBody(response)) ?? NO_BODY;
     } catch (error) {
       stopRenewing();
       await rollback();
