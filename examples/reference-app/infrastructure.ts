@@ -107,6 +107,9 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
         connectionString: config.databaseUrl,
         max: config.databasePoolSize,
         connectionTimeoutMillis: STORE_CONNECT_TIMEOUT_MS,
+        // Queries are sent without waiting for the one before to answer: the idempotency store
+        // then sends BEGIN with its claim and COMMIT with its completion (docs/idempotency.md).
+        pipeline: true,
       });
       // An idle connection that breaks (PostgreSQL restarted) is dropped by the pool; without a
       // listener its 'error' event would end the process. The next query connects afresh.

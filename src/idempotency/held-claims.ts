@@ -73,6 +73,11 @@ export function heldClaims(store: IdempotencyStore, options: HeldClaimsOptions =
         commit: () => tx.commit(),
         rollback: () => tx.rollback(),
       };
+      const completeAndCommit = tx.completeAndCommit?.bind(tx);
+      if (completeAndCommit !== undefined) {
+        recorded.completeAndCommit = (key, token, response, retentionMs) =>
+          completeAndCommit(key, token, response, retentionMs).then(settled(token));
+      }
       return recorded;
     };
   }

@@ -45,6 +45,7 @@ export {
   type PostgresStoreOptions,
   postgresStore,
   type Queryable,
+  type QueryResult,
 } from './postgres-store.js';
 export {
   DEFAULT_REDIS_MAX_BYTES,

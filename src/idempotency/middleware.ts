@@ -256,8 +256,13 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
       const tx = transaction;
       let completed: boolean;
       try {
-        completed = await bounded(() => tx.complete(key, token, stored, retentionMs));
-        if (completed) await bounded(() => tx.commit());
+        const completeAndCommit = tx.completeAndCommit?.bind(tx);
+        if (completeAndCommit !== undefined) {
+          completed = await bounded(() => completeAndCommit(key, token, stored, retentionMs));
+        } else {
+          completed = await bounded(() => tx.complete(key, token, stored, retentionMs));
+          if (completed) await bounded(() => tx.commit());
+        }
       } catch (error) {
         // Neither the handler's writes nor the record are known to be committed: roll back and let the
         // client retry (if the commit did land, the retry is replayed).

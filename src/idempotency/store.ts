@@ -35,6 +35,19 @@ export interface StoreTransaction {
   complete(key: string, token: string, response: StoredResponse, retentionMs: number): Promise<boolean>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
+  /**
+   * Optional: {@link complete} and, when it completed, {@link commit}, as one step, for a store that
+   * can send both at once (the PostgreSQL store on a pipelining client: one round trip instead of
+   * two). Resolves false when the record was not completed; the transaction is then rolled back.
+   * When present, the middleware calls it instead of `complete` then `commit`; after it, settled or
+   * rejected, the transaction is over, and a `rollback` the middleware still calls does nothing.
+   */
+  completeAndCommit?(
+    key: string,
+    token: string,
+    response: StoredResponse,
+    retentionMs: number,
+  ): Promise<boolean>;
 }
 
 /**

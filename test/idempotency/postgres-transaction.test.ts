@@ -17,15 +17,20 @@ import { DATABASE_URL, serviceAvailable, uniquePrefix } from '../support/service
 import { bodyOf, gate } from './order-app.js';
 
 const available = await serviceAvailable('PostgreSQL');
-const prefix = uniquePrefix('idem_tx').toLowerCase();
 const ORDER = '{"bookId":7,"quantity":1}';
 
-describe.skipIf(!available)('when the PostgreSQL store shares the handler’s transaction', () => {
+// Every case twice: on a client that waits for each answer, and on a pipelining one (`pipeline: true`),
+// which sends BEGIN with the claim and COMMIT with the completion.
+describe.skipIf(!available).each([
+  { clients: 'sequential', pipeline: false },
+  { clients: 'pipelining', pipeline: true },
+])('when the PostgreSQL store shares the handler’s transaction ($clients clients)', ({ pipeline }) => {
+  const prefix = uniquePrefix(pipeline ? 'idem_txp' : 'idem_tx').toLowerCase();
   let pool: pg.Pool;
   const clock = { t: 1_700_000_000_000 };
 
   beforeAll(async () => {
-    pool = new pg.Pool({ connectionString: DATABASE_URL, max: 20 });
+    pool = new pg.Pool({ connectionString: DATABASE_URL, max: 20, pipeline });
     await postgresStore({ pool, table: `${prefix}_records` }).migrate();
     await pool.query(`CREATE TABLE ${prefix}_orders (id serial PRIMARY KEY, key text)`);
   });
@@ -38,9 +43,9 @@ describe.skipIf(!available)('when the PostgreSQL store shares the handler’s tr
     Number((await pool.query(`SELECT count(*) AS n FROM ${prefix}_orders WHERE key = $1`, [key])).rows[0].n);
 
   /** An order app whose handler writes through the transaction the store opened. */
-  function transactionalApp(afterInsert: (ctx: Context) => Promise<void> | void = () => {}) {
+  function transactionalApp(afterInsert: (ctx: Context) => Promise<void> | void = () => {}, on = pool) {
     const store = postgresStore({
-      pool,
+      pool: on,
       table: `${prefix}_records`,
       transactional: true,
       now: () => clock.t,
@@ -228,6 +233,103 @@ describe.skipIf(!available)('when the PostgreSQL store shares the handler’s tr
     expect((await app.handle(post('tx-released'))).status).toBe(201);
     expect(await count('tx-released')).toBe(1);
   });
+
+  it('rolls the order back when the completion finds no record (the handler deleted it), so the retry runs', async () => {
+    let calls = 0;
+    const app = transactionalApp(async (ctx) => {
+      const db = ctx.get(IDEMPOTENCY_TRANSACTION)!;
+      if (++calls === 1)
+        await db.query(`DELETE FROM ${prefix}_records WHERE position('tx-vanished' in scope_key) > 0`);
+    });
+    expect((await app.handle(post('tx-vanished'))).status).toBe(409);
+    expect(await count('tx-vanished')).toBe(0);
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+    expect((await app.handle(post('tx-vanished'))).status).toBe(201);
+    expect(await count('tx-vanished')).toBe(1);
+  });
+
+  it(`sends BEGIN with the claim and COMMIT with the completion only on a pipelining client (here: ${pipeline})`, async () => {
+    // Each query of the request's connection, with how many of its queries were still unanswered
+    // when it was sent.
+    const sent: { text: string; waiting: number }[] = [];
+    let waiting = 0;
+    const watched = poolWatching((text, query) => {
+      sent.push({ text, waiting });
+      waiting++;
+      const answered = query();
+      answered.then(
+        () => waiting--,
+        () => waiting--,
+      );
+      return answered;
+    });
+    const app = transactionalApp(undefined, watched);
+    expect((await app.handle(post('tx-pipelined'))).status).toBe(201);
+    expect(sent.map((q) => q.text.trim().split(/\s+/)[0])).toEqual([
+      'BEGIN',
+      'WITH',
+      'INSERT',
+      pipeline ? 'WITH' : 'UPDATE',
+      'COMMIT',
+    ]);
+    // Sent while another of the connection's queries was unanswered: the claim after BEGIN, COMMIT
+    // after the completion; nothing else.
+    const early = pipeline ? [1, 4] : [];
+    expect(sent.flatMap((q, i) => (q.waiting > 0 ? [i] : []))).toEqual(early);
+    expect(await count('tx-pipelined')).toBe(1);
+  });
+
+  it('answers 503 when the connection breaks while the handler holds it, and stays up; the retry runs', async () => {
+    let calls = 0;
+    const app = transactionalApp(async (ctx) => {
+      if (++calls > 1) return;
+      const db = ctx.get(IDEMPOTENCY_TRANSACTION)!;
+      const { rows } = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await pool.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+      // The broken connection's error event fires on the held client; the store listens to it.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await db.query('SELECT 1');
+    });
+    const broken = await app.handle(post('tx-broken'));
+    expect(broken.status).toBeGreaterThanOrEqual(500);
+    expect(await count('tx-broken')).toBe(0);
+    expect((await app.handle(post('tx-broken'))).status).toBe(201);
+    expect(await count('tx-broken')).toBe(1);
+  });
+
+  it.runIf(pipeline)(
+    'completes the record outside when the client refused the completion but sent the COMMIT',
+    async () => {
+      // node-postgres can refuse a query before sending it; the COMMIT written behind it then lands.
+      const refusing = poolWatching((text, query) =>
+        text.startsWith('WITH done') ? Promise.reject(new Error('refused by the client')) : query(),
+      );
+      const app = transactionalApp(undefined, refusing);
+      expect((await app.handle(post('tx-refused'))).status).toBe(201);
+      const retry = await app.handle(post('tx-refused'));
+      expect(retry.headers[REPLAYED_HEADER]).toBe('true');
+      expect(await count('tx-refused')).toBe(1);
+    },
+  );
+
+  /** The pool, with every query of its checked-out clients passed through `each` (its text, and the real call). */
+  function poolWatching(each: (text: string, query: () => Promise<unknown>) => Promise<unknown>): pg.Pool {
+    const connect = pool.connect.bind(pool);
+    const watched = Object.create(pool) as pg.Pool;
+    // pool.query checks out a client of its own, unwatched.
+    watched.query = pool.query.bind(pool) as typeof pool.query;
+    watched.connect = (async () => {
+      const client = await connect();
+      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      return Object.assign(Object.create(client), {
+        query: (...args: unknown[]) => {
+          const config = args[0] as string | { text: string };
+          return each(typeof config === 'string' ? config : config.text, () => query(...args));
+        },
+      });
+    }) as typeof pool.connect;
+    return watched;
+  }
 
   it('creates one order for 50 concurrent identical requests', async () => {
     const hold = gate();
