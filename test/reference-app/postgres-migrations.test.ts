@@ -61,6 +61,25 @@ describe.skipIf(!available)('the reference app’s migrations', () => {
     expect(recorded.rowCount).toBe(0);
   });
 
+  it('fails with the migration named when its connection breaks, and the process stays up', async () => {
+    const slow = { id: '9997-slow', sql: 'SELECT pg_sleep(5)' };
+    const running = applyMigrations({ pool, prefix, migrations: [slow] });
+    // Another session ends the migrating backend while it sleeps.
+    let ended = 0;
+    for (let i = 0; i < 200 && ended === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const { rows } = await pools[1]!.query<{ ended: boolean }>(
+        `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE query = $1`,
+        [slow.sql],
+      );
+      ended = rows.length;
+    }
+    expect(ended).toBe(1);
+    await expect(running).rejects.toThrow(/9997-slow/);
+    const recorded = await pool.query(`SELECT 1 FROM ${prefix}_migrations WHERE id = $1`, [slow.id]);
+    expect(recorded.rowCount).toBe(0);
+  });
+
   it('refuses a prefix that is not an SQL identifier', async () => {
     await expect(applyMigrations({ pool, prefix: 'x; DROP', migrations: [] })).rejects.toThrow(TypeError);
   });

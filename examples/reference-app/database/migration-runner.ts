@@ -34,6 +34,10 @@ export async function applyMigrations(options: MigrateOptions): Promise<readonly
   if (ids.size !== migrations.length) throw new TypeError('applyMigrations: migration ids must be unique');
   const table = `${prefix}_migrations`;
   const client = await pool.connect();
+  // pg-pool listens to the 'error' event of idle clients only: a connection that breaks while the
+  // migrations hold it would emit it unheard and end the process; the failing query reports it.
+  const ignore = () => {};
+  client.on('error', ignore);
   let healthy = true;
   try {
     await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [table]);
@@ -66,6 +70,7 @@ export async function applyMigrations(options: MigrateOptions): Promise<readonly
     }
   } finally {
     // A connection whose unlock failed may still hold the lock: destroy it rather than reuse it.
+    if (healthy) client.off('error', ignore);
     client.release(!healthy);
   }
 }
