@@ -100,6 +100,22 @@ describe('the four framework examples', () => {
     for (const name of EXAMPLES) expect(results.get(name), name).toEqual(reference);
   });
 
+  it('answer a path parameter that is not valid percent-encoding as the client’s error, never a 5xx', async () => {
+    const bad = ['/books/%', '/books/%zz', '/books/%C0%80', '/books/%E0%A4%A'];
+    for (const [name, { port }] of servers) {
+      for (const path of bad) {
+        const answer = await exchange(port, 'GET', path, { accept: 'application/problem+json' });
+        expect(answer.status, `${name} ${path}`).toBeLessThan(500);
+        // Express's and Fastify's routers decode the parameter and refuse it; Koa's and Hono's keep
+        // it as it came and find no such book.
+        if (name === 'express' || name === 'fastify') {
+          expect(answer.status, `${name} ${path}`).toBe(400);
+          expect(answer.body, `${name} ${path}`).not.toContain('URIError');
+        } else expect(answer.status, `${name} ${path}`).toBe(404);
+      }
+    }
+  });
+
   it('key anonymous callers by their address (the Hono driver reads @hono/node-server bindings)', async () => {
     for (const [name, { port }] of servers) {
       const remaining = async (host: string) =>

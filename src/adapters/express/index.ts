@@ -9,6 +9,7 @@ import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Respon
 import type { App } from '../../core/app.js';
 import { bodyBytes } from '../../core/response.js';
 import type { ApiResponse, Context } from '../../core/types.js';
+import { ApiError } from '../../errors/api-error.js';
 import { renderError } from '../../errors/render.js';
 import {
   type ConventionsOptions,
@@ -301,11 +302,27 @@ export function conventionsErrors(): ErrorRequestHandler {
       next(error);
       return;
     }
-    const response = renderError(error, ctx);
+    const response = renderError(fromExpress(error), ctx);
     replaceHeaders(res, response, []);
     res.statusCode = response.status;
     res.end(bodyBytes(response));
   };
+}
+
+/**
+ * Express's router refuses a path parameter that is not valid percent-encoding (`/books/%zz`) by
+ * throwing a `URIError` with `status: 400`, which is not an http-errors error: it is the client's
+ * mistake, answered 400 like the core router's `invalid-path`, not 500.
+ */
+function fromExpress(error: unknown): unknown {
+  if (error instanceof URIError && (error as { status?: unknown }).status === 400) {
+    return new ApiError(400, {
+      code: 'invalid-path',
+      detail: 'A path parameter is not valid percent-encoding.',
+      cause: error,
+    });
+  }
+  return error;
 }
 
 /** Options of {@link mountApp}. */
