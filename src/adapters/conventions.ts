@@ -6,8 +6,10 @@
  * `ApiResponse`; every decision is made here by the primitives themselves (see `docs/adapters.md`).
  */
 import { jsonLineLogger } from '../core/app.js';
+import { bodyBytesRead } from '../core/body.js';
 import { composePipeline } from '../core/compose.js';
 import { RequestContext } from '../core/context.js';
+import { malformedJsonError, takeJsonBody } from '../core/json-text.js';
 import type { ApiResponse, Context, HeaderBag, Logger, Middleware, RequestView } from '../core/types.js';
 import { renderError } from '../errors/render.js';
 import { contextKey } from '../http/types.js';
@@ -182,17 +184,18 @@ const JSON_TYPE = /^application\/(?:[^;\s]*\+)?json\s*(?:;|$)/i;
 
 /**
  * A body the primitives read, as the framework's body parsers would have left it: parsed JSON for a
- * JSON `Content-Type` (the bytes when it does not parse), else the bytes.
+ * JSON `Content-Type`, else the bytes. A JSON body that is not JSON text (RFC 8259) is refused as
+ * those parsers refuse it, with the 400 `decodeJsonBody` gives (`malformed-json`): the route, which
+ * finds the stream read, would otherwise get the bytes where it expects the parsed value. The parse
+ * is the one the idempotency fingerprint made of the same bytes, when it made one.
  */
-export function handedOnBody(bytes: Uint8Array, contentType: string): unknown {
-  if (JSON_TYPE.test(contentType) && bytes.byteLength > 0) {
-    try {
-      return JSON.parse(Buffer.from(bytes).toString('utf8'));
-    } catch {
-      return Buffer.from(bytes);
-    }
-  }
-  return Buffer.from(bytes);
+export function handedOnBody(ctx: Context, bytes: Uint8Array, contentType: string): unknown {
+  if (!JSON_TYPE.test(contentType) || bytes.byteLength === 0) return Buffer.from(bytes);
+  // `readBody` kept the same bytes; the fingerprint's parse is kept under that object, so it is taken
+  // rather than made again.
+  const text = takeJsonBody(ctx, bodyBytesRead(ctx) ?? bytes);
+  if (!text.ok) throw malformedJsonError(text);
+  return text.value;
 }
 
 /** A mount path: empty, or `/segment...` without a trailing slash. */

@@ -64,6 +64,11 @@ export async function readBody(
   return bytes;
 }
 
+/** The bytes {@link readBody} kept for this request, or `undefined` when nothing read the body. */
+export function bodyBytesRead(ctx: Context): Uint8Array | undefined {
+  return ctx.get(BODY_BYTES);
+}
+
 /** The 413 for a body over `limit` bytes (RFC 9110 section 15.5.14). */
 export function bodyTooLarge(limit: number): ApiError {
   return new ApiError(413, {

@@ -1,3 +1,4 @@
+import { ApiError } from '../errors/api-error.js';
 import { type Context, contextKey } from './types.js';
 
 /** Bytes read as JSON text (RFC 8259): the value, or why they are not JSON. */
@@ -39,6 +40,33 @@ export function parseJsonText(bytes: Uint8Array): JsonText {
     const message = error instanceof SyntaxError ? error.message.slice(0, 120) : 'unreadable';
     return { ok: false, reason: 'syntax', message };
   }
+}
+
+/**
+ * The 400 for a body that is not JSON text (`invalid-utf8` or `malformed-json`, pointing at the whole
+ * body): what `decodeJsonBody` answers, and what the framework adapters answer for a body their
+ * framework's JSON parser refuses.
+ */
+export function malformedJsonError(text: Exclude<JsonText, { ok: true }>, cause?: unknown): ApiError {
+  const problem =
+    text.reason === 'utf8'
+      ? {
+          code: 'invalid-utf8',
+          title: 'Invalid UTF-8',
+          detail: 'The body is not valid UTF-8; JSON text must be encoded in UTF-8 (RFC 8259 section 8.1).',
+        }
+      : {
+          code: 'malformed-json',
+          title: 'Malformed JSON',
+          detail:
+            text.reason === 'empty'
+              ? 'The body is empty; a JSON object is expected.'
+              : `The body is not valid JSON${text.message === '' ? '.' : `: ${text.message}`}`,
+        };
+  return new ApiError(400, {
+    errors: [{ ...problem, source: { pointer: '' } }],
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 interface Parsed {

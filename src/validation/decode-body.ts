@@ -2,7 +2,7 @@ import { fold } from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type * as t from 'io-ts';
 import { bodyTooLarge, DEFAULT_BODY_LIMIT, readBody } from '../core/body.js';
-import { type JsonText, parseJsonText, takeJsonBody } from '../core/json-text.js';
+import { type JsonText, malformedJsonError, parseJsonText, takeJsonBody } from '../core/json-text.js';
 import { mediaTypeParameters } from '../core/media-type-parameters.js';
 import { essence, JSON_API, JSON_MEDIA } from '../core/media-types.js';
 import type { Context } from '../core/types.js';
@@ -48,31 +48,6 @@ const ALLOWED_JSON_API_PARAMS = new Set(['version', 'charset']);
 
 function badRequest(errors: ErrorDetail[]): ApiError {
   return new ApiError(400, { errors });
-}
-
-/** A failed {@link parseJsonText} as the 400 the client gets. */
-function malformed(text: Exclude<JsonText, { ok: true }>): ApiError {
-  if (text.reason === 'utf8') {
-    return badRequest([
-      {
-        code: 'invalid-utf8',
-        title: 'Invalid UTF-8',
-        detail: 'The body is not valid UTF-8; JSON text must be encoded in UTF-8 (RFC 8259 section 8.1).',
-        source: { pointer: '' },
-      },
-    ]);
-  }
-  return badRequest([
-    {
-      code: 'malformed-json',
-      title: 'Malformed JSON',
-      detail:
-        text.reason === 'empty'
-          ? 'The body is empty; a JSON object is expected.'
-          : `The body is not valid JSON: ${text.message}`,
-      source: { pointer: '' },
-    },
-  ]);
 }
 
 function missing(pointer: string, detail: string): ErrorDetail {
@@ -225,7 +200,7 @@ function decodeBytes<A>(
   options: DecodeBodyOptions<A>,
   maxErrors: number,
 ): A {
-  if (!text.ok) throw malformed(text);
+  if (!text.ok) throw malformedJsonError(text);
   const isDocument = kind === 'document';
   const parsed = text.value;
   const attributes = isDocument ? unwrapDocument(parsed, options.type, options.id, maxErrors) : parsed;

@@ -116,6 +116,45 @@ describe('the four framework examples', () => {
     }
   });
 
+  it('answer a keyed order whose JSON is malformed 400 malformed-json, stored as the core app stores it', async () => {
+    const alice = await bearer('alice');
+    for (const [name, { port }] of servers) {
+      for (const [type, key] of [
+        ['application/json', '"malformed-1"'],
+        ['application/vnd.api+json', 'malformed-2'],
+      ] as const) {
+        const headers = { authorization: alice, 'content-type': type, 'idempotency-key': key };
+        const first = await exchange(port, 'POST', '/orders', headers, '{');
+        expect(first.status, `${name} ${type}`).toBe(400);
+        expect(JSON.parse(first.body).errors, `${name} ${type}`).toEqual([
+          expect.objectContaining({ code: 'malformed-json', source: { pointer: '' } }),
+        ]);
+        // A 4xx is kept for the key (docs/idempotency.md, "What is stored"): the retry is replayed,
+        // and the corrected body is another request (422), sent under a new key.
+        const retry = await exchange(port, 'POST', '/orders', headers, '{');
+        expect(retry.headers['idempotent-replayed'], `${name} ${type}`).toBe('true');
+        expect(retry.body, `${name} ${type}`).toBe(first.body);
+        const corrected = JSON.stringify({ bookId: 1, quantity: 1 });
+        const reused = await exchange(
+          port,
+          'POST',
+          '/orders',
+          { ...headers, 'content-type': 'application/json' },
+          corrected,
+        );
+        expect(reused.status, `${name} ${type}`).toBe(422);
+        const fresh = await exchange(
+          port,
+          'POST',
+          '/orders',
+          { ...headers, 'content-type': 'application/json', 'idempotency-key': `${name}-${key}-fixed` },
+          corrected,
+        );
+        expect(fresh.status, `${name} ${type}`).toBe(201);
+      }
+    }
+  });
+
   it('key anonymous callers by their address (the Hono driver reads @hono/node-server bindings)', async () => {
     for (const [name, { port }] of servers) {
       const remaining = async (host: string) =>

@@ -63,6 +63,9 @@ beforeAll(async () => {
     throw new HTTPException(418, { message: 'Short and stout.' });
   });
   h.post('/things', async (c) => c.json(await decode(ho.conventionsContext(c)), 201));
+  h.post('/echo', async (c) => c.json(await c.req.json()));
+  // A SyntaxError of the app's own, after the body parsed: a bug, 500.
+  h.post('/bug', async (c) => c.json(JSON.parse(JSON.stringify(await c.req.json()).slice(1))));
   h.onError(ho.conventionsErrors());
   servers.push(['hono', await listen(http.createServer(getRequestListener(h.fetch)), 0)]);
 
@@ -122,6 +125,35 @@ describe('primitives on the framework’s own routes', () => {
       expect(bad.headers.get('content-type'), name).toBe('application/vnd.api+json');
       expect(bad.headers.get('deprecation'), name).toBe('@1735689600');
     }
+  });
+});
+
+describe('Hono’s c.req.json() on a body that is not JSON', () => {
+  const post = (path: string, body: string) => {
+    const port = servers.find(([name]) => name === 'hono')![1].port;
+    return fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+  };
+
+  it.each([
+    ['a malformed body', '{', 'The body is not valid JSON: '],
+    ['an empty body', '', 'The body is empty; a JSON object is expected.'],
+  ])('answers %s 400 malformed-json, as decodeJsonBody does', async (_what, body, detail) => {
+    const response = await post('/echo', body);
+    expect(response.status).toBe(400);
+    const [error] = (await response.json()).errors;
+    expect(error).toMatchObject({ code: 'malformed-json', source: { pointer: '' } });
+    expect(error.detail).toContain(detail);
+  });
+
+  it('keeps a SyntaxError of the app’s own a 500, the body being JSON', async () => {
+    expect((await post('/echo', '{"a":1}')).status).toBe(200);
+    const response = await post('/bug', '{"a":1}');
+    expect(response.status).toBe(500);
+    expect(await response.text()).not.toContain('SyntaxError');
   });
 });
 

@@ -252,7 +252,7 @@ function writeAnswer(
  * `app.use(conventions({ use: [securityHeaders(), rateLimit({...}), idempotency({...})] }))`.
  * A body read by a primitive (an idempotency fingerprint) is handed on as `req.body` (parsed JSON
  * for a JSON `Content-Type`, else the bytes), and Express's body parsers, finding the stream read,
- * leave it there.
+ * leave it there; a JSON body that is not JSON text is refused (400 `malformed-json`) as they would.
  */
 export function conventions(options: ExpressConventionsOptions): RequestHandler {
   const run = conventionsRunner(options, 'express');
@@ -265,8 +265,14 @@ export function conventions(options: ExpressConventionsOptions): RequestHandler 
     const downstream = (ctx: Context): Promise<ApiResponse> => {
       CONTEXTS.set(req, ctx);
       const read = body.bytes() ?? (outer === undefined ? undefined : recordedBytes(req));
-      if (read !== undefined && req.body === undefined)
-        req.body = handedOnBody(read, req.headers['content-type'] ?? '');
+      if (read !== undefined && req.body === undefined) {
+        try {
+          req.body = handedOnBody(ctx, read, req.headers['content-type'] ?? '');
+        } catch (error) {
+          // Malformed JSON: refused before the route, as Express's JSON parser would.
+          return Promise.reject(error);
+        }
+      }
       const pending = capture(res);
       next();
       return pending.then((caught) => {

@@ -14,6 +14,7 @@ import type {
   RequestPayload,
 } from 'fastify';
 import type { App } from '../../core/app.js';
+import { type JsonText, malformedJsonError } from '../../core/json-text.js';
 import { bodyBytes, collectBody } from '../../core/response.js';
 import type { ApiResponse, Context } from '../../core/types.js';
 import { ApiError } from '../../errors/api-error.js';
@@ -63,9 +64,22 @@ export function conventionsContext(request: FastifyRequest): Context | undefined
   return (request as Decorated)[CONTEXT] ?? undefined;
 }
 
-/** Fastify's own errors carry `statusCode`; validation errors are 400s with a readable message. */
+/** Fastify's JSON parser's errors for a body that is not JSON text, as the body decoder reads it. */
+const JSON_BODY_ERRORS: Readonly<Record<string, JsonText & { ok: false }>> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: { ok: false, reason: 'empty', message: '' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { ok: false, reason: 'syntax', message: '' },
+};
+
+/**
+ * Fastify's own errors carry `statusCode`; validation errors are 400s with a readable message. A body
+ * its JSON parser refused is the 400 `decodeJsonBody` gives (`malformed-json`), as in the other adapters.
+ */
 function fromFastifyError(thrown: unknown): unknown {
   if (thrown instanceof ApiError || !(thrown instanceof Error)) return thrown;
+  const { code } = thrown as FastifyError;
+  if (typeof code === 'string' && Object.hasOwn(JSON_BODY_ERRORS, code)) {
+    return malformedJsonError(JSON_BODY_ERRORS[code]!, thrown);
+  }
   const status = (thrown as FastifyError).statusCode;
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) return thrown;
   return new ApiError(status, { ...(status < 500 ? { detail: thrown.message } : {}), cause: thrown });

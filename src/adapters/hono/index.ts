@@ -6,6 +6,7 @@
  */
 import type { ErrorHandler, Context as HonoContext, MiddlewareHandler } from 'hono';
 import type { App } from '../../core/app.js';
+import { type JsonText, malformedJsonError } from '../../core/json-text.js';
 import type { ApiResponse, Context, HeaderBag } from '../../core/types.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError } from '../../errors/render.js';
@@ -127,14 +128,47 @@ async function* cachedBody(c: HonoContext): AsyncIterable<Uint8Array> {
 
 /**
  * `app.onError(conventionsErrors())`: an `ApiError`, Hono's `HTTPException` or anything else thrown
- * in a handler becomes a JSON:API error document, or problem+json when the client prefers it.
+ * in a handler becomes a JSON:API error document, or problem+json when the client prefers it; the
+ * `SyntaxError` of `c.req.json()` on a body that is not JSON is 400 `malformed-json`.
  */
 export function conventionsErrors(): ErrorHandler {
-  return function honoConventionsErrors(error, c) {
+  return async function honoConventionsErrors(error, c) {
     const ctx = CONTEXTS.get(c.req.raw);
     if (ctx === undefined) throw error;
-    return toFetchResponse(renderError(fromHonoError(error), ctx));
+    const malformed = await malformedBody(error, c);
+    return toFetchResponse(renderError(malformed ?? fromHonoError(error), ctx));
   };
+}
+
+/**
+ * `c.req.json()` throws JSON.parse's `SyntaxError` for a body that is not JSON: the client's mistake,
+ * answered as `decodeJsonBody` answers it (400 `malformed-json`), not 500. It is told from a
+ * `SyntaxError` of the app's own by reading the body again from Hono's cache (only a body already
+ * read): it must fail to parse with the same message.
+ */
+async function malformedBody(error: unknown, c: HonoContext): Promise<ApiError | undefined> {
+  if (!(error instanceof SyntaxError) || Object.keys(c.req.bodyCache).length === 0) return undefined;
+  let text: string;
+  try {
+    text = await c.req.text();
+  } catch (thrown) {
+    // A Hono that caches the parse itself hands on its rejection: the very error.
+    return thrown === error ? malformedJsonError(failedParse(undefined, error), error) : undefined;
+  }
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (thrown) {
+    if (!(thrown instanceof SyntaxError) || thrown.message !== error.message) return undefined;
+    return malformedJsonError(failedParse(text, error), error);
+  }
+}
+
+/** JSON.parse's failure on the body's text (when known) as the library reports it. */
+function failedParse(text: string | undefined, error: SyntaxError): JsonText & { ok: false } {
+  return text !== undefined && /^[ \t\n\r]*$/.test(text)
+    ? { ok: false, reason: 'empty', message: '' }
+    : { ok: false, reason: 'syntax', message: error.message.slice(0, 120) };
 }
 
 /** Options of {@link mountApp}. */

@@ -43,7 +43,8 @@ async function koaBody(body: unknown): Promise<Uint8Array | undefined> {
  * The primitives as one Koa middleware, outside your router:
  * `app.use(conventions({ use: [securityHeaders(), rateLimit({...})] }))`. Errors thrown inside
  * (`ctx.throw`, http-errors, `ApiError`) become error documents at this layer. A body read by a
- * primitive is handed on as `ctx.request.body` (parsed JSON for a JSON `Content-Type`, else bytes).
+ * primitive is handed on as `ctx.request.body` (parsed JSON for a JSON `Content-Type`, else bytes);
+ * a JSON body that is not JSON text is refused (400 `malformed-json`), as `@koa/bodyparser` would.
  */
 export function conventions(options: KoaConventionsOptions): KoaMiddleware {
   const run = conventionsRunner(options, 'koa');
@@ -58,11 +59,11 @@ export function conventions(options: KoaConventionsOptions): KoaMiddleware {
       CONTEXTS.set(ctx, inner);
       const request = ctx.request as { body?: unknown };
       const read = body.bytes();
-      if (read !== undefined) request.body = handedOnBody(read, ctx.get('content-type'));
+      if (read !== undefined) request.body = handedOnBody(inner, read, ctx.get('content-type'));
       else if (outer !== undefined && request.body === undefined) {
         // Nested: these primitives read the body through the outer one's recording.
         const outerRead = recordedBytes(req);
-        if (outerRead !== undefined) request.body = handedOnBody(outerRead, ctx.get('content-type'));
+        if (outerRead !== undefined) request.body = handedOnBody(inner, outerRead, ctx.get('content-type'));
       }
       await next();
       const raw = await koaBody(ctx.body);
