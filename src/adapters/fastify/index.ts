@@ -154,6 +154,10 @@ export function conventions(options: FastifyConventionsOptions): FastifyPluginAs
         const caught = neutralHeaders(all);
         const answered = (response: ApiResponse) => {
           writeAnswer(reply, all, response, caught.setCookie);
+          if (request.method === 'HEAD') {
+            done(null, headPayload(response));
+            return;
+          }
           const bytes = wireBody(response, request.method);
           // `null` from an onSend hook sends no payload.
           done(null, bytes === undefined ? null : asBuffer(bytes));
@@ -227,8 +231,24 @@ function asBuffer(bytes: Uint8Array): Buffer {
 function send(reply: FastifyReply, response: ApiResponse, method: string): FastifyReply {
   reply.code(response.status);
   reply.headers(response.headers);
+  if (method === 'HEAD') return reply.send(headPayload(response));
   const bytes = wireBody(response, method);
   return reply.send(payloadOf(bytes, response.headers));
+}
+
+/**
+ * The payload to hand Fastify for the answer to a HEAD: the GET's bytes. For a GET route Fastify
+ * answers HEAD itself (`exposeHeadRoutes`) with an `onSend` hook that runs after ours, sizes
+ * `Content-Length` from the payload and drops it (it fails on `null`, the "no payload" of `onSend`);
+ * node writes no body for a HEAD either. So a HEAD gets the GET's headers without its content
+ * (RFC 9110 section 9.3.2). Without content (204, 304) it gets an empty stream: for anything else
+ * that hook would add `Content-Length: 0`, which a 204 must not carry, nor a 304 whose 200 has
+ * content (RFC 9110 section 8.6).
+ */
+function headPayload(response: ApiResponse): Buffer | Readable | undefined {
+  const bytes = wireBody(response, 'GET');
+  if (bytes !== undefined) return asBuffer(bytes);
+  return response.status === 204 || response.status === 304 ? Readable.from([]) : undefined;
 }
 
 /**
