@@ -218,12 +218,15 @@ export function nullable<A, O>(
   );
 }
 
-/** `YYYY-MM-DD` with a valid month and a day that exists in it (leap years counted). */
+/**
+ * `YYYY-MM-DD` with a valid month and a day that exists in it: leap years counted as RFC 3339
+ * appendix C counts them (a year divisible by 400 is one, year 0000 included).
+ */
 const FULL_DATE_SCHEMA: JsonSchema = {
   type: 'string',
   pattern:
     '^(?:\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))' +
-    '|(?:\\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)-02-29)$',
+    '|(?:\\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:00|0[48]|[2468][048]|[13579][26])00)-02-29)$',
 };
 
 /**

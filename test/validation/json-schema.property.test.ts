@@ -111,6 +111,26 @@ describe('toJsonSchema: codec and derived schema accept the same JSON values (aj
           ),
       ),
     ));
+  it('date: 29 February only in leap years as RFC 3339 appendix C counts them, year 0000 included', () => {
+    const validate = compile(date());
+    const leap = {
+      '0000': true,
+      '0100': false,
+      '0400': true,
+      '1900': false,
+      '2000': true,
+      '2023': false,
+      '2024': true,
+    };
+    for (const [year, isLeap] of Object.entries(leap)) {
+      const value = `${year}-02-29`;
+      expect({ value, codec: isRight(date().decode(value)), schema: validate(value) }).toEqual({
+        value,
+        codec: isLeap,
+        schema: isLeap,
+      });
+    }
+  });
   it('nullable', () => agrees(nullable(text({ maxLength: 5 })), json));
   it('list', () => agrees(list(oneOf(['a', 'b']), { minItems: 1, maxItems: 3 }), json));
   it('refine', () =>
