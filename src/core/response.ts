@@ -50,7 +50,9 @@ export async function collectBody(response: ApiResponse): Promise<Uint8Array | u
   const { raw } = response;
   if (raw === undefined || raw instanceof Uint8Array || typeof raw === 'string') return bodyBytes(response);
   const chunks: Uint8Array[] = [];
-  for await (const chunk of raw) chunks.push(chunk);
+  // A framework's stream (a node Readable a route sent) may yield strings: UTF-8, as node writes them.
+  for await (const chunk of raw as AsyncIterable<Uint8Array | string>)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
   const bytes = Buffer.concat(chunks);
   response.raw = bytes;
   return bytes;

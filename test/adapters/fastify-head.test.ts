@@ -33,6 +33,9 @@ beforeAll(async () => {
   server.get('/stream', (_request, reply) =>
     reply.type('text/plain').send(Readable.from([Buffer.from('ab'), Buffer.from('cd')])),
   );
+  server.get('/string-stream', (_request, reply) =>
+    reply.type('text/plain').send(Readable.from(['ab', 'cé'])),
+  );
   server.get('/empty', (_request, reply) => reply.code(204).send());
   server.get('/gated', () => 'never');
   server.get('/missing', () => {
@@ -52,6 +55,15 @@ async function exchange(method: string, path: string, headers: Record<string, st
   });
   return { status: response.status, headers: kept, body: await response.text() };
 }
+
+describe('a stream of strings sent through the Fastify conventions plugin', () => {
+  it('is the route’s text, as node would write it (not a 500)', async () => {
+    const answer = await exchange('GET', '/string-stream');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe('abcé');
+    expect(answer.headers.etag).toMatch(/^"/);
+  });
+});
 
 describe('HEAD through the Fastify conventions plugin', () => {
   it('answers with the GET’s status and headers and no content, whoever answered', async () => {
