@@ -1,5 +1,6 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { ApiResponse } from '../../src/core/types.js';
+import { ApiError } from '../../src/errors/api-error.js';
 import {
   type IdempotencyStore,
   idempotency,
@@ -252,6 +253,21 @@ describe('when the handler fails or refuses', () => {
     expect(first.status).toBe(422);
     expect(retry.status).toBe(422);
     expect(retry.headers[REPLAYED_HEADER]).toBe('true');
+    expect(runs.count).toBe(1);
+  });
+
+  it('stores a 4xx ApiError the handler throws as its answer, and replays it', async () => {
+    const { app, runs } = orderApp({
+      idempotency: idempotency(),
+      beforeCreate: () => {
+        throw new ApiError(409, { code: 'out-of-stock', detail: 'Book 7 is out of stock.' });
+      },
+    });
+    const first = await app.handle(post('k-thrown'));
+    const retry = await app.handle(post('k-thrown'));
+    expect(first.status).toBe(409);
+    expect(retry.headers[REPLAYED_HEADER]).toBe('true');
+    expect((await bodyOf(retry)).equals(await bodyOf(first))).toBe(true);
     expect(runs.count).toBe(1);
   });
 
