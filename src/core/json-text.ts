@@ -8,7 +8,7 @@ export type JsonText =
       readonly ok: false;
       /** `utf8`: not UTF-8 (section 8.1); `empty`: nothing but whitespace; `syntax`: not JSON. */
       readonly reason: 'utf8' | 'empty' | 'syntax';
-      /** The parser's message for `syntax`, at most 120 characters; empty otherwise. */
+      /** The parser's message, at most 120 characters (blank text has one too); empty for `utf8`. */
       readonly message: string;
     };
 
@@ -18,7 +18,6 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const NOT_UTF8: JsonText = Object.freeze({ ok: false, reason: 'utf8', message: '' });
 /** Nothing but JSON's insignificant whitespace (RFC 8259 section 2). */
 const BLANK = /^[ \t\n\r]*$/;
-const EMPTY: JsonText = Object.freeze({ ok: false, reason: 'empty', message: '' });
 
 /**
  * Read bytes as JSON text: strict UTF-8, no byte order mark, not blank (RFC 8259 sections 2 and 8.1).
@@ -33,12 +32,20 @@ export function parseJsonText(bytes: Uint8Array): JsonText {
   } catch {
     return NOT_UTF8;
   }
+  return jsonTextOf(text);
+}
+
+/**
+ * A string read as JSON text: the value, or why it is not (blank, or not JSON), with the parser's
+ * message. {@link parseJsonText} after the UTF-8 check; a framework adapter for a body its framework
+ * already decoded.
+ */
+export function jsonTextOf(text: string): JsonText {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
-    if (BLANK.test(text)) return EMPTY;
     const message = error instanceof SyntaxError ? error.message.slice(0, 120) : 'unreadable';
-    return { ok: false, reason: 'syntax', message };
+    return { ok: false, reason: BLANK.test(text) ? 'empty' : 'syntax', message };
   }
 }
 

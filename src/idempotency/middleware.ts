@@ -128,11 +128,13 @@ function readOptions(options: IdempotencyOptions): Config {
  * claims the key and runs the handler once; its status, allow-listed headers and body bytes are
  * stored, and a retry gets them replayed byte for byte with `Idempotent-Replayed: true`. The same key
  * with another method, resource (the path in its route's canonical form: `/orders/` is `/orders`),
- * query, body media type or body: 422. The body is read within the route's `bodyLimit` (413 past it). A retry while the first runs: 409 with `Retry-After` (or,
- * with `wait`, a bounded wait and the replay). 5xx (returned or thrown), 401 and 429 are not stored
- * and release the claim; a 4xx `ApiError` the handler throws is stored as a returned one is. A failing or slow store: 503 with `Retry-After`, nothing executed. A store that
- * is full never drops a live record: the caller's own quota full is 429, the whole store full is 503,
- * both with `Retry-After` and nothing executed (docs/idempotency.md, "Budgets").
+ * query, body media type or body: 422. The body is read within the route's `bodyLimit` (413 past
+ * it). A retry while the first runs: 409 with `Retry-After` (or, with `wait`, a bounded wait and the
+ * replay). 5xx (returned or thrown), 401 and 429 are not stored and release the claim; a 4xx
+ * `ApiError` the handler throws is stored as a returned one is. A failing or slow store: 503 with
+ * `Retry-After`, nothing executed. A store that is full never drops a live record: the caller's own
+ * quota full is 429, the whole store full is 503, both with `Retry-After` and nothing executed
+ * (docs/idempotency.md, "Budgets").
  *
  * @example
  * app.route({

@@ -6,7 +6,7 @@
  */
 import type { ErrorHandler, Context as HonoContext, MiddlewareHandler } from 'hono';
 import type { App } from '../../core/app.js';
-import { type JsonText, malformedJsonError } from '../../core/json-text.js';
+import { jsonTextOf, malformedJsonError } from '../../core/json-text.js';
 import type { ApiResponse, Context, HeaderBag } from '../../core/types.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError } from '../../errors/render.js';
@@ -148,27 +148,17 @@ export function conventionsErrors(): ErrorHandler {
  */
 async function malformedBody(error: unknown, c: HonoContext): Promise<ApiError | undefined> {
   if (!(error instanceof SyntaxError) || Object.keys(c.req.bodyCache).length === 0) return undefined;
-  let text: string;
+  const message = error.message.slice(0, 120);
+  let body: string;
   try {
-    text = await c.req.text();
+    body = await c.req.text();
   } catch (thrown) {
     // A Hono that caches the parse itself hands on its rejection: the very error.
-    return thrown === error ? malformedJsonError(failedParse(undefined, error), error) : undefined;
+    return thrown === error ? malformedJsonError({ ok: false, reason: 'syntax', message }, error) : undefined;
   }
-  try {
-    JSON.parse(text);
-    return undefined;
-  } catch (thrown) {
-    if (!(thrown instanceof SyntaxError) || thrown.message !== error.message) return undefined;
-    return malformedJsonError(failedParse(text, error), error);
-  }
-}
-
-/** JSON.parse's failure on the body's text (when known) as the library reports it. */
-function failedParse(text: string | undefined, error: SyntaxError): JsonText & { ok: false } {
-  return text !== undefined && /^[ \t\n\r]*$/.test(text)
-    ? { ok: false, reason: 'empty', message: '' }
-    : { ok: false, reason: 'syntax', message: error.message.slice(0, 120) };
+  const text = jsonTextOf(body);
+  if (text.ok || text.message !== message) return undefined;
+  return malformedJsonError(text, error);
 }
 
 /** Options of {@link mountApp}. */
