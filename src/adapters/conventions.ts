@@ -5,7 +5,7 @@
  * only translates its request into a {@link RequestView} and its response to and from an
  * `ApiResponse`; every decision is made here by the primitives themselves (see `docs/adapters.md`).
  */
-import { jsonLineLogger } from '../core/app.js';
+import { jsonLineLogger } from '../app/app.js';
 import { bodyBytesRead } from '../core/body.js';
 import { composePipeline } from '../core/compose.js';
 import { RequestContext } from '../core/context.js';

@@ -2,7 +2,7 @@
  * WHATWG fetch adapter: `(Request) => Promise<Response>`, for Hono, Deno, Bun, workers and undici.
  * Fetch requests carry no peer address; pass it as `info.remoteAddress` where the runtime knows it.
  */
-import type { App } from '../core/app.js';
+import type { App } from '../app/app.js';
 import { bodyBytes } from '../core/response.js';
 import type { ApiResponse, HeaderBag, RequestView } from '../core/types.js';
 

@@ -3,7 +3,7 @@
  * The core never sees IncomingMessage.
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { App } from '../core/app.js';
+import type { App } from '../app/app.js';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { bodyBytes, fieldsOf } from '../core/response.js';
 import type { ApiResponse, HeaderBag, RequestView } from '../core/types.js';

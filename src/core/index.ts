@@ -1,4 +1,4 @@
-export { type App, type AppOptions, createApp, jsonLineLogger, RESPONSE_MEDIA_TYPE } from './app.js';
+export { type App, type AppOptions, createApp, jsonLineLogger } from '../app/app.js';
 export { DEFAULT_BODY_LIMIT, readBody } from './body.js';
 export { ACCEPTED_CONTENT_CODINGS, checkRequestCodings } from './codings.js';
 export { compose, defineMiddleware, type ErrorRenderer, type MaybePromise } from './compose.js';
@@ -32,6 +32,7 @@ export {
   json,
   noContent,
 } from './response.js';
+export { RESPONSE_MEDIA_TYPE } from './response-media-type.js';
 export {
   type AnyCodec,
   type AuthVariables,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { base64url, generateKeyPair, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app/app.js';
 import { hasSecondCredential } from '../../src/auth/credentials.js';
 import { authenticate, requireAuth, requireScopes } from '../../src/auth/middleware.js';
 import {
@@ -11,7 +12,6 @@ import {
   signHs256Token,
   type TokenVerifier,
 } from '../../src/auth/verifier.js';
-import { createApp } from '../../src/core/app.js';
 import { json } from '../../src/core/response.js';
 import { recordingLogger, send } from '../core/send.js';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app/app.js';
 import { cacheControlDefault, conditional, versionEtag } from '../../src/caching/index.js';
-import { createApp } from '../../src/core/app.js';
 import { json, noContent } from '../../src/core/response.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { securityHeaders } from '../../src/security/index.js';

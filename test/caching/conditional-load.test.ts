@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app/app.js';
 import { conditional } from '../../src/caching/conditional.js';
 import { versionEtag } from '../../src/caching/entity-tag.js';
-import { createApp } from '../../src/core/app.js';
 import { json } from '../../src/core/response.js';
 import type { Context } from '../../src/core/types.js';
 import { ApiError } from '../../src/errors/api-error.js';

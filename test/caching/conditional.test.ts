@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app/app.js';
 import {
   bodyEtag,
   cacheControlDefault,
@@ -7,7 +8,6 @@ import {
   formatHttpDate,
   versionEtag,
 } from '../../src/caching/index.js';
-import { createApp } from '../../src/core/app.js';
 import { bodyBytes, json } from '../../src/core/response.js';
 import type { ApiResponse, Context, Logger, Middleware } from '../../src/core/types.js';
 import { securityHeaders } from '../../src/security/index.js';

@@ -7,8 +7,8 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../../src/adapters/node.js';
+import { createApp } from '../../src/app/app.js';
 import { cacheControlDefault, conditional, versionEtag } from '../../src/caching/index.js';
-import { createApp } from '../../src/core/app.js';
 import { json } from '../../src/core/response.js';
 import type { Context } from '../../src/core/types.js';
 

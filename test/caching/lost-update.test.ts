@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app/app.js';
 import {
   CHECKED_VALIDATORS,
   conditional,
@@ -11,7 +12,6 @@ import {
   validateEtag,
   versionEtag,
 } from '../../src/caching/index.js';
-import { createApp } from '../../src/core/app.js';
 import { readBody } from '../../src/core/body.js';
 import { json } from '../../src/core/response.js';
 import type { Context } from '../../src/core/types.js';

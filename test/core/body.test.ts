@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { DEFAULT_BODY_LIMIT, readBody } from '../../src/core/body.js';
 import { json } from '../../src/core/response.js';
 import type { RequestView } from '../../src/core/types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { compose } from '../../src/core/compose.js';
 import { RequestContext } from '../../src/core/context.js';
 import { json, noContent } from '../../src/core/response.js';

@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
+import { createApp } from '../../src/app/app.js';
 import { requireAuth } from '../../src/auth/middleware.js';
 import { conditional } from '../../src/caching/conditional.js';
-import { createApp } from '../../src/core/app.js';
 import { json } from '../../src/core/response.js';
 import type { Context, Principal } from '../../src/core/types.js';
 import { oneOf, positiveInteger, strictObject, text } from '../../src/validation/codecs.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app/app.js';
 import { requireAuth } from '../../src/auth/middleware.js';
-import { createApp } from '../../src/core/app.js';
 import { json, noContent } from '../../src/core/response.js';
 import type { Principal } from '../../src/core/types.js';
 import { integer, positiveInteger, strictObject, text } from '../../src/validation/codecs.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { toFetchHandler } from '../../src/adapters/fetch.js';
 import { toNodeHandler } from '../../src/adapters/node.js';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { appendFieldLine, json } from '../../src/core/response.js';
 
 function cookieApp() {

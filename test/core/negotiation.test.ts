@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import {
   JSON_API,
   JSON_MEDIA,

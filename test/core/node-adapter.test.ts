@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toNodeHandler, writeNodeResponse } from '../../src/adapters/node.js';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 
 const servers: http.Server[] = [];
 afterEach(() => {

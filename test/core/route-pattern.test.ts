@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AppOptions, createApp } from '../../src/core/app.js';
+import { type AppOptions, createApp } from '../../src/app/app.js';
 import { noContent } from '../../src/core/response.js';
 import { parsePattern } from '../../src/core/route-pattern.js';
 import { requestView } from '../support/request.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { json, noContent } from '../../src/core/response.js';
 import { nodeClient } from '../support/clients.js';
 import { recordingLogger, send } from './send.js';

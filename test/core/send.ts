@@ -1,4 +1,4 @@
-import type { App } from '../../src/core/app.js';
+import type { App } from '../../src/app/app.js';
 import { bodyBytes } from '../../src/core/response.js';
 import type { ApiResponse, Logger } from '../../src/core/types.js';
 import { requestView, type TestRequest } from '../support/request.js';

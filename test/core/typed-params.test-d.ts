@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { noContent } from '../../src/core/response.js';
 import type { ParamsOf } from '../../src/core/route-pattern.js';
 

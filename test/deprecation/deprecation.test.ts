@@ -1,7 +1,7 @@
 import LinkHeader from 'http-link-header';
 import { parseItem } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { json } from '../../src/core/response.js';
 import type { Handler, Middleware } from '../../src/core/types.js';
 import { deprecation } from '../../src/deprecation/middleware.js';

@@ -4,7 +4,7 @@ import { fc, test } from '@fast-check/vitest';
 import { fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../../src/adapters/node.js';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { readBody } from '../../src/core/body.js';
 import { json } from '../../src/core/response.js';
 import type { Context } from '../../src/core/types.js';

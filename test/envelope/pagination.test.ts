@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { json } from '../../src/core/response.js';
 import { dataDocument } from '../../src/envelope/build.js';
 import { decodeCursor, encodeCursor, pageLink } from '../../src/envelope/pagination.js';

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { ApiError, type ErrorDetail, type ErrorSource } from '../../src/errors/api-error.js';
 import { escapePointerToken } from '../../src/validation/field-errors.js';
 import { recordingLogger, send } from '../core/send.js';

@@ -1,6 +1,6 @@
 import createHttpError from 'http-errors';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { json } from '../../src/core/response.js';
 import { ApiError, isApiError, statusCode, statusPhrase } from '../../src/errors/api-error.js';
 import { problemDocument } from '../../src/errors/error-document.js';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../../src/adapters/node.js';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { readBody } from '../../src/core/body.js';
 import { defineMiddleware } from '../../src/core/compose.js';
 import type { ApiResponse } from '../../src/core/types.js';

@@ -4,8 +4,8 @@ import net, { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { closeGracefully, createNodeServer } from '../../src/adapters/node.js';
+import { createApp } from '../../src/app/app.js';
 import { signHs256Token } from '../../src/auth/index.js';
-import { createApp } from '../../src/core/app.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const main = fileURLToPath(new URL('../../examples/reference-app/main.ts', import.meta.url));

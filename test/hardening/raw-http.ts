@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { toNodeHandler } from '../../src/adapters/node.js';
-import type { App } from '../../src/core/app.js';
+import type { App } from '../../src/app/app.js';
 
 /** What came back on a raw connection: the bytes, and the status line and headers parsed from them. */
 export interface RawReply {

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeServer, type NodeServerOptions, nodeServerLimits } from '../../src/adapters/node.js';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { readBody } from '../../src/core/body.js';
 import { listen } from './raw-http.js';
 

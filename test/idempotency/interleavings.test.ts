@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { created } from '../../src/core/response.js';
 import type { ApiResponse } from '../../src/core/types.js';
 import {

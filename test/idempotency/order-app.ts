@@ -1,4 +1,4 @@
-import { type App, createApp } from '../../src/core/app.js';
+import { type App, createApp } from '../../src/app/app.js';
 import { readBody } from '../../src/core/body.js';
 import { created, json } from '../../src/core/response.js';
 import type { ApiResponse, Context, Middleware } from '../../src/core/types.js';

@@ -1,8 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app/app.js';
 import { authenticate, hs256Verifier, requireAuth, signHs256Token } from '../../src/auth/index.js';
 import { conditional, versionEtag } from '../../src/caching/index.js';
-import { createApp } from '../../src/core/app.js';
 import { json } from '../../src/core/response.js';
 import type { ApiResponse } from '../../src/core/types.js';
 import { ownedRecordFact, ownedResource } from '../../src/ownership/index.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../../src/adapters/node.js';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { json } from '../../src/core/response.js';
 import type { Logger } from '../../src/core/types.js';
 import { type RateLimitOptions, rateLimit, redisRateLimitStore } from '../../src/ratelimit/index.js';

@@ -5,7 +5,7 @@ import { MemoryBookStore } from '../../examples/reference-app/books/book-store.j
 import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
 import { configFromEnv } from '../../examples/reference-app/config.js';
 import { referenceAppLogger } from '../../examples/reference-app/logger.js';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import type { Logger } from '../../src/core/types.js';
 import { requestView } from '../support/request.js';
 

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toFetchHandler } from '../../src/adapters/fetch.js';
 import { toNodeHandler } from '../../src/adapters/node.js';
-import type { App } from '../../src/core/app.js';
+import type { App } from '../../src/app/app.js';
 import { assertDescribed } from './described-apps.js';
 import { assertJsonApi, assertProblem } from './schemas.js';
 

@@ -1,4 +1,4 @@
-import type { App } from '../../src/core/app.js';
+import type { App } from '../../src/app/app.js';
 import { openApiDocument } from '../../src/openapi/index.js';
 import { conformanceChecker, type Exchange } from '../../src/testing/conformance.js';
 

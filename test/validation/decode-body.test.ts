@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { json } from '../../src/core/response.js';
 import { integer, oneOf, strictObject, text } from '../../src/validation/codecs.js';
 import { bodyPointer, decodeJsonBody } from '../../src/validation/decode-body.js';

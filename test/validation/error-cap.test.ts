@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { json } from '../../src/core/response.js';
 import {
   decodeJsonBody,

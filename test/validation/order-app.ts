@@ -1,4 +1,4 @@
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { json } from '../../src/core/response.js';
 import { integer, positiveInteger, strictObject, text } from '../../src/validation/codecs.js';
 import { decodeJsonBody } from '../../src/validation/decode-body.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { json } from '../../src/core/response.js';
 import type { Context, Middleware } from '../../src/core/types.js';
 import { ApiError } from '../../src/errors/api-error.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app/app.js';
 import { conditional } from '../../src/caching/index.js';
-import { createApp } from '../../src/core/app.js';
 import { json } from '../../src/core/response.js';
 import { defineVersions, mapAttributes, versionedPath, versionedRoutes } from '../../src/versioning/index.js';
 import { requestView } from '../support/request.js';

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import * as t from 'io-ts';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/core/app.js';
+import { createApp } from '../../src/app/app.js';
 import { created, json } from '../../src/core/response.js';
 import { decodeJsonBody } from '../../src/validation/decode-body.js';
 import { versionedRoutes } from '../../src/versioning/routes.js';

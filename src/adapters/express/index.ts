@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
-import type { App } from '../../core/app.js';
+import type { App } from '../../app/app.js';
 import { bodyBytes } from '../../core/response.js';
 import type { ApiResponse, Context } from '../../core/types.js';
 import { ApiError } from '../../errors/api-error.js';

@@ -13,7 +13,7 @@ import type {
   FastifyRequest,
   RequestPayload,
 } from 'fastify';
-import type { App } from '../../core/app.js';
+import type { App } from '../../app/app.js';
 import { type JsonText, malformedJsonError } from '../../core/json-text.js';
 import { bodyBytes, collectBody } from '../../core/response.js';
 import type { ApiResponse, Context } from '../../core/types.js';

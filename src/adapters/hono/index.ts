@@ -5,7 +5,7 @@
  * Workers). Hono is an optional peer dependency, imported for its types only. See `docs/adapters.md`.
  */
 import type { ErrorHandler, Context as HonoContext, MiddlewareHandler } from 'hono';
-import type { App } from '../../core/app.js';
+import type { App } from '../../app/app.js';
 import { jsonTextOf, malformedJsonError } from '../../core/json-text.js';
 import type { ApiResponse, Context, HeaderBag } from '../../core/types.js';
 import { ApiError } from '../../errors/api-error.js';

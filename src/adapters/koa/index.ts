@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import type { Context as KoaContext, Middleware as KoaMiddleware, Next } from 'koa';
-import type { App } from '../../core/app.js';
+import type { App } from '../../app/app.js';
 import { collectBody } from '../../core/response.js';
 import type { ApiResponse, Context } from '../../core/types.js';
 import {

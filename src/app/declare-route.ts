@@ -1,14 +1,11 @@
 import { requireAuth, requireScopes } from '../auth/middleware.js';
-import { ApiError } from '../errors/api-error.js';
-import { decodeJsonBody } from '../validation/decode-body.js';
-import { decodeQuery } from '../validation/decode-query.js';
-import { DEFAULT_BODY_LIMIT } from './body.js';
-import { defineMiddleware, type MaybePromise } from './compose.js';
-import type { RequestContext } from './context.js';
-import { contractsOf } from './contract.js';
-import { mediaTypeNegotiator } from './media-types.js';
-import type { AnyCodec, QueryCodecs, RouteAuth, RouteDefinition, RouteInfo } from './route.js';
-import { parsePattern } from './route-pattern.js';
+import { DEFAULT_BODY_LIMIT } from '../core/body.js';
+import { defineMiddleware, type MaybePromise } from '../core/compose.js';
+import type { RequestContext } from '../core/context.js';
+import { contractsOf } from '../core/contract.js';
+import { mediaTypeNegotiator } from '../core/media-types.js';
+import type { AnyCodec, QueryCodecs, RouteAuth, RouteDefinition, RouteInfo } from '../core/route.js';
+import { parsePattern } from '../core/route-pattern.js';
 import {
   type ApiResponse,
   type Context,
@@ -16,7 +13,10 @@ import {
   type Handler,
   type Middleware,
   type Params,
-} from './types.js';
+} from '../core/types.js';
+import { ApiError } from '../errors/api-error.js';
+import { decodeJsonBody } from '../validation/decode-body.js';
+import { decodeQuery } from '../validation/decode-query.js';
 
 /** A declaration checked and compiled: its description, its middleware and its decoding handler. */
 export interface DeclaredRoute {

@@ -1,27 +1,24 @@
-import { ApiError } from '../errors/api-error.js';
-import { renderError } from '../errors/render.js';
-import { composePipeline, type MaybePromise } from './compose.js';
-import { RequestContext } from './context.js';
-import { contractsOf } from './contract.js';
-import { declareRoute } from './declare-route.js';
-import { httpDate } from './http-date.js';
-import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from './media-types.js';
-import { underMountPath } from './mount-path.js';
-import { bodyBytes } from './response.js';
-import type { RouteAuth, RouteDefinition, RouteInfo } from './route.js';
-import type { NamingRules } from './route-pattern.js';
-import { Router } from './router.js';
+import { composePipeline, type MaybePromise } from '../core/compose.js';
+import { RequestContext } from '../core/context.js';
+import { contractsOf } from '../core/contract.js';
+import { httpDate } from '../core/http-date.js';
+import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../core/media-types.js';
+import { underMountPath } from '../core/mount-path.js';
+import { bodyBytes } from '../core/response.js';
+import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
+import type { RouteAuth, RouteDefinition, RouteInfo } from '../core/route.js';
+import type { NamingRules } from '../core/route-pattern.js';
+import { Router } from '../core/router.js';
 import {
   type ApiResponse,
   type Context,
-  contextKey,
   type Logger,
   type Middleware,
   type RequestView,
-} from './types.js';
-
-/** The response media type chosen for this request (set once a route matched). */
-export const RESPONSE_MEDIA_TYPE = contextKey<string>('response media type');
+} from '../core/types.js';
+import { ApiError } from '../errors/api-error.js';
+import { renderError } from '../errors/render.js';
+import { declareRoute } from './declare-route.js';
 
 export interface AppOptions {
   /** Application middleware, outermost first; runs for every request, matched or not. */
