@@ -9,10 +9,10 @@ import { jsonLineLogger } from '../app/app.js';
 import { bodyBytesRead } from '../core/body.js';
 import { composePipeline } from '../core/compose.js';
 import { RequestContext } from '../core/context.js';
-import { malformedJsonError, takeJsonBody } from '../core/json-text.js';
-import type { ApiResponse, Context, HeaderBag, Logger, Middleware, RequestView } from '../core/types.js';
 import { renderError } from '../errors/render.js';
+import type { ApiResponse, Context, HeaderBag, Logger, Middleware, RequestView } from '../http/types.js';
 import { contextKey } from '../http/types.js';
+import { malformedJsonError, takeJsonBody } from '../validation/json-text.js';
 
 /** Options shared by every framework's `conventions(...)` middleware. */
 export interface ConventionsOptions {

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { JSON_API } from '../core/media-types.js';
 import { ApiError } from '../errors/api-error.js';
 import { errorDocument } from '../errors/error-document.js';
+import { JSON_API } from '../http/media-types.js';
 
 // The generic 500 document, built once by the same code as every other error document.
 const BODY = JSON.stringify(errorDocument(new ApiError(500)));

@@ -4,7 +4,7 @@
  */
 import type { App } from '../app/app.js';
 import { bodyBytes } from '../core/response.js';
-import type { ApiResponse, HeaderBag, RequestView } from '../core/types.js';
+import type { ApiResponse, HeaderBag, RequestView } from '../http/types.js';
 
 class FetchHeaders implements HeaderBag {
   constructor(private readonly headers: Headers) {}

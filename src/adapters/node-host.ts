@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { bodyBytes } from '../core/response.js';
-import type { ApiResponse, HeaderBag, RequestView } from '../core/types.js';
+import type { ApiResponse, HeaderBag, RequestView } from '../http/types.js';
 import { type RecordedBody, requestView } from './conventions.js';
 
 class IncomingHeaders implements HeaderBag {

@@ -6,7 +6,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerRespon
 import type { App } from '../app/app.js';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { bodyBytes, fieldsOf } from '../core/response.js';
-import type { ApiResponse, HeaderBag, RequestView } from '../core/types.js';
+import type { ApiResponse, HeaderBag, RequestView } from '../http/types.js';
 import { answerClientError, writeFallback500 } from './fallback.js';
 
 /**

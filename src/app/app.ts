@@ -2,22 +2,16 @@ import { composePipeline, type MaybePromise } from '../core/compose.js';
 import { RequestContext } from '../core/context.js';
 import { contractsOf } from '../core/contract.js';
 import { httpDate } from '../core/http-date.js';
-import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../core/media-types.js';
 import { underMountPath } from '../core/mount-path.js';
 import { bodyBytes } from '../core/response.js';
 import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
 import type { RouteAuth, RouteDefinition, RouteInfo } from '../core/route.js';
 import type { NamingRules } from '../core/route-pattern.js';
 import { Router } from '../core/router.js';
-import {
-  type ApiResponse,
-  type Context,
-  type Logger,
-  type Middleware,
-  type RequestView,
-} from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render.js';
+import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
+import type { ApiResponse, Context, Logger, Middleware, RequestView } from '../http/types.js';
 import { declareRoute } from './declare-route.js';
 
 export interface AppOptions {

@@ -3,9 +3,10 @@ import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { defineMiddleware, type MaybePromise } from '../core/compose.js';
 import type { RequestContext } from '../core/context.js';
 import { contractsOf } from '../core/contract.js';
-import { mediaTypeNegotiator } from '../core/media-types.js';
 import type { AnyCodec, QueryCodecs, RouteAuth, RouteDefinition, RouteInfo } from '../core/route.js';
 import { parsePattern } from '../core/route-pattern.js';
+import { ApiError } from '../errors/api-error.js';
+import { mediaTypeNegotiator } from '../http/media-types.js';
 import {
   type ApiResponse,
   type Context,
@@ -13,8 +14,7 @@ import {
   type Handler,
   type Middleware,
   type Params,
-} from '../core/types.js';
-import { ApiError } from '../errors/api-error.js';
+} from '../http/types.js';
 import { decodeJsonBody } from '../validation/decode-body.js';
 import { decodeQuery } from '../validation/decode-query.js';
 

@@ -1,8 +1,8 @@
 import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
-import type { ApiResponse, Context, Middleware, Principal } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render.js';
+import type { ApiResponse, Context, Middleware, Principal } from '../http/types.js';
 import { bearerCredential, missingScopes } from './credentials.js';
 import {
   type ImmediateTokenVerifier,

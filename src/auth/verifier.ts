@@ -1,5 +1,5 @@
 import { type JWTPayload, type JWTVerifyGetKey, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import type { Principal } from '../core/types.js';
+import type { Principal } from '../http/types.js';
 import { checkTimeClaims, timeClaimsOptions } from './claims.js';
 import { DELEGATE, hmacJwtVerifier } from './hmac-jwt.js';
 import { InvalidTokenError } from './invalid-token.js';

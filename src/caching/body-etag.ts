@@ -1,5 +1,5 @@
 import etag from 'etag';
-import { HTTP_TOKEN } from '../core/field-syntax.js';
+import { HTTP_TOKEN } from '../http/field-syntax.js';
 
 export interface BodyEtagOptions {
   /** A weak tag (`W/"..."`): semantically equivalent, not byte-identical (RFC 9110 section 8.8.1). */

@@ -1,6 +1,6 @@
 import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
-import type { Middleware } from '../core/types.js';
+import type { Middleware } from '../http/types.js';
 
 export interface CacheControlDefaultOptions {
   /** The `Cache-Control` value for responses that have none. Default `no-store`. */

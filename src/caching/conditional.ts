@@ -1,15 +1,15 @@
 import { defineMiddleware } from '../core/compose.js';
 import { describeLayer, type OperationContract } from '../core/contract.js';
-import { HTTP_TOKEN } from '../core/field-syntax.js';
 import { appendListHeader, bodyBytes } from '../core/response.js';
+import { ApiError } from '../errors/api-error.js';
+import { HTTP_TOKEN } from '../http/field-syntax.js';
 import {
   type ApiResponse,
   type Context,
   contextKey,
   type HeaderBag,
   type Middleware,
-} from '../core/types.js';
-import { ApiError } from '../errors/api-error.js';
+} from '../http/types.js';
 import { bodyEtag } from './body-etag.js';
 import { type CachePolicy, type CachePolicyOptions, cachePolicy } from './cache-policy.js';
 import { misplacedWildcard, validateEtag } from './entity-tag.js';

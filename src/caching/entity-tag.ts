@@ -1,4 +1,4 @@
-import { trimOws } from '../core/field-syntax.js';
+import { trimOws } from '../http/field-syntax.js';
 /**
  * Entity tags (RFC 9110 section 8.8.3): parsing, formatting and the two comparison functions.
  *

@@ -1,5 +1,5 @@
-import { trimOws } from '../core/field-syntax.js';
 import { imfFixdate } from '../core/http-date.js';
+import { trimOws } from '../http/field-syntax.js';
 
 /**
  * HTTP-date (RFC 9110 section 5.6.7): the three formats a recipient must accept, parsed strictly.

@@ -1,4 +1,4 @@
-import type { ApiResponse } from '../core/types.js';
+import type { ApiResponse } from '../http/types.js';
 
 /**
  * The fields a 304 keeps from the 200 it stands for. RFC 9110 section 15.4.5: the server MUST send

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors/api-error.js';
+import { type Context, contextKey } from '../http/types.js';
 import { checkRequestCodings } from './codings.js';
-import { type Context, contextKey } from './types.js';
 
 /** The bytes of a body already read, so every reader of one request sees the same bytes. */
 const BODY_BYTES = contextKey<Uint8Array>('request body bytes');

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/api-error.js';
-import type { HeaderBag } from './types.js';
+import type { HeaderBag } from '../http/types.js';
 
 /** The content codings a request body may carry: none but `identity` (sent as `Accept-Encoding`). */
 export const ACCEPTED_CONTENT_CODINGS = 'identity';

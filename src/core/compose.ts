@@ -1,4 +1,4 @@
-import type { ApiResponse, Context, Handler, Middleware, MiddlewareHooks } from './types.js';
+import type { ApiResponse, Context, Handler, Middleware, MiddlewareHooks } from '../http/types.js';
 
 /** Turns anything a layer threw into a response, so outer layers always see a response. */
 export type ErrorRenderer = (error: unknown, ctx: Context) => ApiResponse;

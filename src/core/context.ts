@@ -1,5 +1,13 @@
+import type {
+  Context,
+  ContextKey,
+  Logger,
+  Params,
+  Principal,
+  RequestView,
+  RouteFacts,
+} from '../http/types.js';
 import { type ParsedQuery, parseQuery } from './query-string.js';
-import type { Context, ContextKey, Logger, Params, Principal, RequestView, RouteFacts } from './types.js';
 
 const EMPTY_PARAMS: Params = Object.freeze({});
 

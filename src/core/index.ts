@@ -1,4 +1,14 @@
 export { type App, type AppOptions, createApp, jsonLineLogger } from '../app/app.js';
+export {
+  essence,
+  JSON_API,
+  JSON_MEDIA,
+  negotiateErrorType,
+  negotiateResponseType,
+  PROBLEM_JSON,
+  RESPONSE_MEDIA_TYPES,
+} from '../http/media-types.js';
+export * from '../http/types.js';
 export { DEFAULT_BODY_LIMIT, readBody } from './body.js';
 export { ACCEPTED_CONTENT_CODINGS, checkRequestCodings } from './codings.js';
 export { compose, defineMiddleware, type ErrorRenderer, type MaybePromise } from './compose.js';
@@ -13,15 +23,6 @@ export {
   type StatusContract,
 } from './contract.js';
 export { httpDate } from './http-date.js';
-export {
-  essence,
-  JSON_API,
-  JSON_MEDIA,
-  negotiateErrorType,
-  negotiateResponseType,
-  PROBLEM_JSON,
-  RESPONSE_MEDIA_TYPES,
-} from './media-types.js';
 export {
   appendFieldLine,
   appendListHeader,
@@ -64,4 +65,3 @@ export {
   trimTrailingSlash,
 } from './route-pattern.js';
 export { type RouteEntry, type RouteMatch, Router, type RouterRoute } from './router.js';
-export * from './types.js';

@@ -3,7 +3,7 @@
  * token or a quoted-string (section 5.6.4), where `;`, `,` and `=` inside quotes are part of the value.
  * Shared by the `Accept` parser and the request `Content-Type` checks.
  */
-import { HTTP_TOKEN } from './field-syntax.js';
+import { HTTP_TOKEN } from '../http/field-syntax.js';
 
 /** Split on `separator`, except inside quoted strings (where a backslash escapes the next character). */
 export function splitOutsideQuotes(input: string, separator: string): string[] {

@@ -1,4 +1,4 @@
-import type { ApiResponse } from './types.js';
+import type { ApiResponse } from '../http/types.js';
 
 /**
  * An app-relative reference (`/orders/7`) as seen from outside the mount point (`/api/orders/7`).

@@ -1,5 +1,5 @@
 import { copyWith } from '../http/header-copy.js';
-import type { ApiResponse } from './types.js';
+import type { ApiResponse } from '../http/types.js';
 
 /**
  * A response carrying a JSON document. Its `Content-Type` is chosen by content negotiation unless

@@ -1,7 +1,7 @@
 import type * as t from 'io-ts';
+import type { ApiResponse, Context, Middleware, Principal, RouteFacts } from '../http/types.js';
 import type { OperationContract } from './contract.js';
 import type { ParamsOf } from './route-pattern.js';
-import type { ApiResponse, Context, Middleware, Principal, RouteFacts } from './types.js';
 
 /** Any io-ts codec that decodes from `unknown` (what a path segment, query value or body is). */
 // biome-ignore lint/suspicious/noExplicitAny: codecs of any output and encoded type

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/api-error.js';
+import type { Context, Handler, Middleware, Params, RouteFacts } from '../http/types.js';
 import {
   checkNamingRules,
   type NamingRules,
@@ -7,7 +8,6 @@ import {
   parsePattern,
   trimTrailingSlash,
 } from './route-pattern.js';
-import type { Context, Handler, Middleware, Params, RouteFacts } from './types.js';
 
 /** What the router stores for a route: one method on one path pattern, its middleware and handler. */
 export interface RouterRoute<P extends string = string> {

@@ -1,6 +1,6 @@
 import { defineMiddleware } from '../core/compose.js';
 import { trimTrailingSlash } from '../core/route-pattern.js';
-import type { Middleware } from '../core/types.js';
+import type { Middleware } from '../http/types.js';
 import {
   fillPattern,
   matchSegments,

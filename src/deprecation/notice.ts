@@ -1,5 +1,5 @@
 import { imfFixdate } from '../core/http-date.js';
-import type { Params } from '../core/types.js';
+import type { Params } from '../http/types.js';
 import { isVersionNumber } from '../versioning/policy.js';
 import { instantOf, structuredDate } from './dates.js';
 import { absoluteUrl, successorTemplate } from './links.js';

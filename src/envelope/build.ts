@@ -1,5 +1,5 @@
-import { canonicalPath } from '../core/canonical-path.js';
-import type { Context } from '../core/types.js';
+import { canonicalPath } from '../http/canonical-path.js';
+import type { Context } from '../http/types.js';
 
 /** What a link is built from: the request and the matched route's pattern (any route's context). */
 export type LinkContext = Pick<Context, 'request' | 'routePattern'>;

@@ -1,6 +1,6 @@
 import type * as t from 'io-ts';
-import type { Context } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
+import type { Context } from '../http/types.js';
 import { text } from '../validation/codecs.js';
 import { decodeQuery } from '../validation/decode-query.js';
 import { queryInteger } from '../validation/query-codecs.js';

@@ -1,4 +1,4 @@
-import type { Principal } from '../core/types.js';
+import type { Principal } from '../http/types.js';
 import type { Links, Relationship, ResourceObject } from './types.js';
 
 /** Decides whether one viewer may see one attribute of one record. */

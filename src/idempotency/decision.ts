@@ -1,5 +1,5 @@
-import type { ApiResponse } from '../core/types.js';
 import { copyWith } from '../http/header-copy.js';
+import type { ApiResponse } from '../http/types.js';
 import type { StoredResponse } from './store.js';
 
 /**

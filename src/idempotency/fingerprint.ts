@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
-import { type JsonText, parseJsonText } from '../core/json-text.js';
-import { essence } from '../core/media-types.js';
+import { essence } from '../http/media-types.js';
+import { type JsonText, parseJsonText } from '../validation/json-text.js';
 
 /**
  * A canonical JSON text: object members sorted by key (UTF-16 code units), no insignificant

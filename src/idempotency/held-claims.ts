@@ -1,4 +1,4 @@
-import { withTimeout } from '../core/timeout.js';
+import { withTimeout } from '../stores/timeout.js';
 import type { IdempotencyStore, StoreTransaction } from './store.js';
 
 /** Options of {@link heldClaims}. */

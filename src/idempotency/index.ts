@@ -1,4 +1,4 @@
-export type { RedisScriptClient } from '../core/redis-client.js';
+export type { RedisScriptClient } from '../stores/redis-client.js';
 export {
   DEFAULT_REPLAY_HEADERS,
   REPLAYED_HEADER,

@@ -1,4 +1,4 @@
-import { trimOws } from '../core/field-syntax.js';
+import { trimOws } from '../http/field-syntax.js';
 /** The request header that carries the key (draft-ietf-httpapi-idempotency-key-header section 2). */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 

@@ -1,10 +1,10 @@
 import { readBody } from '../core/body.js';
-import { canonicalPath } from '../core/canonical-path.js';
 import { describeLayer } from '../core/contract.js';
-import { peekJsonBody } from '../core/json-text.js';
 import { bodyBytes, collectBody } from '../core/response.js';
-import { withTimeout } from '../core/timeout.js';
-import type { ApiResponse, Context, Middleware, Next } from '../core/types.js';
+import { canonicalPath } from '../http/canonical-path.js';
+import type { ApiResponse, Context, Middleware, Next } from '../http/types.js';
+import { withTimeout } from '../stores/timeout.js';
+import { peekJsonBody } from '../validation/json-text.js';
 import { DEFAULT_REPLAY_HEADERS, replayOf, scopeKey, shouldStore, toStoredResponse } from './decision.js';
 import {
   inProgressError,

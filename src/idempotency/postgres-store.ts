@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Context, contextKey } from '../core/types.js';
+import { type Context, contextKey } from '../http/types.js';
 import {
   ANONYMOUS_OWNER,
   RECORD_OVERHEAD_BYTES,

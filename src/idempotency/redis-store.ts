@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isRedisScriptClient, type RedisScriptClient, runRedisScript } from '../core/redis-client.js';
+import { isRedisScriptClient, type RedisScriptClient, runRedisScript } from '../stores/redis-client.js';
 import {
   ANONYMOUS_OWNER,
   RECORD_OVERHEAD_BYTES,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseEntityTag, parseEntityTagList, weakMatch } from '../caching/entity-tag.js';
-import type { ApiResponse } from '../core/types.js';
+import type { ApiResponse } from '../http/types.js';
 
 /** Options for {@link docsPage}. */
 export interface DocsPageOptions {

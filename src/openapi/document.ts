@@ -1,5 +1,5 @@
 import type * as t from 'io-ts';
-import { JSON_API, JSON_MEDIA, PROBLEM_JSON, RESPONSE_MEDIA_TYPES } from '../core/media-types.js';
+import { JSON_API, JSON_MEDIA, PROBLEM_JSON, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
 import { toJsonSchema } from '../validation/json-schema.js';
 import type { HeaderContract, OperationContract, StatusContract } from './contribution.js';
 import { DOCUMENT_SCHEMAS, KIND_SCHEMAS } from './schemas.js';

@@ -1,5 +1,5 @@
-import type { Params, Principal } from '../core/types.js';
 import type { AttributeRule } from '../envelope/resource-type.js';
+import type { Params, Principal } from '../http/types.js';
 
 /**
  * Whether `principal` may access the top-level parent of a nested path, decided from the path alone

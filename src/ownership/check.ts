@@ -1,4 +1,4 @@
-import type { Params, Principal } from '../core/types.js';
+import type { Params, Principal } from '../http/types.js';
 import { type LevelFact, nextOwnershipStep, type OwnershipFacts } from './decision.js';
 import type { OwnedLevel, OwnedPath } from './owned-path.js';
 

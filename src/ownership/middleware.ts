@@ -1,8 +1,8 @@
 import { unauthenticated } from '../auth/middleware.js';
 import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
-import type { Context, Middleware } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
+import type { Context, Middleware } from '../http/types.js';
 import { decideOwnership, type OwnershipResult } from './check.js';
 import type { OwnedPath, ParamsFor } from './owned-path.js';
 

@@ -1,4 +1,4 @@
-import { type Context, type ContextKey, contextKey } from '../core/types.js';
+import { type Context, type ContextKey, contextKey } from '../http/types.js';
 import type { AccessRule } from './access.js';
 
 /** Loads a record by its raw path id; `undefined` (or a malformed id) means absent. */

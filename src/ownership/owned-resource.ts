@@ -1,7 +1,7 @@
 import { unauthenticated } from '../auth/middleware.js';
 import { defineMiddleware } from '../core/compose.js';
-import type { Context, Middleware, Principal } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
+import type { Context, Middleware, Principal } from '../http/types.js';
 import type { LevelFact } from './decision.js';
 import type { ParamsFor } from './owned-path.js';
 

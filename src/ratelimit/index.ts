@@ -3,7 +3,7 @@
  * fields (draft-ietf-httpapi-ratelimit-headers-10), memory and Redis stores, fail-open/closed.
  */
 
-export type { RedisScriptClient } from '../core/redis-client.js';
+export type { RedisScriptClient } from '../stores/redis-client.js';
 export {
   type AddressBlock,
   addressGroup,

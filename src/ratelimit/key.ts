@@ -1,4 +1,4 @@
-import type { Context } from '../core/types.js';
+import type { Context } from '../http/types.js';
 import { addressGroup, clientAddress, parseAddressBlock } from './client-address.js';
 
 /** Options of {@link defaultRateLimitKey}. */

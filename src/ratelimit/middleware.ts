@@ -1,9 +1,9 @@
 import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
 import { appendListMember } from '../core/response.js';
-import { withTimeout } from '../core/timeout.js';
-import type { Context, Middleware } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
+import type { Context, Middleware } from '../http/types.js';
+import { withTimeout } from '../stores/timeout.js';
 import type { RateLimitDecision } from './gcra.js';
 import { formatRateLimitPolicy, rateLimitHeaders, tightestPolicy } from './headers.js';
 import { defaultRateLimitKey } from './key.js';

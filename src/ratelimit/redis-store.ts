@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isRedisScriptClient, type RedisScriptClient, runRedisScript } from '../core/redis-client.js';
+import { isRedisScriptClient, type RedisScriptClient, runRedisScript } from '../stores/redis-client.js';
 import { gcraDecisionFromDebts } from './gcra.js';
 import { policyStorageId, type RateLimitPolicy } from './policy.js';
 import { GCRA_SCRIPT } from './redis-script.js';

@@ -1,5 +1,5 @@
 import { defineMiddleware } from '../core/compose.js';
-import type { Middleware } from '../core/types.js';
+import type { Middleware } from '../http/types.js';
 import { resolveSecurityHeaders, type SecurityHeadersOptions, SOFTWARE_HEADERS } from './headers.js';
 
 /**

@@ -2,13 +2,13 @@ import { fold } from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type * as t from 'io-ts';
 import { bodyTooLarge, DEFAULT_BODY_LIMIT, readBody } from '../core/body.js';
-import { type JsonText, malformedJsonError, parseJsonText, takeJsonBody } from '../core/json-text.js';
 import { mediaTypeParameters } from '../core/media-type-parameters.js';
-import { essence, JSON_API, JSON_MEDIA } from '../core/media-types.js';
-import type { Context } from '../core/types.js';
 import { ApiError, type ErrorDetail } from '../errors/api-error.js';
+import { essence, JSON_API, JSON_MEDIA } from '../http/media-types.js';
+import type { Context } from '../http/types.js';
 import { checkMaxErrors, ErrorList, type MAX_ERRORS, type MAX_ERRORS_LIMIT } from './error-cap.js';
 import { addFieldErrors, escapePointerToken } from './field-errors.js';
+import { type JsonText, malformedJsonError, parseJsonText, takeJsonBody } from './json-text.js';
 
 export interface DecodeBodyOptions<A> {
   /** The codec of the attributes (use `strictObject` so unknown fields are refused). */

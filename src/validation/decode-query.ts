@@ -1,7 +1,7 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
-import type { Context } from '../core/types.js';
 import type { ErrorDetail } from '../errors/api-error.js';
+import type { Context } from '../http/types.js';
 import { checkMaxErrors, ErrorList } from './error-cap.js';
 
 type QueryCodecs = Readonly<Record<string, t.Any>>;

@@ -2,8 +2,9 @@
  * One element of an `Accept` header (RFC 9110 section 12.5.1): a media range, its parameters and its
  * weight.
  */
-import { HTTP_TOKEN } from '../core/field-syntax.js';
+
 import { mediaTypeParameters, splitOutsideQuotes } from '../core/media-type-parameters.js';
+import { HTTP_TOKEN } from '../http/field-syntax.js';
 export interface MediaRange {
   /** Lower-cased type, `*` for a wildcard. */
   readonly type: string;

@@ -1,9 +1,9 @@
 import { describeLayer } from '../core/contract.js';
-import { essence } from '../core/media-types.js';
 import { appendListHeader } from '../core/response.js';
 import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
-import { type ApiResponse, type Context, contextKey, type Middleware } from '../core/types.js';
 import { ApiError } from '../errors/api-error.js';
+import { essence } from '../http/media-types.js';
+import { type ApiResponse, type Context, contextKey, type Middleware } from '../http/types.js';
 import { negotiateVersion, VERSION_PARAMETER, type VersionDecision } from './negotiate.js';
 import { isVersionNumber, type VersioningOptions, type VersionPolicy, versionPolicy } from './policy.js';
 

@@ -1,4 +1,4 @@
-import { JSON_API, JSON_MEDIA } from '../core/media-types.js';
+import { JSON_API, JSON_MEDIA } from '../http/media-types.js';
 
 /** What happens when the path names one version and `Accept` names only others. */
 export type VersionConflictRule = 'reject' | 'path' | 'accept';

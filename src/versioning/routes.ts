@@ -1,6 +1,6 @@
 import type { DeclaredRouteDefinition, RouteAuth, RouteDefinition } from '../core/route.js';
 import type { ParamsOf } from '../core/route-pattern.js';
-import type { Context, Handler, Middleware } from '../core/types.js';
+import type { Context, Handler, Middleware } from '../http/types.js';
 import { NO_PATH_VERSION, versioningWith } from './middleware.js';
 import { type VersioningOptions, versionPolicy } from './policy.js';
 import type { VersionChanges } from './transforms.js';

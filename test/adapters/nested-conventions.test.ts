@@ -19,7 +19,7 @@ import * as ko from '../../src/adapters/koa/index.js';
 import { authenticate, requireAuth } from '../../src/auth/middleware.js';
 import { hs256Verifier, signHs256Token } from '../../src/auth/verifier.js';
 import { defineMiddleware } from '../../src/core/compose.js';
-import type { Context, Middleware } from '../../src/core/types.js';
+import type { Context, Middleware } from '../../src/http/types.js';
 
 const SECRET = 'nested-conventions-secret-of-32-bytes!';
 

@@ -12,8 +12,8 @@ import * as ex from '../../src/adapters/express/index.js';
 import * as fa from '../../src/adapters/fastify/index.js';
 import * as ho from '../../src/adapters/hono/index.js';
 import * as ko from '../../src/adapters/koa/index.js';
-import type { Context, Middleware } from '../../src/core/types.js';
 import { deprecation, movedUrls } from '../../src/deprecation/index.js';
+import type { Context, Middleware } from '../../src/http/types.js';
 import { securityHeaders } from '../../src/security/index.js';
 import { decodeJsonBody, integer, strictObject } from '../../src/validation/index.js';
 

@@ -3,8 +3,8 @@ import { createApp } from '../../src/app/app.js';
 import { conditional } from '../../src/caching/conditional.js';
 import { versionEtag } from '../../src/caching/entity-tag.js';
 import { json } from '../../src/core/response.js';
-import type { Context } from '../../src/core/types.js';
 import { ApiError } from '../../src/errors/api-error.js';
+import type { Context } from '../../src/http/types.js';
 import { send } from '../core/send.js';
 
 interface Book {

@@ -9,7 +9,7 @@ import {
   versionEtag,
 } from '../../src/caching/index.js';
 import { bodyBytes, json } from '../../src/core/response.js';
-import type { ApiResponse, Context, Logger, Middleware } from '../../src/core/types.js';
+import type { ApiResponse, Context, Logger, Middleware } from '../../src/http/types.js';
 import { securityHeaders } from '../../src/security/index.js';
 import { requestView } from '../support/request.js';
 

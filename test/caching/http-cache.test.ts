@@ -10,7 +10,7 @@ import { toNodeHandler } from '../../src/adapters/node.js';
 import { createApp } from '../../src/app/app.js';
 import { cacheControlDefault, conditional, versionEtag } from '../../src/caching/index.js';
 import { json } from '../../src/core/response.js';
-import type { Context } from '../../src/core/types.js';
+import type { Context } from '../../src/http/types.js';
 
 type FieldMap = Record<string, string>;
 interface CacheRequest {

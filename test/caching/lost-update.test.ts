@@ -14,7 +14,7 @@ import {
 } from '../../src/caching/index.js';
 import { readBody } from '../../src/core/body.js';
 import { json } from '../../src/core/response.js';
-import type { Context } from '../../src/core/types.js';
+import type { Context } from '../../src/http/types.js';
 import { requestView } from '../support/request.js';
 
 interface Order {

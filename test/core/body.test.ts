@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/app.js';
 import { DEFAULT_BODY_LIMIT, readBody } from '../../src/core/body.js';
 import { json } from '../../src/core/response.js';
-import type { RequestView } from '../../src/core/types.js';
+import type { RequestView } from '../../src/http/types.js';
 import { requestView } from '../support/request.js';
 import { assertJsonApi } from '../support/schemas.js';
 import { recordingLogger } from './send.js';

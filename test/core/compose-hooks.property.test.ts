@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { compose, defineMiddleware } from '../../src/core/compose.js';
 import { RequestContext } from '../../src/core/context.js';
 import { json, noContent } from '../../src/core/response.js';
-import type { ApiResponse, Middleware } from '../../src/core/types.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { renderError } from '../../src/errors/render.js';
+import type { ApiResponse, Middleware } from '../../src/http/types.js';
 import { requestView } from '../support/request.js';
 import { recordingLogger } from './send.js';
 

@@ -3,9 +3,9 @@ import { createApp } from '../../src/app/app.js';
 import { compose } from '../../src/core/compose.js';
 import { RequestContext } from '../../src/core/context.js';
 import { json, noContent } from '../../src/core/response.js';
-import type { ApiResponse, Context, Middleware } from '../../src/core/types.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { renderError } from '../../src/errors/render.js';
+import type { ApiResponse, Context, Middleware } from '../../src/http/types.js';
 import { requestView } from '../support/request.js';
 import { recordingLogger, send } from './send.js';
 

@@ -3,7 +3,7 @@ import { createApp } from '../../src/app/app.js';
 import { requireAuth } from '../../src/auth/middleware.js';
 import { conditional } from '../../src/caching/conditional.js';
 import { json } from '../../src/core/response.js';
-import type { Context, Principal } from '../../src/core/types.js';
+import type { Context, Principal } from '../../src/http/types.js';
 import { oneOf, positiveInteger, strictObject, text } from '../../src/validation/codecs.js';
 import { queryInteger } from '../../src/validation/query-codecs.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/app.js';
 import { requireAuth } from '../../src/auth/middleware.js';
 import { json, noContent } from '../../src/core/response.js';
-import type { Principal } from '../../src/core/types.js';
+import type { Principal } from '../../src/http/types.js';
 import { integer, positiveInteger, strictObject, text } from '../../src/validation/codecs.js';
 import { queryInteger } from '../../src/validation/query-codecs.js';
 import { requestView } from '../support/request.js';
@@ -13,8 +13,8 @@ const principal = (scopes: string[] = []): Principal => ({ sub: 'u1', scopes: ne
 
 /** Sets a principal from a test header, standing in for `authenticate` (tested on its own). */
 const fakeAuth = async (
-  ctx: import('../../src/core/types.js').Context,
-  next: () => Promise<import('../../src/core/types.js').ApiResponse>,
+  ctx: import('../../src/http/types.js').Context,
+  next: () => Promise<import('../../src/http/types.js').ApiResponse>,
 ) => {
   const scopes = ctx.request.headers.get('x-test-scopes');
   if (scopes !== undefined) ctx.principal = principal(scopes.split(' ').filter(Boolean));

@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/app.js';
+import { json } from '../../src/core/response.js';
+import { ApiError } from '../../src/errors/api-error.js';
 import {
   JSON_API,
   JSON_MEDIA,
   negotiateErrorType,
   negotiateResponseType,
   PROBLEM_JSON,
-} from '../../src/core/media-types.js';
-import { json } from '../../src/core/response.js';
-import { ApiError } from '../../src/errors/api-error.js';
+} from '../../src/http/media-types.js';
 import { recordingLogger, send } from './send.js';
 
 const app = createApp({ logger: recordingLogger() })

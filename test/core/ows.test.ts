@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { trimOws } from '../../src/core/field-syntax.js';
+import { trimOws } from '../../src/http/field-syntax.js';
 
 /**
  * RFC 9110 section 5.6.3: `OWS = *( SP / HTAB )`. A field value is `OWS value OWS`, where the value

@@ -1,6 +1,6 @@
 import type { App } from '../../src/app/app.js';
 import { bodyBytes } from '../../src/core/response.js';
-import type { ApiResponse, Logger } from '../../src/core/types.js';
+import type { ApiResponse, Logger } from '../../src/http/types.js';
 import { requestView, type TestRequest } from '../support/request.js';
 import { assertJsonApi, assertProblem } from '../support/schemas.js';
 

@@ -7,8 +7,8 @@ import { toNodeHandler } from '../../src/adapters/node.js';
 import { createApp } from '../../src/app/app.js';
 import { readBody } from '../../src/core/body.js';
 import { json } from '../../src/core/response.js';
-import type { Context } from '../../src/core/types.js';
 import { type MovedUrl, movedUrls, movedUrlTable } from '../../src/deprecation/moved-urls.js';
+import type { Context } from '../../src/http/types.js';
 import { requestView } from '../support/request.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../src/core/types.js';
 import { dataDocument } from '../../src/envelope/build.js';
 import { defineResourceType } from '../../src/envelope/resource-type.js';
+import type { Principal } from '../../src/http/types.js';
 import { assertJsonApi } from '../support/schemas.js';
 
 interface User {

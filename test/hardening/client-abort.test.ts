@@ -5,7 +5,7 @@ import { toNodeHandler } from '../../src/adapters/node.js';
 import { createApp } from '../../src/app/app.js';
 import { readBody } from '../../src/core/body.js';
 import { defineMiddleware } from '../../src/core/compose.js';
-import type { ApiResponse } from '../../src/core/types.js';
+import type { ApiResponse } from '../../src/http/types.js';
 import { recordingLogger } from '../core/send.js';
 import { listen } from './raw-http.js';
 

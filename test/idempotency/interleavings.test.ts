@@ -2,7 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { createApp } from '../../src/app/app.js';
 import { created } from '../../src/core/response.js';
-import type { ApiResponse } from '../../src/core/types.js';
+import type { ApiResponse } from '../../src/http/types.js';
 import {
   type IdempotencyStore,
   idempotency,

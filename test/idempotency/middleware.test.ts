@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import type { ApiResponse } from '../../src/core/types.js';
 import { ApiError } from '../../src/errors/api-error.js';
+import type { ApiResponse } from '../../src/http/types.js';
 import {
   type IdempotencyStore,
   idempotency,

@@ -1,8 +1,8 @@
 import { type App, createApp } from '../../src/app/app.js';
 import { readBody } from '../../src/core/body.js';
 import { created, json } from '../../src/core/response.js';
-import type { ApiResponse, Context, Middleware } from '../../src/core/types.js';
 import { ApiError } from '../../src/errors/api-error.js';
+import type { ApiResponse, Context, Middleware } from '../../src/http/types.js';
 
 /** Test-only authentication: the `x-user` header names the principal. */
 export const userFromHeader: Middleware = async function userFromHeader(ctx, next) {

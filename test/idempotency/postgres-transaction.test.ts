@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/app.js';
 import { created } from '../../src/core/response.js';
-import type { Context } from '../../src/core/types.js';
+import type { Context } from '../../src/http/types.js';
 import {
   heldClaims,
   IDEMPOTENCY_TRANSACTION,

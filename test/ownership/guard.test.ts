@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/app.js';
 import { authenticate, hs256Verifier, requireAuth, signHs256Token } from '../../src/auth/index.js';
 import { json } from '../../src/core/response.js';
-import type { ApiResponse } from '../../src/core/types.js';
 import { defineResourceType } from '../../src/envelope/index.js';
+import type { ApiResponse } from '../../src/http/types.js';
 import {
   checkOwnership,
   ownedPath,

@@ -4,7 +4,7 @@ import { createApp } from '../../src/app/app.js';
 import { authenticate, hs256Verifier, requireAuth, signHs256Token } from '../../src/auth/index.js';
 import { conditional, versionEtag } from '../../src/caching/index.js';
 import { json } from '../../src/core/response.js';
-import type { ApiResponse } from '../../src/core/types.js';
+import type { ApiResponse } from '../../src/http/types.js';
 import { ownedRecordFact, ownedResource } from '../../src/ownership/index.js';
 import { requestView } from '../support/request.js';
 

@@ -2,7 +2,7 @@ import { BlockList } from 'node:net';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { RequestContext } from '../../src/core/context.js';
-import type { Logger, Principal } from '../../src/core/types.js';
+import type { Logger, Principal } from '../../src/http/types.js';
 import {
   addressGroup,
   clientAddress,

@@ -2,7 +2,7 @@ import { parseItem, parseList } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/app.js';
 import { json } from '../../src/core/response.js';
-import type { Logger, Middleware } from '../../src/core/types.js';
+import type { Logger, Middleware } from '../../src/http/types.js';
 import {
   memoryRateLimitStore,
   type RateLimitOptions,

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../../src/adapters/node.js';
 import { createApp } from '../../src/app/app.js';
 import { json } from '../../src/core/response.js';
-import type { Logger } from '../../src/core/types.js';
+import type { Logger } from '../../src/http/types.js';
 import { type RateLimitOptions, rateLimit, redisRateLimitStore } from '../../src/ratelimit/index.js';
 import { requestView } from '../support/request.js';
 import { REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';

@@ -6,7 +6,7 @@ import { createReferenceApp } from '../../examples/reference-app/composition-roo
 import { configFromEnv } from '../../examples/reference-app/config.js';
 import { referenceAppLogger } from '../../examples/reference-app/logger.js';
 import { createApp } from '../../src/app/app.js';
-import type { Logger } from '../../src/core/types.js';
+import type { Logger } from '../../src/http/types.js';
 import { requestView } from '../support/request.js';
 
 /** A writable that keeps pino's JSON lines in memory. */

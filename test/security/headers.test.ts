@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/app.js';
 import { json, noContent } from '../../src/core/response.js';
-import type { Middleware } from '../../src/core/types.js';
 import { ApiError } from '../../src/errors/api-error.js';
+import type { Middleware } from '../../src/http/types.js';
 import {
   DEFAULT_SECURITY_HEADERS,
   resolveSecurityHeaders,

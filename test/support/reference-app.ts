@@ -5,7 +5,7 @@ import { applyMigrations } from '../../examples/reference-app/database/migration
 import { dataMigrations } from '../../examples/reference-app/database/migrations.js';
 import { postgresDataStores } from '../../examples/reference-app/database/postgres-data-stores.js';
 import { signHs256Token } from '../../src/auth/index.js';
-import type { Logger } from '../../src/core/types.js';
+import type { Logger } from '../../src/http/types.js';
 import { ADAPTERS } from './clients.js';
 import { describedApp } from './described-apps.js';
 import { dropTablesUnder } from './postgres.js';

@@ -1,4 +1,4 @@
-import type { HeaderBag, RequestView } from '../../src/core/types.js';
+import type { HeaderBag, RequestView } from '../../src/http/types.js';
 
 /** What a test request may specify. */
 export interface TestRequest {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/app.js';
 import { json } from '../../src/core/response.js';
-import type { Context, Middleware } from '../../src/core/types.js';
 import { ApiError } from '../../src/errors/api-error.js';
+import type { Context, Middleware } from '../../src/http/types.js';
 import { API_VERSION, versioning } from '../../src/versioning/middleware.js';
 import { versionedRoutes } from '../../src/versioning/routes.js';
 import { requestView } from '../support/request.js';

@@ -8,9 +8,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { App } from '../../app/app.js';
 import { bodyBytes } from '../../core/response.js';
-import type { ApiResponse, Context } from '../../core/types.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError } from '../../errors/render.js';
+import type { ApiResponse, Context } from '../../http/types.js';
 import {
   type ConventionsOptions,
   conventionsRunner,

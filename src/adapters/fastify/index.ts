@@ -14,11 +14,11 @@ import type {
   RequestPayload,
 } from 'fastify';
 import type { App } from '../../app/app.js';
-import { type JsonText, malformedJsonError } from '../../core/json-text.js';
 import { bodyBytes, collectBody } from '../../core/response.js';
-import type { ApiResponse, Context } from '../../core/types.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError } from '../../errors/render.js';
+import type { ApiResponse, Context } from '../../http/types.js';
+import { type JsonText, malformedJsonError } from '../../validation/json-text.js';
 import {
   type ConventionsOptions,
   conventionsRunner,

@@ -6,10 +6,10 @@
  */
 import type { ErrorHandler, Context as HonoContext, MiddlewareHandler } from 'hono';
 import type { App } from '../../app/app.js';
-import { jsonTextOf, malformedJsonError } from '../../core/json-text.js';
-import type { ApiResponse, Context, HeaderBag } from '../../core/types.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError } from '../../errors/render.js';
+import type { ApiResponse, Context, HeaderBag } from '../../http/types.js';
+import { jsonTextOf, malformedJsonError } from '../../validation/json-text.js';
 import { type ConventionsOptions, conventionsRunner, mountPrefix, requestView } from '../conventions.js';
 import { fromFetchRequest, toFetchResponse } from '../fetch.js';
 

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import type { Context as KoaContext, Middleware as KoaMiddleware, Next } from 'koa';
 import type { App } from '../../app/app.js';
 import { collectBody } from '../../core/response.js';
-import type { ApiResponse, Context } from '../../core/types.js';
+import type { ApiResponse, Context } from '../../http/types.js';
 import {
   type ConventionsOptions,
   conventionsRunner,

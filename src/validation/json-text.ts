@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/api-error.js';
-import { type Context, contextKey } from './types.js';
+import { type Context, contextKey } from '../http/types.js';
 
 /** Bytes read as JSON text (RFC 8259): the value, or why they are not JSON. */
 export type JsonText =

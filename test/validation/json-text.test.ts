@@ -1,9 +1,9 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { RequestContext } from '../../src/core/context.js';
-import { parseJsonText, peekJsonBody, takeJsonBody } from '../../src/core/json-text.js';
+import { parseJsonText, peekJsonBody, takeJsonBody } from '../../src/validation/json-text.js';
+import { recordingLogger } from '../core/send.js';
 import { requestView } from '../support/request.js';
-import { recordingLogger } from './send.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
