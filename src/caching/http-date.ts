@@ -1,4 +1,4 @@
-import { imfFixdate } from '../core/http-date.js';
+import { perSecondFixdate } from '../core/http-date.js';
 import { trimOws } from '../http/field-syntax.js';
 
 /**
@@ -46,26 +46,21 @@ export function parseHttpDate(value: string, now: number = Date.now()): number |
   return undefined;
 }
 
+// A resource's Last-Modified repeats from request to request: each second is formatted once.
+const lastModifiedDate = perSecondFixdate();
+
 /**
  * Format a time as IMF-fixdate, truncated to the second (the precision of HTTP-date).
  * @example formatHttpDate(784111777000) // 'Sun, 06 Nov 1994 08:49:37 GMT'
  */
 export function formatHttpDate(time: number): string {
-  const second = Math.floor(time / 1000);
-  // A resource's Last-Modified repeats from request to request: remember the last one formatted.
-  if (second !== lastSecond) {
-    lastSecond = second;
-    lastFormatted = imfFixdate(time);
-  }
-  return lastFormatted;
+  return lastModifiedDate(time);
 }
 
 let lastParsed: { readonly text: string | undefined; readonly time: number | undefined } = {
   text: undefined,
   time: undefined,
 };
-let lastSecond = Number.NaN;
-let lastFormatted = '';
 
 function fullYear(twoDigits: number, now: number): number {
   const currentYear = new Date(now).getUTCFullYear();

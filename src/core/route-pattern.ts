@@ -96,7 +96,8 @@ export const IRREGULAR_PLURALS: ReadonlySet<string> = new Set([
 
 const SEGMENT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
-const VERSION_SEGMENT = /^v\d+$/;
+/** A path segment naming an API version, `v1`, `v2`... (see [versioning](../../docs/versioning.md)). */
+export const VERSION_SEGMENT = /^v\d+$/;
 
 /**
  * Parse a pattern into segments, checking its syntax and (unless turned off) the naming rules: a rule

@@ -1,4 +1,5 @@
 import type * as t from 'io-ts';
+import { VERSION_SEGMENT } from '../core/route-pattern.js';
 import { JSON_API, JSON_MEDIA, PROBLEM_JSON, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
 import { toJsonSchema } from '../validation/json-schema.js';
 import type { HeaderContract, OperationContract, StatusContract } from './contribution.js';
@@ -400,7 +401,7 @@ function embedded(codec: t.Mixed, where: string): JsonSchema {
 function tagOf(pattern: string): string {
   const segments = pattern
     .split('/')
-    .filter((s) => s !== '' && !s.startsWith('{') && !/^v\d+$/.test(s) && s !== 'api');
+    .filter((s) => s !== '' && !s.startsWith('{') && !VERSION_SEGMENT.test(s) && s !== 'api');
   return segments[0] ?? 'root';
 }
 
