@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { entryPoints, SUBPATHS } from '../../build/entries.js';
@@ -11,19 +11,6 @@ function documentedValues(subpath: string): string[] {
   const section = apiPage.split(`## \`rest-conventions/${subpath}\``)[1]?.split('\n## ')[0] ?? '';
   const line = section.split('\n').find((l) => l.startsWith('- Values: ')) ?? '';
   return [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).sort();
-}
-
-/** Relative imports of every TypeScript file under a source folder. */
-function importsUnder(folder: string): Array<{ file: string; from: string }> {
-  const dir = join(root, 'src', folder);
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.ts'))
-    .flatMap((name) =>
-      [...readFileSync(join(dir, name), 'utf8').matchAll(/from '(\.[^']+)'/g)].map((m) => ({
-        file: `${folder}/${name}`,
-        from: m[1]!,
-      })),
-    );
 }
 
 describe('the public API (docs/api.md)', () => {
@@ -45,15 +32,5 @@ describe('the public API (docs/api.md)', () => {
     for (const internal of ['gcraStateFromDebt', 'gcraDebt', 'scopeKey', 'inBlocks', 'canonicalJson']) {
       expect(rootModule).not.toHaveProperty(internal);
     }
-  });
-});
-
-describe('module boundaries', () => {
-  it('errors imports nothing from core', () => {
-    expect(importsUnder('errors').filter(({ from }) => from.startsWith('../core/'))).toEqual([]);
-  });
-
-  it('the shared HTTP model (src/http) imports no other part of the library', () => {
-    expect(importsUnder('http').filter(({ from }) => from.startsWith('../'))).toEqual([]);
   });
 });
