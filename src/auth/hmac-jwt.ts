@@ -40,9 +40,9 @@ export interface HmacJwtOptions {
  * answered without the HMAC while its `exp` and `nbf` still hold at the current time; the key and
  * the options are fixed for the verifier's life, so nothing else can make it invalid.
  */
-export const VERIFIED_TOKENS_CACHED = 1_000;
+const VERIFIED_TOKENS_CACHED = 1_000;
 /** Longer tokens are verified every time, so the cache holds at most about 4 MB of tokens. */
-export const LONGEST_CACHED_TOKEN = 4_096;
+const LONGEST_CACHED_TOKEN = 4_096;
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {

@@ -146,7 +146,7 @@ function keep(states: unknown[] | undefined, index: number, state: unknown): unk
  * Whether a value returned by `before` is a response to answer with (rather than state to keep): an
  * object with a numeric `status` and a `headers` object, as every `ApiResponse` has.
  */
-export function isResponse(value: unknown): value is ApiResponse {
+function isResponse(value: unknown): value is ApiResponse {
   return (
     typeof value === 'object' &&
     value !== null &&

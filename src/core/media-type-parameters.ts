@@ -27,7 +27,7 @@ export function splitOutsideQuotes(input: string, separator: string): string[] {
 }
 
 /** A token as it is, a quoted-string without its quotes and escapes, or `undefined` when malformed. */
-export function unquote(value: string): string | undefined {
+function unquote(value: string): string | undefined {
   if (!value.startsWith('"')) return HTTP_TOKEN.test(value) ? value : undefined;
   if (value.length < 2 || !value.endsWith('"')) return undefined;
   let out = '';

@@ -4,7 +4,7 @@
  * static segments are any characters but `/`, `{`, `}`, `?` and `#`, compared case-sensitively;
  * `{name}` is a whole-segment parameter.
  */
-export type UrlSegment =
+type UrlSegment =
   | { readonly kind: 'static'; readonly value: string }
   | { readonly kind: 'param'; readonly name: string };
 

@@ -23,7 +23,7 @@ export const DEFAULT_REPLAY_HEADERS: readonly string[] = Object.freeze([
  * Statuses never stored: 401 (the caller may authenticate and retry) and 429 (the caller should retry
  * later); storing either would replay a refusal that no longer applies.
  */
-export const NEVER_STORED_STATUSES: ReadonlySet<number> = new Set([401, 429]);
+const NEVER_STORED_STATUSES: ReadonlySet<number> = new Set([401, 429]);
 
 /** The header marking a replayed response (as Stripe sends it). */
 export const REPLAYED_HEADER = 'idempotent-replayed';

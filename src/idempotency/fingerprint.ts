@@ -86,7 +86,7 @@ const JSON_TYPE = /^application\/(?:[^;\s]*\+)?json\s*(?:;|$)/i;
  * whitespace do not matter; any other body (or one that is not JSON text, see `parseJsonText`) is
  * hashed as bytes. `parse` reads the body as JSON text.
  */
-export function bodyDigest(
+function bodyDigest(
   contentType: string | undefined,
   body: Uint8Array,
   parse: (body: Uint8Array) => JsonText,

@@ -113,7 +113,7 @@ export function parseAddressBlock(entry: string): AddressBlock {
 }
 
 /** Whether `address` lies in one of `blocks`. */
-export function inBlocks(address: IpAddress, blocks: readonly AddressBlock[]): boolean {
+function inBlocks(address: IpAddress, blocks: readonly AddressBlock[]): boolean {
   return blocks.some(({ address: network, prefix }) => {
     if (network.family !== address.family) return false;
     const a = maskBytes(address.bytes, prefix);

@@ -57,7 +57,7 @@ const VERSION_SEGMENT = /^v(\d{1,9})$/;
 export const NO_PATH_VERSION: PathVersionReader = () => undefined;
 
 /** The default reader: a `v<N>` segment of `ctx.routePattern` (the pattern, never the raw path). */
-export const versionFromRoutePattern: PathVersionReader = (ctx) => {
+const versionFromRoutePattern: PathVersionReader = (ctx) => {
   const pattern = ctx.routePattern;
   if (pattern === undefined) return undefined;
   // Patterns are the app's few registered routes: each is read once, not split on every request.

@@ -16,7 +16,7 @@ export interface RawReply {
 }
 
 /** Parse the first response in `text` (enough for tests: no chunked bodies). */
-export function parseReply(text: string, ended: RawReply['ended']): RawReply {
+function parseReply(text: string, ended: RawReply['ended']): RawReply {
   const cut = text.indexOf('\r\n\r\n');
   const head = cut === -1 ? text : text.slice(0, cut);
   const [statusLine = '', ...lines] = head.split('\r\n');

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install chromium`), or `CHROMIUM_PATH`. `.ci/run` installs it. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * Whether page tests can run: under `CI=true` a missing browser is a failure (it throws); elsewhere

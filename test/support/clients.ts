@@ -17,7 +17,7 @@ export interface TestResponse {
   readonly body: any;
 }
 
-export interface TestRequestInit {
+interface TestRequestInit {
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string | Uint8Array;
 }

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import net from 'node:net';
 
 /** How the proxy treats traffic: forward it, cut every connection, or hold every byte. */
-export type ProxyMode = 'forward' | 'cut' | 'stall';
+type ProxyMode = 'forward' | 'cut' | 'stall';
 
 /** Emits `forwarding` each time a new client connection is passed on to the server. */
 export interface TcpProxy extends EventEmitter {
