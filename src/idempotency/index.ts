@@ -47,10 +47,5 @@ export {
   type Queryable,
   type QueryResult,
 } from './postgres-store.js';
-export {
-  DEFAULT_REDIS_MAX_BYTES,
-  DEFAULT_REDIS_MAX_ENTRIES,
-  type RedisStoreOptions,
-  redisStore,
-} from './redis-store.js';
+export { type RedisStoreOptions, redisStore } from './redis-store.js';
 export type { ClaimOutcome, IdempotencyStore, StoredResponse, StoreTransaction } from './store.js';

@@ -36,3 +36,50 @@ export function isRedisScriptClient(client: unknown): client is RedisScriptClien
     typeof (client as RedisScriptClient).eval === 'function'
   );
 }
+
+/** The commands of an ioredis pipeline the stores use (`Redis#pipeline()`, `Cluster#pipeline()`). */
+export interface RedisPipeline {
+  evalsha(sha1: string, numkeys: number, ...keysAndArgs: (string | number)[]): RedisPipeline;
+  eval(script: string, numkeys: number, ...keysAndArgs: (string | number)[]): RedisPipeline;
+  call(command: string, ...args: (string | number)[]): RedisPipeline;
+  exec(): Promise<[Error | null, unknown][] | null>;
+}
+
+/** A client that can also send a pipeline: one write, to the node of the pipeline's keys. */
+export interface RedisPipelineClient extends RedisScriptClient {
+  pipeline(): RedisPipeline;
+}
+
+/** `client` can send a pipeline (checked at start-up). */
+export function isRedisPipelineClient(client: unknown): client is RedisPipelineClient {
+  return isRedisScriptClient(client) && typeof (client as RedisPipelineClient).pipeline === 'function';
+}
+
+/**
+ * Run a script, then `WAIT replicas timeoutMs` on the same connection, in one pipeline: on Redis
+ * Cluster the pipeline goes to the node that holds the script's keys, so the WAIT counts the
+ * replicas of that node that acknowledged the script's writes (and every write before it on the
+ * connection). Resolves the script's reply and the number of replicas that acknowledged.
+ */
+export async function runRedisScriptAndWait(
+  client: RedisPipelineClient,
+  script: { readonly source: string; readonly sha: string },
+  keys: readonly string[],
+  args: readonly (string | number)[],
+  wait: { readonly replicas: number; readonly timeoutMs: number },
+): Promise<[reply: unknown, acknowledged: number]> {
+  const send = async (cached: boolean) => {
+    const pipeline = client.pipeline();
+    if (cached) pipeline.evalsha(script.sha, keys.length, ...keys, ...args);
+    else pipeline.eval(script.source, keys.length, ...keys, ...args);
+    const results = (await pipeline.call('WAIT', wait.replicas, wait.timeoutMs).exec()) ?? [];
+    const [ran, waited] = results;
+    if (ran === undefined || waited === undefined) throw new Error('Redis pipeline: no reply');
+    return [ran, waited] as const;
+  };
+  let [ran, waited] = await send(true);
+  if (ran[0] instanceof Error && ran[0].message.startsWith('NOSCRIPT')) [ran, waited] = await send(false);
+  if (ran[0] !== null) throw ran[0];
+  if (waited[0] !== null) throw waited[0];
+  return [ran[1], Number(waited[1])];
+}
