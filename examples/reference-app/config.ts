@@ -5,6 +5,16 @@ export interface Config {
   /** True when AUTH_SECRET was not set and the documented development secret is in use. */
   readonly usingDevSecret: boolean;
   readonly redisUrl: string;
+  /**
+   * Redis Cluster seed nodes (`REDIS_CLUSTER_NODES=host:port,...`): when set, the Redis stores use
+   * the cluster and `REDIS_URL` is not read (docs/deployment.md, "Redis Cluster").
+   */
+  readonly redisClusterNodes: readonly { readonly host: string; readonly port: number }[] | undefined;
+  /**
+   * Replicas that must acknowledge a completed idempotency record before its response is sent
+   * (`REDIS_WAIT_REPLICAS`; default 1 on a cluster, 0 on one Redis): Redis `WAIT`.
+   */
+  readonly redisWaitReplicas: number;
   readonly databaseUrl: string;
   /** Where books, users, orders and standards live: `memory` (default) or `postgres` (see docs/deployment.md). */
   readonly dataStore: 'memory' | 'postgres';
@@ -19,9 +29,9 @@ export interface Config {
   /** Where idempotency records live: `memory` (default), `redis` or `postgres`. */
   readonly idempotencyStore: 'memory' | 'redis' | 'postgres';
   /**
-   * Budgets of the memory and Redis idempotency stores in total (`IDEMPOTENCY_MAX_ENTRIES`,
+   * Budgets of the memory idempotency store in total (`IDEMPOTENCY_MAX_ENTRIES`,
    * `IDEMPOTENCY_MAX_BYTES`); unset: the store's defaults (docs/idempotency.md, "Budgets").
-   * PostgreSQL enforces per-owner budgets only.
+   * The Redis and PostgreSQL stores enforce per-owner budgets only.
    */
   readonly idempotencyLimits: { readonly maxEntries?: number; readonly maxBytes?: number };
   /** Namespace of this app's data in shared stores: Redis key prefix, PostgreSQL table prefix. */
@@ -44,6 +54,27 @@ function storePrefix(value: string | undefined): string {
     throw new TypeError(`STORE_PREFIX must be lower-case letters, digits and underscores, got ${prefix}`);
   }
   return prefix;
+}
+
+/** `host:port,host:port`: the seed nodes of a Redis Cluster. */
+function clusterNodes(value: string | undefined): Config['redisClusterNodes'] {
+  if (value === undefined) return undefined;
+  const nodes = value.split(',').map((node) => {
+    const match = /^([^\s:,]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(node.trim());
+    const port = Number(match?.[2]);
+    if (match === null || port < 1 || port > 65535) {
+      throw new TypeError(`REDIS_CLUSTER_NODES must be host:port[,host:port...], got ${node}`);
+    }
+    return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+  });
+  return nodes;
+}
+
+function nonNegativeInteger(name: string, value: string | undefined, fallback: number): number {
+  const parsed = Number(value ?? fallback);
+  if (!Number.isSafeInteger(parsed) || parsed < 0)
+    throw new TypeError(`${name} must be a non-negative integer, got ${value}`);
+  return parsed;
 }
 
 function positiveInteger(name: string, value: string | undefined, fallback: number): number {
@@ -81,11 +112,33 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new TypeError(`PORT must be 0..65535, got ${env.PORT}`);
+  const redisClusterNodes = clusterNodes(env.REDIS_CLUSTER_NODES);
+  const idempotencyStore = choice(
+    'IDEMPOTENCY_STORE',
+    env.IDEMPOTENCY_STORE,
+    ['memory', 'redis', 'postgres'] as const,
+    'memory',
+  );
+  const idempotencyLimits = {
+    ...optionalPositiveInteger('maxEntries', 'IDEMPOTENCY_MAX_ENTRIES', env.IDEMPOTENCY_MAX_ENTRIES),
+    ...optionalPositiveInteger('maxBytes', 'IDEMPOTENCY_MAX_BYTES', env.IDEMPOTENCY_MAX_BYTES),
+  };
+  if (idempotencyStore !== 'memory' && Object.keys(idempotencyLimits).length > 0) {
+    throw new TypeError(
+      'IDEMPOTENCY_MAX_ENTRIES and IDEMPOTENCY_MAX_BYTES size the memory store only (the Redis and PostgreSQL stores have per-owner budgets)',
+    );
+  }
   return {
     port,
     authSecret: env.AUTH_SECRET ?? DEV_AUTH_SECRET,
     usingDevSecret: env.AUTH_SECRET === undefined,
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    redisClusterNodes,
+    redisWaitReplicas: nonNegativeInteger(
+      'REDIS_WAIT_REPLICAS',
+      env.REDIS_WAIT_REPLICAS,
+      redisClusterNodes === undefined ? 0 : 1,
+    ),
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
     dataStore: choice('DATA_STORE', env.DATA_STORE, ['memory', 'postgres'] as const, 'memory'),
     testCrash:
@@ -98,16 +151,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
             'after-order-insert',
           ),
     databasePoolSize: positiveInteger('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10),
-    idempotencyStore: choice(
-      'IDEMPOTENCY_STORE',
-      env.IDEMPOTENCY_STORE,
-      ['memory', 'redis', 'postgres'] as const,
-      'memory',
-    ),
-    idempotencyLimits: {
-      ...optionalPositiveInteger('maxEntries', 'IDEMPOTENCY_MAX_ENTRIES', env.IDEMPOTENCY_MAX_ENTRIES),
-      ...optionalPositiveInteger('maxBytes', 'IDEMPOTENCY_MAX_BYTES', env.IDEMPOTENCY_MAX_BYTES),
-    },
+    idempotencyStore,
+    idempotencyLimits,
     storePrefix: storePrefix(env.STORE_PREFIX),
     shutdownTimeoutSeconds: positiveInteger('SHUTDOWN_TIMEOUT', env.SHUTDOWN_TIMEOUT, 10),
     rateLimit: {

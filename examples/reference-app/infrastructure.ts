@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import pg from 'pg';
 import { type IdempotencyStore, memoryStore, postgresStore, redisStore } from 'rest-conventions/idempotency';
 import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from 'rest-conventions/ratelimit';
@@ -63,22 +63,30 @@ export interface Infrastructure extends Partial<DataStores> {
  */
 export async function connectInfrastructure(config: Config): Promise<Infrastructure> {
   const closers: Array<() => Promise<unknown>> = [];
-  let redis: Redis | undefined;
   let pool: pg.Pool | undefined;
+  let redis: Redis | Cluster | undefined;
   const redisClient = async () => {
     if (redis === undefined) {
       // Connect once at start-up and say so clearly when Redis is not there; afterwards a command
       // that cannot be sent fails fast, and the stores' own timeouts decide what the client sees.
-      const host = hostOf(config.redisUrl, 'REDIS_URL');
-      const client = new Redis(config.redisUrl, {
+      const nodes = config.redisClusterNodes;
+      const host =
+        nodes === undefined
+          ? hostOf(config.redisUrl, 'REDIS_URL')
+          : `cluster ${nodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
+      const options = {
         lazyConnect: true,
         maxRetriesPerRequest: 1,
-        // Commands issued in one turn of the event loop (the claims and completions of the
-        // requests read in that turn) go out in one write: a keyed POST under load made 3 write
-        // system calls per request with it off, 1.1 with it on (docs/idempotency.md, "Stores").
-        enableAutoPipelining: true,
         connectTimeout: STORE_CONNECT_TIMEOUT_MS,
-      });
+      };
+      // Commands issued in one turn of the event loop (the claims and completions of the
+      // requests read in that turn) go out in one write: a keyed POST under load made 3 write
+      // system calls per request with it off, 1.1 with it on (docs/idempotency.md, "Stores").
+      // On a cluster, one write per master.
+      const client =
+        nodes === undefined
+          ? new Redis(config.redisUrl, { ...options, enableAutoPipelining: true })
+          : new Cluster([...nodes], { lazyConnect: true, enableAutoPipelining: true, redisOptions: options });
       // Without a listener, ioredis prints "[ioredis] Unhandled error event" and a stack per attempt.
       // The stores' own timeouts and policies decide what clients see while Redis is away.
       let lastError: unknown;
@@ -126,7 +134,9 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
       idempotencyStore = redisStore({
         client: await redisClient(),
         prefix: `${config.storePrefix}:idempotency:`,
-        ...config.idempotencyLimits,
+        // A completed record is on this many replicas before its response is sent, so a failover
+        // to one of them keeps it (docs/deployment.md, "Redis Cluster").
+        replicas: config.redisWaitReplicas,
       });
       break;
     case 'postgres': {

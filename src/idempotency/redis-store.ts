@@ -27,9 +27,11 @@ export interface RedisStoreOptions {
   /** Most bytes one owner holds at once (default 4 MiB). */
   readonly ownerMaxBytes?: number;
   /**
-   * Replicas that must acknowledge a completed record before `complete` resolves (default 0: the
-   * master's answer only). With 1, a record whose response was sent survives a failover to a
-   * replica that acknowledged it (Redis `WAIT`, docs/deployment.md, "Redis Cluster").
+   * Replicas that must acknowledge a completed record before `complete` resolves true (default 0:
+   * the master's answer only). With 1, a completed record survives a failover to a replica that
+   * acknowledged it (Redis `WAIT`, docs/deployment.md, "Redis Cluster"); fewer acknowledgements
+   * within `replicationTimeoutMs` reject the completion (the middleware logs that the response
+   * could not be stored, and still sends it).
    */
   readonly replicas?: number;
   /** How long a completion waits for `replicas` (default 100 ms; the record stays completed). */
@@ -139,13 +141,19 @@ export function redisStore(options: RedisStoreOptions): IdempotencyStore {
   const complete = async (owner: string, key: string, args: readonly string[]) => {
     if (durability.replicas === 0) return run(scripts.complete, owner, key, args);
     const k = ownerKeys(prefix, owner, key);
-    const [reply] = await runRedisScriptAndWait(
+    const [reply, acknowledged] = await runRedisScriptAndWait(
       client as Parameters<typeof runRedisScriptAndWait>[0],
       scripts.complete,
       [k.record, k.expiry, k.usage],
       args,
       durability,
     );
+    if (reply === 1 && acknowledged < durability.replicas) {
+      // Completed on the master, but a failover now could lose it: not a completion to rely on.
+      throw new Error(
+        `redisStore: the record was acknowledged by ${acknowledged} of ${durability.replicas} replicas within ${durability.timeoutMs} ms`,
+      );
+    }
     return reply as Reply;
   };
 

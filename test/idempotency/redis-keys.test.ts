@@ -4,7 +4,10 @@ import { describe, expect } from 'vitest';
 import { ownerKeys, ownerOfToken, ownerToken } from '../../src/idempotency/redis-keys.js';
 
 // Owners and keys drawn from text heavy in the characters a hash tag is made of.
-const text = fc.string({ unit: fc.constantFrom('a', 'b', '{', '}', '%', ':', '#', '7', 'B', 'D'), maxLength: 8 });
+const text = fc.string({
+  unit: fc.constantFrom('a', 'b', '{', '}', '%', ':', '#', '7', 'B', 'D'),
+  maxLength: 8,
+});
 
 describe('the Redis idempotency key layout', () => {
   it.prop([text, text, fc.constantFrom('idempotency:', 'app:idem:', '')])(

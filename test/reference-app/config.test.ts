@@ -28,6 +28,35 @@ describe('the reference app’s data store settings', () => {
   });
 });
 
+describe('the reference app’s Redis settings', () => {
+  it('uses one Redis (REDIS_URL) without WAIT unless REDIS_CLUSTER_NODES names a cluster', () => {
+    const config = configFromEnv({});
+    expect(config.redisClusterNodes).toBeUndefined();
+    expect(config.redisWaitReplicas).toBe(0);
+  });
+
+  it('reads REDIS_CLUSTER_NODES, waiting for one replica by default, or REDIS_WAIT_REPLICAS', () => {
+    const config = configFromEnv({ REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001,[::1]:7002' });
+    expect(config.redisClusterNodes).toEqual([
+      { host: '10.0.0.1', port: 7000 },
+      { host: 'redis-b', port: 7001 },
+      { host: '::1', port: 7002 },
+    ]);
+    expect(config.redisWaitReplicas).toBe(1);
+    expect(configFromEnv({ REDIS_CLUSTER_NODES: 'a:1', REDIS_WAIT_REPLICAS: '0' }).redisWaitReplicas).toBe(0);
+  });
+
+  it.each([
+    [{ REDIS_CLUSTER_NODES: 'redis-a' }, /REDIS_CLUSTER_NODES must be host:port/],
+    [{ REDIS_CLUSTER_NODES: 'a:7000,' }, /REDIS_CLUSTER_NODES must be host:port/],
+    [{ REDIS_CLUSTER_NODES: 'a:70000' }, /REDIS_CLUSTER_NODES must be host:port/],
+    [{ REDIS_WAIT_REPLICAS: '-1' }, /REDIS_WAIT_REPLICAS must be a non-negative integer/],
+  ])('refuses %o at start-up with a TypeError naming the variable', (env, message) => {
+    expect(() => configFromEnv(env)).toThrow(TypeError);
+    expect(() => configFromEnv(env)).toThrow(message);
+  });
+});
+
 describe('the reference app’s idempotency store budgets', () => {
   it('leaves the budgets to the store unless IDEMPOTENCY_MAX_ENTRIES or IDEMPOTENCY_MAX_BYTES is set', () => {
     expect(configFromEnv({}).idempotencyLimits).toEqual({});
@@ -40,6 +69,7 @@ describe('the reference app’s idempotency store budgets', () => {
   it.each([
     [{ IDEMPOTENCY_MAX_ENTRIES: '0' }, /IDEMPOTENCY_MAX_ENTRIES must be a positive integer/],
     [{ IDEMPOTENCY_MAX_BYTES: 'lots' }, /IDEMPOTENCY_MAX_BYTES must be a positive integer/],
+    [{ IDEMPOTENCY_STORE: 'redis', IDEMPOTENCY_MAX_ENTRIES: '10' }, /size the memory store only/],
   ])('refuses %o at start-up with a TypeError naming the variable', (env, message) => {
     expect(() => configFromEnv(env)).toThrow(message);
   });

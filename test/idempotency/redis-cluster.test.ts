@@ -1,0 +1,275 @@
+/**
+ * The Redis stores on a real Redis Cluster (3 masters, 3 replicas) that this file starts from
+ * `redis-server` on loopback ports and stops in `afterAll`: the store contract, records spread over
+ * the masters, two instances of the reference app (`REDIS_CLUSTER_NODES`) sharing keyed writes and
+ * rate limits, and a master killed mid-run.
+ */
+import { execFileSync } from 'node:child_process';
+import keySlot from 'cluster-key-slot';
+import { Cluster } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
+import { configFromEnv } from '../../examples/reference-app/config.js';
+import { connectInfrastructure, type Infrastructure } from '../../examples/reference-app/infrastructure.js';
+import { type Served, serve } from '../../examples/reference-app/serve.js';
+import { redisStore } from '../../src/idempotency/index.js';
+import { type RedisCluster, startRedisCluster } from '../support/redis-cluster.js';
+import { bearer, memoryLogger } from '../support/reference-app.js';
+import { describeStoreContract } from './store-contract.js';
+
+/** Whether `redis-server` is installed; under CI=true it must be. */
+function clusterAvailable(): boolean {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    execFileSync('redis-cli', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    if (process.env.CI === 'true') throw new Error('redis-server and redis-cli are required under CI=true');
+    console.warn('skipping the Redis Cluster tests: redis-server or redis-cli is not installed');
+    return false;
+  }
+}
+
+const available = clusterAvailable();
+let cluster: RedisCluster;
+const clients: Cluster[] = [];
+
+function clusterClient(): Cluster {
+  const client = new Cluster([...cluster.nodes], { enableAutoPipelining: true });
+  client.on('error', () => {}); // failures surface through commands
+  clients.push(client);
+  return client;
+}
+
+beforeAll(async () => {
+  if (available) cluster = await startRedisCluster();
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.quit().catch(() => c.disconnect())));
+  await cluster?.stop();
+});
+
+let contractClient: Cluster;
+let limited = 0;
+describeStoreContract(
+  'Redis Cluster',
+  {
+    before: async () => {
+      contractClient = clusterClient();
+    },
+    make: (now) => redisStore({ client: contractClient, prefix: 'contract:', now }),
+    makeLimited: async (now, { ownerMaxEntries, ownerMaxBytes }) =>
+      redisStore({
+        client: contractClient,
+        prefix: `limited-${++limited}:`,
+        now,
+        ownerMaxEntries,
+        ownerMaxBytes,
+      }),
+    totalBudgets: false,
+  },
+  available,
+);
+
+/** The master serving `slot`. */
+function masterOf(masters: Awaited<ReturnType<RedisCluster['masters']>>, slot: number): number {
+  return masters.find((m) => m.slots.some(([from, to]) => slot >= from && slot <= to))!.port;
+}
+
+/** Keys under `prefix` on each master, by SCAN (bounded: the test writes at most 30 000 of them). */
+async function keysPerMaster(prefix: string): Promise<Map<number, string[]>> {
+  const result = new Map<number, string[]>();
+  for (const { port } of await cluster.masters()) {
+    const out = await cluster.cli(port, '--scan', '--pattern', `${prefix}*`);
+    result.set(
+      port,
+      out.split('\n').filter((line) => line !== ''),
+    );
+  }
+  return result;
+}
+
+describe.skipIf(!available)('the Redis idempotency store on a Redis Cluster', () => {
+  it("keeps a claim's keys in the record's own slot", async () => {
+    const store = redisStore({ client: clusterClient(), prefix: 'slot:' });
+    const claimed = await store.claim('k', 'fp', 10_000, 'sub:alice');
+    expect(claimed.kind).toBe('claimed');
+    const keys = [...(await keysPerMaster('slot:')).values()].flat();
+    expect(keys.sort()).toEqual(['slot:{sub:alice}#expiry', 'slot:{sub:alice}#usage', 'slot:{sub:alice}:k']);
+    expect(new Set(keys.map(keySlot)).size).toBe(1);
+  });
+
+  it("spreads 10,000 owners' records, from two store instances, over every master, none holding half", async () => {
+    const stores = [
+      redisStore({ client: clusterClient(), prefix: 'spread:' }),
+      redisStore({ client: clusterClient(), prefix: 'spread:' }),
+    ];
+    for (let batch = 0; batch < 10; batch++) {
+      const outcomes = await Promise.all(
+        Array.from({ length: 1_000 }, (_, i) => {
+          const owner = batch * 1_000 + i;
+          return stores[owner % 2]!.claim(`order-${owner}`, 'fp', 60_000, `sub:user-${owner}`);
+        }),
+      );
+      expect(outcomes.every((o) => o.kind === 'claimed')).toBe(true);
+    }
+    const perMaster = await keysPerMaster('spread:');
+    const records = [...perMaster.values()].map((keys) => keys.filter((k) => k.includes('}:')).length);
+    expect(records).toHaveLength(3);
+    expect(records.reduce((a, b) => a + b, 0)).toBe(10_000);
+    for (const count of records) {
+      expect(count).toBeGreaterThan(0);
+      expect(count).toBeLessThan(5_000);
+    }
+  });
+});
+
+const ORDER = JSON.stringify({ bookId: 2, quantity: 1 });
+
+interface Instance {
+  readonly url: string;
+  readonly logger: ReturnType<typeof memoryLogger>;
+  readonly served: Served;
+  readonly infrastructure: Infrastructure;
+}
+
+/** One instance of the reference app on the cluster (the same environment for both). */
+async function startInstance(): Promise<Instance> {
+  const config = configFromEnv({
+    REDIS_CLUSTER_NODES: cluster.nodes.map((n) => `${n.host}:${n.port}`).join(','),
+    IDEMPOTENCY_STORE: 'redis',
+    RATE_LIMIT_STORE: 'redis',
+    RATE_LIMIT_MAX: '40',
+    RATE_LIMIT_WINDOW: '3600',
+    STORE_PREFIX: 'app',
+  });
+  const infrastructure = await connectInfrastructure(config);
+  const logger = memoryLogger();
+  const app = createReferenceApp(config, logger, infrastructure);
+  const served = await serve('node', app, 0);
+  return { url: `http://127.0.0.1:${served.port}`, logger, served, infrastructure };
+}
+
+async function post(instance: Instance, token: string, key: string) {
+  const response = await fetch(`${instance.url}/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: token, 'idempotency-key': `"${key}"` },
+    body: ORDER,
+  });
+  return {
+    status: response.status,
+    replayed: response.headers.get('idempotent-replayed'),
+    requestId: response.headers.get('x-request-id'),
+    text: await response.text(),
+  };
+}
+
+/**
+ * Whether the instance logged that it could not store the record of this request (the store
+ * rejected the completion: its master went away, or fewer replicas than asked acknowledged it in
+ * time). Such a response was sent, but its record was never acknowledged.
+ */
+function notStored(instance: Instance, requestId: string | null): boolean {
+  return instance.logger.entries.some(
+    (e) => e.message === 'idempotency: response could not be stored' && e.fields.requestId === requestId,
+  );
+}
+
+/** Orders of user `sub` on one instance (the data store is each instance's memory). */
+async function orders(instance: Instance, sub: string, token: string): Promise<number> {
+  const response = await fetch(`${instance.url}/users/${sub}/orders?page[size]=100`, {
+    headers: { authorization: token },
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: unknown[] }).data.length;
+}
+
+describe.skipIf(!available)('two instances of the reference app on a Redis Cluster', () => {
+  let a: Instance;
+  let b: Instance;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([startInstance(), startInstance()]);
+  });
+  afterAll(async () => {
+    for (const instance of [a, b]) {
+      await instance?.served.close();
+      await instance?.infrastructure.close();
+    }
+  });
+
+  it('executes a 30-way race on one key, split over both instances, once', async () => {
+    const token = await bearer('1');
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => post(i % 2 === 0 ? a : b, token, 'race')),
+    );
+    for (const r of responses) expect([201, 409]).toContain(r.status);
+    const created = responses.filter((r) => r.status === 201);
+    for (const r of created) expect(r.text).toBe(created[0]!.text);
+    expect((await orders(a, '1', token)) + (await orders(b, '1', token))).toBe(1);
+  });
+
+  it('shares a rate limit across instances', async () => {
+    const token = await bearer('2');
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      for (const instance of [a, b]) {
+        const response = await fetch(`${instance.url}/books`, { headers: { authorization: token } });
+        await response.arrayBuffer();
+        statuses.push(response.status);
+      }
+    }
+    // 40 a window in all; per instance, each would have let its 30 through.
+    expect(statuses.filter((s) => s === 200)).toHaveLength(40);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+  });
+
+  it('goes on through a master failover without running an acknowledged write twice', async () => {
+    const users = Array.from({ length: 30 }, (_, i) => String(100 + i));
+    const tokens = new Map(await Promise.all(users.map(async (u) => [u, await bearer(u)] as const)));
+    const acknowledged = new Map<string, { user: string; text: string }>();
+    const masters = await cluster.masters();
+    const victim = masterOf(masters, keySlot(`{sub:${users[0]}}`));
+    let killed = false;
+    // Bounded: 12 rounds of one keyed write per user, alternating instances; the master holding
+    // the first user's records is killed after round 4. A request the store could not serve (503)
+    // is retried with its key until it is answered, at most 40 times 250 ms.
+    for (let round = 0; round < 12; round++) {
+      if (round === 4) {
+        await cluster.kill(victim);
+        killed = true;
+      }
+      await Promise.all(
+        users.map(async (user, i) => {
+          const key = `order-${user}-${round}`;
+          for (let attempt = 0; attempt < 40; attempt++) {
+            const instance = (round + i) % 2 === 0 ? a : b;
+            const r = await post(instance, tokens.get(user)!, key);
+            if (r.status === 201) {
+              if (!notStored(instance, r.requestId)) acknowledged.set(key, { user, text: r.text });
+              return;
+            }
+            expect([503, 409]).toContain(r.status);
+            await new Promise((resolve) => setTimeout(resolve, 250));
+          }
+        }),
+      );
+    }
+    expect(killed).toBe(true);
+    // The replica of the killed master took its slots over.
+    await cluster.healthy(20_000);
+    expect((await cluster.masters()).map((m) => m.port)).not.toContain(victim);
+    // Every write whose record was acknowledged (completed, and on a replica: REDIS_WAIT_REPLICAS=1
+    // by default on a cluster) is replayed, on either instance, never run again; the first user's
+    // records, on the killed master, included.
+    const onVictim = [...acknowledged.values()].filter(
+      (w) => masterOf(masters, keySlot(`{sub:${w.user}}`)) === victim,
+    );
+    expect(onVictim.length).toBeGreaterThanOrEqual(12);
+    for (const [key, write] of acknowledged) {
+      const again = await post(key.endsWith('0') ? b : a, tokens.get(write.user)!, key);
+      expect(again.status, key).toBe(201);
+      expect(again.replayed, key).toBe('true');
+      expect(again.text, key).toBe(write.text);
+    }
+  });
+});

@@ -1,0 +1,164 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A Redis Cluster of 3 masters and 3 replicas on loopback, started by a test from `redis-server`. */
+export interface RedisCluster {
+  /** Every node's port, in start order. */
+  readonly ports: readonly number[];
+  /** `127.0.0.1:<port>` of every node, for `REDIS_CLUSTER_NODES` and ioredis `Cluster`. */
+  readonly nodes: readonly { host: string; port: number }[];
+  /** `redis-cli -p <port> <args>` against one node, its output. */
+  cli(port: number, ...args: string[]): Promise<string>;
+  /** The ports of the masters and the slot ranges each serves. */
+  masters(): Promise<Array<{ port: number; slots: Array<[number, number]> }>>;
+  /** SIGKILL one node (a crash: no shutdown, no save). */
+  kill(port: number): Promise<void>;
+  /** Resolves once every live node reports `cluster_state:ok` and every replica is in sync. */
+  healthy(timeoutMs: number): Promise<void>;
+  /** Kill every node still running and remove the data directory. */
+  stop(): Promise<void>;
+}
+
+/** Whether a loopback port can be bound right now. */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** Six ports free along with their cluster bus ports (port + 10 000), from a random base. */
+async function freePorts(): Promise<number[]> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 9_000);
+    const ports = Array.from({ length: 6 }, (_, i) => base + i);
+    const free = await Promise.all(ports.flatMap((p) => [portFree(p), portFree(p + 10_000)]));
+    if (free.every(Boolean)) return ports;
+  }
+  throw new Error('no six free loopback ports (with their bus ports) found for the Redis Cluster');
+}
+
+/**
+ * Start 6 `redis-server` processes in cluster mode (no persistence, data in a temporary directory,
+ * a 1 s node timeout so a failover takes seconds) and join them with `redis-cli --cluster create`.
+ * Every process is stopped by `stop`, which the caller runs in `afterAll` (also after a failure
+ * here: a partly started cluster is stopped before the error is thrown).
+ */
+export async function startRedisCluster(): Promise<RedisCluster> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'redis-cluster-'));
+  const ports = await freePorts();
+  const children = new Map<number, ChildProcess>();
+  const cli = async (port: number, ...args: string[]) =>
+    (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 10_000 })).stdout;
+  const stop = async () => {
+    await Promise.all(
+      [...children.values()].map((child) => {
+        if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+        const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        child.kill('SIGKILL');
+        return gone;
+      }),
+    );
+    await rm(dir, { recursive: true, force: true });
+  };
+  const alive = () => ports.filter((p) => children.get(p)?.exitCode === null && !children.get(p)?.signalCode);
+  const cluster: RedisCluster = {
+    ports,
+    nodes: ports.map((port) => ({ host: '127.0.0.1', port })),
+    cli,
+    async masters() {
+      const lines = (await cli(alive()[0]!, 'cluster', 'nodes')).trim().split('\n');
+      return lines
+        .map((line) => line.split(' '))
+        .filter((f) => f[2]!.includes('master') && !f[2]!.includes('fail'))
+        .map((f) => ({
+          port: Number(/:(\d+)@/.exec(f[1]!)![1]),
+          slots: f.slice(8).map((range) => {
+            const [from, to = from] = range.split('-').map(Number) as [number, number?];
+            return [from, to] as [number, number];
+          }),
+        }));
+    },
+    async kill(port) {
+      const child = children.get(port)!;
+      const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGKILL');
+      await gone;
+    },
+    async healthy(timeoutMs) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const live = alive();
+        const infos = await Promise.all(live.map((p) => cli(p, 'cluster', 'info').catch(() => '')));
+        const reps = await Promise.all(live.map((p) => cli(p, 'info', 'replication').catch(() => '')));
+        const ok =
+          infos.every((info) => info.includes('cluster_state:ok')) &&
+          reps.every((info) => info.includes('role:master') || info.includes('master_link_status:up')) &&
+          (await cluster.masters().catch(() => [])).reduce((n, m) => n + m.slots.length, 0) > 0;
+        if (ok) return;
+        if (Date.now() > until) throw new Error(`Redis Cluster not healthy after ${timeoutMs} ms`);
+        await sleep(200);
+      }
+    },
+    stop,
+  };
+  try {
+    for (const port of ports) {
+      const child = spawn(
+        'redis-server',
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          `nodes-${port}.conf`,
+          '--cluster-node-timeout',
+          '1000',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dir,
+        ],
+        { stdio: 'ignore' },
+      );
+      children.set(port, child);
+    }
+    const until = Date.now() + 10_000;
+    while (
+      !(await Promise.all(ports.map((p) => cli(p, 'ping').catch(() => '')))).every((r) => r.includes('PONG'))
+    ) {
+      if (Date.now() > until) throw new Error('redis-server did not answer PING within 10 s');
+      await sleep(100);
+    }
+    await run(
+      'redis-cli',
+      [
+        '--cluster',
+        'create',
+        ...ports.map((p) => `127.0.0.1:${p}`),
+        '--cluster-replicas',
+        '1',
+        '--cluster-yes',
+      ],
+      { timeout: 30_000 },
+    );
+    await cluster.healthy(20_000);
+    return cluster;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
