@@ -76,6 +76,45 @@ async function expectConsistentUsage(redis: Redis, storePrefix: string, owner: s
   if (members.length === 0) expect(usage).toEqual({});
 }
 
+describe.skipIf(!available)('the Redis store, by owner', () => {
+  let redis: Redis;
+  const base = `${uniquePrefix('idem-owners')}:`;
+  beforeAll(async () => {
+    redis = new Redis(REDIS_URL, { lazyConnect: true });
+    await redis.connect();
+  });
+  afterAll(async () => {
+    const keys = await redis.keys(`${base}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  it("lets no group of owners, however full their quotas, make another owner's claim fail", async () => {
+    const store = redisStore({ client: redis, prefix: `${base}group:`, ownerMaxEntries: 3 });
+    for (let owner = 0; owner < 200; owner++) {
+      const outcomes = await Promise.all(
+        [0, 1, 2, 3].map((k) => store.claim(`k${k}`, 'fp', 60_000, `sub:member-${owner}`)),
+      );
+      expect(outcomes.filter((o) => o.kind === 'full')).toHaveLength(1);
+    }
+    expect((await store.claim('k0', 'fp', 60_000, 'sub:someone-else')).kind).toBe('claimed');
+  });
+
+  it('rejects a completion that fewer replicas than asked acknowledged, naming the count', async () => {
+    // This Redis has no replica: WAIT 1 answers 0 after the timeout.
+    const store = redisStore({
+      client: redis,
+      prefix: `${base}wait:`,
+      replicas: 1,
+      replicationTimeoutMs: 20,
+    });
+    const claimed = await store.claim('k', 'fp', 60_000, 'sub:w');
+    if (claimed.kind !== 'claimed') throw new Error('not claimed');
+    const response = { status: 201, headers: {}, body: new Uint8Array() };
+    await expect(store.complete('k', claimed.token, response, 60_000)).rejects.toThrow(/0 of 1 replicas/);
+  });
+});
+
 describe.skipIf(!available)('the Redis store, driven by any sequence of operations', () => {
   let redis: Redis;
   const base = `${uniquePrefix('idem-accounting')}:`;
