@@ -20,8 +20,8 @@ const SWEEP_PER_CLAIM = 16;
 // record count is the size of KEYS[2]. A record is live while its expiry (ms) > now; ARGV[1] is
 // always `now`. Expiries and TTLs arrive computed, as strings, so Lua converts few numbers.
 //
-// The owner's two keys live as long as its longest-lived record (TTLs only ever extended), so an
-// owner who never comes back leaves nothing behind.
+// The owner's two keys outlive its longest-lived record (by at most as long again; TTLs only ever
+// extended), so an owner who never comes back leaves nothing behind.
 const NOW = `
 local now = tonumber(ARGV[1])
 `;
@@ -52,11 +52,14 @@ local function reclaim(limit)
   for i, member in ipairs(expired) do fields[i] = 'r:' .. member end
   forget(expired, redis.call('HMGET', KEYS[3], unpack(fields)))
 end
--- Keeps the owner's keys at least as long as a record kept \`ttl\` (a string, ms) from now.
+-- Keeps the owner's keys at least as long as a record kept \`ttl\` (a string, ms) from now: when
+-- they would go sooner, for twice that, so that the owner's next claims rarely extend them again.
 local function outlive(ttl)
-  if redis.call('PTTL', KEYS[2]) < tonumber(ttl) then
-    redis.call('PEXPIRE', KEYS[2], ttl)
-    redis.call('PEXPIRE', KEYS[3], ttl)
+  local span = tonumber(ttl)
+  if redis.call('PTTL', KEYS[2]) < span then
+    local twice = string.format('%d', 2 * span)
+    redis.call('PEXPIRE', KEYS[2], twice)
+    redis.call('PEXPIRE', KEYS[3], twice)
   end
 end
 `;

@@ -100,6 +100,25 @@ describe.skipIf(!available)('the Redis store, by owner', () => {
     expect((await store.claim('k0', 'fp', 60_000, 'sub:someone-else')).kind).toBe('claimed');
   });
 
+  it("gives the owner's keys a TTL that outlives each of its records, so nothing stays behind", async () => {
+    const prefix = `${base}ttl:`;
+    const store = redisStore({ client: redis, prefix });
+    const claimed = await store.claim('short', 'fp', 1_000, 'sub:t');
+    if (claimed.kind !== 'claimed') throw new Error('not claimed');
+    await store.complete(
+      'short',
+      claimed.token,
+      { status: 201, headers: {}, body: new Uint8Array(3) },
+      600_000,
+    );
+    expect((await store.claim('long', 'fp', 5_000, 'sub:t')).kind).toBe('claimed');
+    const records = await Promise.all(['short', 'long'].map((k) => redis.pttl(`${prefix}{sub:t}:${k}`)));
+    for (const owned of ['#expiry', '#usage']) {
+      const ttl = await redis.pttl(`${prefix}{sub:t}${owned}`);
+      for (const record of records) expect(ttl).toBeGreaterThanOrEqual(record);
+    }
+  });
+
   it('rejects a completion that fewer replicas than asked acknowledged, naming the count', async () => {
     // This Redis has no replica: WAIT 1 answers 0 after the timeout.
     const store = redisStore({
