@@ -1,5 +1,5 @@
 /** The peer on Express 5 with helmet, express-rate-limit, express-jwt and Express's own ETag. */
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { expressjwt, type Request as JwtRequest } from 'express-jwt';
 import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
@@ -17,6 +17,10 @@ import {
   ownOrder,
   RATE_LIMIT,
 } from './catalogue.js';
+import { expressIdempotency } from './express-idempotency.js';
+
+/** `PEER_IDEMPOTENCY=library`: keyed writes through `express-idempotency` instead of `idempotent`. */
+const library = process.env.PEER_IDEMPOTENCY === 'library' ? await expressIdempotency() : undefined;
 
 const app = express();
 app.use(helmet());
@@ -51,9 +55,12 @@ app.get('/books/:id', (req, res) => {
   if (document === undefined) send(res, 404, errorDocument(404, 'No such book.'), {});
   else send(res, 200, document, publicHeaders);
 });
-app.post('/orders', authenticated, body, (req, res) => {
+const keyed: RequestHandler[] = library === undefined ? [] : [library.middleware];
+app.post('/orders', authenticated, body, ...keyed, (req, res) => {
+  if (library?.isHit(req)) return;
   const key = req.get('idempotency-key');
-  const answer = idempotent(key, subject(req), req.body, () => createOrder(subject(req), req.body));
+  const create = () => createOrder(subject(req), req.body);
+  const answer = library === undefined ? idempotent(key, subject(req), req.body, create) : create();
   send(res, answer.status, answer.body, {
     'cache-control': 'no-store',
     ...(answer.location === undefined ? {} : { location: answer.location }),

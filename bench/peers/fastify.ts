@@ -18,6 +18,10 @@ import {
   ownOrder,
   RATE_LIMIT,
 } from './catalogue.js';
+import { useNodeIdempotency } from './node-idempotency.js';
+
+/** `PEER_IDEMPOTENCY=library`: keyed writes through `@node-idempotency/core` instead of `idempotent`. */
+const library = process.env.PEER_IDEMPOTENCY === 'library';
 
 const app = Fastify({ logger: false });
 await app.register(helmet);
@@ -25,6 +29,7 @@ await app.register(etag);
 await app.register(rateLimit, { max: RATE_LIMIT.max, timeWindow: RATE_LIMIT.windowMs });
 await app.register(jwt, { secret: AUTH_SECRET, verify: { algorithms: ['HS256'] } });
 app.addContentTypeParser(MEDIA_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+if (library) await useNodeIdempotency(app);
 
 const publicHeaders = {
   'content-type': MEDIA_TYPE,
@@ -62,9 +67,9 @@ app.post<{ Headers: { 'idempotency-key'?: string } }>(
   '/orders',
   { onRequest: authenticate },
   (request, reply) => {
-    const answer = idempotent(request.headers['idempotency-key'], subject(request), request.body, () =>
-      createOrder(subject(request), request.body),
-    );
+    const create = () => createOrder(subject(request), request.body);
+    const key = request.headers['idempotency-key'];
+    const answer = library ? create() : idempotent(key, subject(request), request.body, create);
     if (answer.location !== undefined) reply.header('location', answer.location);
     return reply
       .code(answer.status)
