@@ -11,7 +11,9 @@
  * `rest-conventions/<framework>` instead of its own plugins, `bench/adapters/`; `app+pg`: the
  * reference app on PostgreSQL at DATABASE_URL under a fresh STORE_PREFIX, dropped at the end; and
  * `app+redis`: the reference app with its idempotency records in Redis at REDIS_URL under a fresh
- * STORE_PREFIX, deleted at the end).
+ * STORE_PREFIX, deleted at the end; and the keyed-write comparison of `bench/keyed-peers.ts`:
+ * `app+cluster` and the peers with an idempotency library, e.g. `BENCH_CASES=order-post-idempotent`).
+ * A run merges its rows into `bench/results.json`, keeping the rows it did not run.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { request as undiciRequest } from 'undici';
 import { dropTablesUnder } from '../test/support/postgres.js';
+import { type RedisCluster, startRedisCluster } from '../test/support/redis-cluster.js';
 import {
   CASES,
   type Case,
@@ -29,6 +32,14 @@ import {
   SERVER_ENV,
   signTokens,
 } from './cases.js';
+import {
+  CLUSTER_APP,
+  deleteExpressPeerKeys,
+  KEYED_PEERS,
+  type KeyedPeerName,
+  keyedPeerEnv,
+  withoutMemoryBudgets,
+} from './keyed-peers.js';
 import { deleteRedisKeysUnder } from './redis-keys.js';
 import { bundle, pinLoadGenerator, pinning, type Server, start, stop } from './servers.js';
 import { barChart } from './svg-chart.js';
@@ -56,7 +67,9 @@ type ServerName =
   | (typeof SERVER_NAMES)[number]
   | (typeof ADAPTER_NAMES)[number]
   | typeof PG_APP
-  | typeof REDIS_APP;
+  | typeof REDIS_APP
+  | typeof CLUSTER_APP
+  | KeyedPeerName;
 
 function positive(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
@@ -80,7 +93,14 @@ const cases = only(
 ).map((name) => CASES.find((c) => c.name === name)!);
 const serverNames = only<ServerName>(
   'BENCH_SERVERS',
-  [...SERVER_NAMES, ...ADAPTER_NAMES, PG_APP, REDIS_APP],
+  [
+    ...SERVER_NAMES,
+    ...ADAPTER_NAMES,
+    PG_APP,
+    REDIS_APP,
+    CLUSTER_APP,
+    ...(Object.keys(KEYED_PEERS) as KeyedPeerName[]),
+  ],
   SERVER_NAMES,
 );
 
@@ -265,6 +285,7 @@ const env = SERVER_ENV;
 const pgPrefix = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
 const redisPrefix = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
 const servers = new Map<ServerName, Server>();
+let cluster: RedisCluster | undefined;
 const fixtures = new Map<ServerName, Fixture>();
 const results: Record<string, { title: string; servers: Record<string, unknown> }> = {};
 /** Cases and servers with unexpected answers: printed at the end, and the run exits 1. */
@@ -277,13 +298,16 @@ try {
   const canned = JSON.stringify(await captureCanned(app.port, fixtures.get('app')!));
   for (const name of serverNames) {
     if (name === 'app') continue;
-    if (name === PG_APP || name === REDIS_APP) {
+    if (name === PG_APP || name === REDIS_APP || name === CLUSTER_APP) {
+      if (name === CLUSTER_APP) cluster = await startRedisCluster();
       const storeEnv: Record<string, string> =
         name === PG_APP
           ? { DATA_STORE: 'postgres', IDEMPOTENCY_STORE: 'postgres', STORE_PREFIX: pgPrefix }
           : { IDEMPOTENCY_STORE: 'redis', STORE_PREFIX: redisPrefix };
+      if (cluster !== undefined && name === CLUSTER_APP)
+        storeEnv.REDIS_CLUSTER_NODES = cluster.nodes.map((n) => `${n.host}:${n.port}`).join(',');
       const server = await start(name, await bundle('examples/reference-app/main.ts', 'app'), {
-        ...env,
+        ...withoutMemoryBudgets(env),
         ...storeEnv,
       });
       servers.set(name, server);
@@ -295,11 +319,21 @@ try {
       ? await bundle('bench/bare-server.ts', 'bare')
       : name.endsWith('+rc')
         ? await bundle(`bench/adapters/${name.slice(0, -3)}.ts`, name)
-        : await bundle(`bench/peers/${name}.ts`, name);
-    const server = await start(name, script, {
-      ...env,
-      ...(floor ? { BENCH_CANNED: canned, BENCH_SERIALIZE: name === 'bare+JSON' ? '1' : '0' } : {}),
-    });
+        : name in KEYED_PEERS
+          ? ''
+          : await bundle(`bench/peers/${name}.ts`, name);
+    const keyed = name in KEYED_PEERS ? (name as KeyedPeerName) : undefined;
+    const server = await start(
+      name,
+      keyed === undefined
+        ? script
+        : await bundle(`bench/peers/${KEYED_PEERS[keyed].peer}.ts`, KEYED_PEERS[keyed].peer),
+      {
+        ...env,
+        ...(floor ? { BENCH_CANNED: canned, BENCH_SERIALIZE: name === 'bare+JSON' ? '1' : '0' } : {}),
+        ...(keyed === undefined ? {} : keyedPeerEnv(keyed, redisPrefix)),
+      },
+    );
     servers.set(name, server);
     fixtures.set(name, floor ? fixtures.get('app')! : await fixtureOf(server.port, tokens));
   }
@@ -348,9 +382,18 @@ try {
 } finally {
   for (const server of servers.values()) await stop(server);
   if (serverNames.includes(PG_APP)) await dropTablesUnder(pgPrefix);
-  if (serverNames.includes(REDIS_APP)) await deleteRedisKeysUnder(redisPrefix);
+  await cluster?.stop();
+  if (serverNames.some((n) => n === REDIS_APP || n in KEYED_PEERS)) await deleteRedisKeysUnder(redisPrefix);
+  if (serverNames.some((n) => n in KEYED_PEERS && KEYED_PEERS[n as KeyedPeerName].peer === 'express'))
+    await deleteExpressPeerKeys();
 }
 
+// Rows of cases and servers this run did not measure are kept from the previous results.
+const previous = JSON.parse(readFileSync('bench/results.json', 'utf8')) as { cases?: typeof results };
+for (const [name, row] of Object.entries(results)) {
+  results[name] = { ...row, servers: { ...previous.cases?.[name]?.servers, ...row.servers } };
+}
+for (const [name, row] of Object.entries(previous.cases ?? {})) results[name] ??= row;
 writeFileSync(
   'bench/results.json',
   `${JSON.stringify(
@@ -383,6 +426,11 @@ const COLOURS: Record<string, string> = {
   'express+rc': '#b5b5b5',
   'app+pg': '#1a4472',
   'app+redis': '#4a7fc0',
+  'app+cluster': '#6b9bd6',
+  'fastify+node-idempotency': '#555',
+  'fastify+node-idempotency+redis': '#666',
+  'express+express-idempotency': '#999',
+  'express+express-idempotency+redis': '#aaa',
 };
 writeFileSync(
   'docs/benchmarks.svg',
