@@ -13,6 +13,7 @@ export const KEYED_PEERS = {
   'fastify+node-idempotency+redis': { peer: 'fastify', store: 'redis' },
   'express+express-idempotency': { peer: 'express', store: 'memory' },
   'express+express-idempotency+redis': { peer: 'express', store: 'redis' },
+  'express+express-idempotency+cluster': { peer: 'express', store: 'cluster' },
 } as const;
 export type KeyedPeerName = keyof typeof KEYED_PEERS;
 
@@ -30,13 +31,26 @@ export const CLUSTER_APP = 'app+cluster';
  */
 const EXPRESS_PEER_DB = 9;
 
-/** The environment of a keyed peer, its keys under `prefix` (or in its own database). */
-export function keyedPeerEnv(name: KeyedPeerName, prefix: string): Record<string, string> {
+/**
+ * The environment of a keyed peer, its keys under `prefix` (or in its own database); `clusterNodes`
+ * (`host:port,...`) for one on the cluster.
+ */
+export function keyedPeerEnv(name: KeyedPeerName, prefix: string, clusterNodes = ''): Record<string, string> {
   const { peer, store } = KEYED_PEERS[name];
   const url = new URL(REDIS_URL);
   if (peer === 'express') url.pathname = `/${EXPRESS_PEER_DB}`;
-  return { PEER_IDEMPOTENCY: 'library', PEER_STORE: store, STORE_PREFIX: prefix, REDIS_URL: url.href };
+  return {
+    PEER_IDEMPOTENCY: 'library',
+    PEER_STORE: store,
+    STORE_PREFIX: prefix,
+    REDIS_URL: url.href,
+    REDIS_CLUSTER_NODES: clusterNodes,
+  };
 }
+
+/** Whether a bench server needs the Redis Cluster. */
+export const onCluster = (name: string) =>
+  name === CLUSTER_APP || (name in KEYED_PEERS && KEYED_PEERS[name as KeyedPeerName].store === 'cluster');
 
 /** The environment without the memory store's budgets, for an app on another store (it refuses them). */
 export function withoutMemoryBudgets(env: Record<string, string>): Record<string, string> {

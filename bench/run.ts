@@ -38,6 +38,7 @@ import {
   KEYED_PEERS,
   type KeyedPeerName,
   keyedPeerEnv,
+  onCluster,
   withoutMemoryBudgets,
 } from './keyed-peers.js';
 import { deleteRedisKeysUnder } from './redis-keys.js';
@@ -296,16 +297,16 @@ try {
   servers.set('app', app);
   fixtures.set('app', await fixtureOf(app.port, tokens));
   const canned = JSON.stringify(await captureCanned(app.port, fixtures.get('app')!));
+  if (serverNames.some(onCluster)) cluster = await startRedisCluster();
+  const clusterNodes = cluster?.nodes.map((n) => `${n.host}:${n.port}`).join(',') ?? '';
   for (const name of serverNames) {
     if (name === 'app') continue;
     if (name === PG_APP || name === REDIS_APP || name === CLUSTER_APP) {
-      if (name === CLUSTER_APP) cluster = await startRedisCluster();
       const storeEnv: Record<string, string> =
         name === PG_APP
           ? { DATA_STORE: 'postgres', IDEMPOTENCY_STORE: 'postgres', STORE_PREFIX: pgPrefix }
           : { IDEMPOTENCY_STORE: 'redis', STORE_PREFIX: redisPrefix };
-      if (cluster !== undefined && name === CLUSTER_APP)
-        storeEnv.REDIS_CLUSTER_NODES = cluster.nodes.map((n) => `${n.host}:${n.port}`).join(',');
+      if (name === CLUSTER_APP) storeEnv.REDIS_CLUSTER_NODES = clusterNodes;
       const server = await start(name, await bundle('examples/reference-app/main.ts', 'app'), {
         ...withoutMemoryBudgets(env),
         ...storeEnv,
@@ -331,7 +332,7 @@ try {
       {
         ...env,
         ...(floor ? { BENCH_CANNED: canned, BENCH_SERIALIZE: name === 'bare+JSON' ? '1' : '0' } : {}),
-        ...(keyed === undefined ? {} : keyedPeerEnv(keyed, redisPrefix)),
+        ...(keyed === undefined ? {} : keyedPeerEnv(keyed, redisPrefix, clusterNodes)),
       },
     );
     servers.set(name, server);
@@ -431,6 +432,7 @@ const COLOURS: Record<string, string> = {
   'fastify+node-idempotency+redis': '#666',
   'express+express-idempotency': '#999',
   'express+express-idempotency+redis': '#aaa',
+  'express+express-idempotency+cluster': '#bbb',
 };
 writeFileSync(
   'docs/benchmarks.svg',
