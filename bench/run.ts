@@ -377,7 +377,12 @@ try {
       );
       if (s.unexpected > 0) failures.push(`${c.name} on ${name}: ${unexpectedSummary(s.runs)}`);
     }
-    results[c.name] = { title: c.title, servers: row };
+    // The comparison with the idempotency libraries is a row of its own, next to the case's.
+    const libraries = serverNames.some((n) => n in KEYED_PEERS || n === CLUSTER_APP);
+    results[libraries ? `${c.name}+libraries` : c.name] = {
+      title: libraries ? `${c.title}: idempotency libraries` : c.title,
+      servers: row,
+    };
     process.stdout.write(`${lines.join('\n')}\n`);
   }
 } finally {
