@@ -288,7 +288,7 @@ const redisPrefix = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
 const servers = new Map<ServerName, Server>();
 let cluster: RedisCluster | undefined;
 const fixtures = new Map<ServerName, Fixture>();
-const results: Record<string, { title: string; servers: Record<string, unknown> }> = {};
+const results: Record<string, { title: string; servers: Record<string, unknown>; measured?: unknown }> = {};
 /** Cases and servers with unexpected answers: printed at the end, and the run exits 1. */
 const failures: string[] = [];
 try {
@@ -382,6 +382,13 @@ try {
     results[libraries ? `${c.name}+libraries` : c.name] = {
       title: libraries ? `${c.title}: idempotency libraries` : c.title,
       servers: row,
+      // Rows of other runs are kept in the file: each row says when and how it was measured.
+      measured: {
+        date: new Date().toISOString(),
+        loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
+        rounds: ROUNDS,
+        seconds: SECONDS,
+      },
     };
     process.stdout.write(`${lines.join('\n')}\n`);
   }
