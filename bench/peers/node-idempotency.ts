@@ -6,10 +6,11 @@
  * (`@node-idempotency/storage-adapter-redis`, a node-redis client on REDIS_URL).
  */
 import { Idempotency, IdempotencyError } from '@node-idempotency/core';
-import type { StorageAdapter } from '@node-idempotency/storage';
 import { MemoryStorageAdapter } from '@node-idempotency/storage-adapter-memory';
 import { RedisStorageAdapter } from '@node-idempotency/storage-adapter-redis';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+type StorageAdapter = ConstructorParameters<typeof Idempotency>[0];
 
 async function storage(): Promise<StorageAdapter> {
   if (process.env.PEER_STORE !== 'redis') return new MemoryStorageAdapter();

@@ -22,7 +22,7 @@ export interface OwnerKeys {
  * names another owner's keys, and the empty owner as a lone `%` so the tag is never empty (an
  * empty tag would hash each whole key on its own).
  */
-export function ownerTag(owner: string): string {
+function ownerTag(owner: string): string {
   if (owner === '') return '%';
   return /[%{}]/.test(owner)
     ? owner.replace(/[%{}]/g, (c) => (c === '%' ? '%25' : c === '{' ? '%7B' : '%7D'))

@@ -38,7 +38,7 @@ export function isRedisScriptClient(client: unknown): client is RedisScriptClien
 }
 
 /** The commands of an ioredis pipeline the stores use (`Redis#pipeline()`, `Cluster#pipeline()`). */
-export interface RedisPipeline {
+interface RedisPipeline {
   evalsha(sha1: string, numkeys: number, ...keysAndArgs: (string | number)[]): RedisPipeline;
   eval(script: string, numkeys: number, ...keysAndArgs: (string | number)[]): RedisPipeline;
   call(command: string, ...args: (string | number)[]): RedisPipeline;
