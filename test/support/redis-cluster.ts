@@ -155,7 +155,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       ],
       { timeout: 30_000 },
     );
-    await cluster.healthy(20_000);
+    await cluster.healthy(60_000);
     return cluster;
   } catch (error) {
     await stop();
