@@ -1,4 +1,4 @@
-import etag from 'etag';
+import { createHash } from 'node:crypto';
 import { HTTP_TOKEN } from '../http/field-syntax.js';
 
 export interface BodyEtagOptions {
@@ -12,20 +12,24 @@ export interface BodyEtagOptions {
 }
 
 /**
- * An ETag from the bytes of a representation, via jshttp `etag` (length and SHA-1): strong unless
- * `weak` is asked for. Bytes sent with a content coding get the coding in the tag
+ * An ETag from the bytes of a representation: the byte length in hex and 27 characters of the
+ * base64 SHA-1 of the bytes, the tag jshttp `etag` (Express, `send`) computes for the same bytes.
+ * Strong unless `weak` is asked for (RFC 9110 section 8.8.1). Bytes sent with a content coding get the coding in the tag
  * (`"1c-abc...-gzip"`), so a gzip body and an identity body never compare equal.
  *
  * @example bodyEtag(Buffer.from('{"data":[]}')) // '"b-..."'
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-8.8.3
  */
 export function bodyEtag(bytes: Uint8Array, options: BodyEtagOptions = {}): string {
-  const buffer = Buffer.isBuffer(bytes)
-    ? bytes
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const tag = etag(buffer, { weak: options.weak === true });
+  const opaque = `"${bytes.byteLength.toString(16)}-${sha1Base64(bytes).slice(0, 27)}"`;
+  const tag = options.weak === true ? `W/${opaque}` : opaque;
   const coding = codingSuffix(options.contentEncoding);
   return coding === '' ? tag : `${tag.slice(0, -1)}-${coding}"`;
+}
+
+/** The SHA-1 of the bytes, base64 (28 characters, the last one `=`). */
+function sha1Base64(bytes: Uint8Array): string {
+  return createHash('sha1').update(bytes).digest('base64');
 }
 
 /** `gzip, br` → `gzip+br`; `identity` and absent → `''`. */

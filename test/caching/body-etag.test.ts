@@ -1,3 +1,4 @@
+import etag from 'etag';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bodyEtag, strongMatch, validateEtag, weakMatch } from '../../src/caching/index.js';
@@ -10,6 +11,14 @@ describe('when an ETag is computed from the bytes of a body', () => {
     expect(validateEtag(bodyEtag(body)).weak).toBe(false);
     expect(validateEtag(bodyEtag(body, { weak: true })).weak).toBe(true);
     expect(bodyEtag(new Uint8Array())).toBe('"0-2jmj7l5rSw0yVb/vlWAYkK/YBwk"');
+  });
+
+  it('is the tag jshttp etag (Express, send) gives the same bytes, strong and weak', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.boolean(), (body, weak) => {
+        expect(bodyEtag(body, { weak })).toBe(etag(Buffer.from(body), { weak }));
+      }),
+    );
   });
 
   it('is equal exactly when the bytes are equal', () => {
