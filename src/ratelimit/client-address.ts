@@ -2,7 +2,7 @@
  * Client addresses for rate-limit keys: parsing (IPv4, IPv6, IPv4-mapped IPv6), grouping IPv6 by
  * prefix, and `X-Forwarded-For` read only through proxies on an allow-list.
  */
-import { isIP } from 'node:net';
+import { ipFamily } from './ip-syntax.js';
 
 /** A parsed address: 4 bytes (IPv4) or 16 bytes (IPv6). IPv4-mapped IPv6 is parsed as IPv4. */
 export interface IpAddress {
@@ -53,7 +53,7 @@ export function parseIp(text: string | undefined): IpAddress | undefined {
   if (text === undefined) return undefined;
   const zone = text.indexOf('%');
   const plain = (zone === -1 ? text : text.slice(0, zone)).trim();
-  const family = isIP(plain);
+  const family = ipFamily(plain);
   if (family === 4) return { family: 4, bytes: ipv4Bytes(plain) };
   if (family !== 6) return undefined;
   const bytes = ipv6Bytes(plain.toLowerCase());
