@@ -1,5 +1,6 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
-import { type JWTPayload, errors as joseErrors } from 'jose';
+import type { JWTPayload } from 'jose';
+import * as joseErrors from 'jose/errors';
 
 /**
  * A synchronous verifier for JWTs signed with HMAC (HS256, HS384, HS512; RFC 7518 section 3.2) in

@@ -1,4 +1,5 @@
-import { type JWTPayload, type JWTVerifyGetKey, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
+import { JOSEError } from 'jose/errors';
 import type { Principal } from '../http/types.js';
 import { checkTimeClaims, timeClaimsOptions } from './claims.js';
 import { DELEGATE, hmacJwtVerifier } from './hmac-jwt.js';
@@ -68,14 +69,15 @@ function scopeTokens(scope: string): readonly string[] {
 }
 
 /**
- * A JWT verifier built on jose: signature, `alg` allow-list, required `exp` and `sub`, optional
+ * A JWT verifier: HMAC tokens (HS256, HS384, HS512) are verified by {@link hmacJwtVerifier}; jose,
+ * loaded on first use, verifies the others and any token the fast path leaves to it: signature, `alg` allow-list, required `exp` and `sub`, optional
  * `iss`/`aud` (RFC 7519 section 7.2, RFC 8725 section 3.1).
  *
  * @example jwtVerifier({ key: createRemoteJWKSet(new URL(jwksUrl)), algorithms: ['RS256'] })
  */
 function invalidToken(error: unknown): never {
   if (error instanceof InvalidTokenError) throw error;
-  if (error instanceof joseErrors.JOSEError) throw new InvalidTokenError(error.code, { cause: error });
+  if (error instanceof JOSEError) throw new InvalidTokenError(error.code, { cause: error });
   throw error;
 }
 
@@ -101,6 +103,8 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const viaJose = async (token: string): Promise<Principal> => {
     const checked = now === undefined ? verifyOptions : { ...verifyOptions, currentDate: new Date(now()) };
     try {
+      // Loaded on first use: HMAC tokens are decided without jose (see hmacJwtVerifier).
+      const { jwtVerify } = await import('jose');
       const { payload } =
         typeof key === 'function'
           ? await jwtVerify(token, key as JWTVerifyGetKey, checked)
@@ -208,6 +212,7 @@ export interface TokenClaims {
 /** Mint an HS256 token, for development tools and tests. */
 export async function signHs256Token(secret: string | Uint8Array, claims: TokenClaims): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
+  const { SignJWT } = await import('jose');
   return new SignJWT(claims.scope === undefined ? {} : { scope: claims.scope })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub)
