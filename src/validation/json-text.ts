@@ -1,5 +1,6 @@
 import { ApiError } from '../errors/api-error.js';
 import { type Context, contextKey } from '../http/types.js';
+import { jsonSyntaxErrorAt } from './json-syntax.js';
 
 /** Bytes read as JSON text (RFC 8259): the value, or why they are not JSON. */
 export type JsonText =
@@ -10,6 +11,8 @@ export type JsonText =
       readonly reason: 'utf8' | 'empty' | 'syntax';
       /** The parser's message, at most 120 characters (blank text has one too); empty for `utf8`. */
       readonly message: string;
+      /** For `syntax`: where the text stops being JSON (see `jsonSyntaxErrorAt`) and what is there. */
+      readonly at?: { readonly offset: number; readonly found: string | undefined };
     };
 
 // RFC 8259 section 8.1: JSON exchanged between systems is UTF-8. `fatal` refuses malformed bytes
@@ -45,7 +48,11 @@ export function jsonTextOf(text: string): JsonText {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
     const message = error instanceof SyntaxError ? error.message.slice(0, 120) : 'unreadable';
-    return { ok: false, reason: BLANK.test(text) ? 'empty' : 'syntax', message };
+    if (BLANK.test(text)) return { ok: false, reason: 'empty', message };
+    const offset = jsonSyntaxErrorAt(text);
+    // -1: valid JSON that JSON.parse could not take (nesting deeper than its stack).
+    if (offset === -1) return { ok: false, reason: 'syntax', message };
+    return { ok: false, reason: 'syntax', message, at: { offset, found: text[offset] } };
   }
 }
 
@@ -68,12 +75,23 @@ export function malformedJsonError(text: Exclude<JsonText, { ok: true }>, cause?
           detail:
             text.reason === 'empty'
               ? 'The body is empty; a JSON object is expected.'
-              : `The body is not valid JSON${text.message === '' ? '.' : `: ${text.message}`}`,
+              : `The body is not valid JSON${syntaxDetail(text)}`,
         };
   return new ApiError(400, {
     errors: [{ ...problem, source: { pointer: '' } }],
     ...(cause === undefined ? {} : { cause }),
   });
+}
+
+/**
+ * Where the JSON stops, in the same words on every runtime (engines word `JSON.parse`'s errors their
+ * own way); the parser's message only when the grammar finds no error (too deep for the parser).
+ */
+function syntaxDetail(text: Exclude<JsonText, { ok: true }>): string {
+  const { at } = text;
+  if (at === undefined) return text.message === '' ? '.' : `: ${text.message}`;
+  const what = at.found === undefined ? 'end of text' : `character ${JSON.stringify(at.found)}`;
+  return `: unexpected ${what} at position ${at.offset} (RFC 8259 section 2).`;
 }
 
 interface Parsed {
