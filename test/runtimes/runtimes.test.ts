@@ -1,0 +1,171 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { root } from '../support/built-package.js';
+import { bearer } from '../support/reference-app.js';
+import {
+  bundleWorker,
+  RUNTIMES,
+  type RuntimeName,
+  runtimeBinary,
+  startRuntime,
+  WORKER_BUNDLE_FLAGS,
+} from '../support/runtimes.js';
+
+/**
+ * Fields that differ per response (fresh ids, the clock: `Last-Modified` of an order is its
+ * creation time) or per connection, as in the adapter suite (test/adapters/reference-app-everywhere).
+ */
+const PER_RESPONSE = new Set([
+  'date',
+  'x-request-id',
+  'last-modified',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
+
+interface Exchange {
+  readonly method: string;
+  readonly path: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+}
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+async function answerOf(response: Response): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    // The RateLimit reset (`t`, seconds) is read off the clock; the remaining quota (`r`) is compared.
+    if (!PER_RESPONSE.has(name))
+      headers[name] = name === 'ratelimit' ? value.replace(/;t=\d+/g, ';t=*') : value;
+  });
+  return {
+    status: response.status,
+    headers,
+    body: Buffer.from(await response.arrayBuffer()).toString('base64'),
+  };
+}
+
+/** The adapter suite's exchanges: books, conditional GET, orders with idempotency and ownership, errors. */
+async function exchanges(): Promise<Exchange[]> {
+  const alice = await bearer('alice-runtimes');
+  const bob = await bearer('bob-runtimes');
+  const order = JSON.stringify({ data: { type: 'orders', attributes: { bookId: 1, quantity: 2 } } });
+  const post = (key: string): Exchange => ({
+    method: 'POST',
+    path: '/orders',
+    headers: { authorization: alice, 'content-type': 'application/vnd.api+json', 'idempotency-key': key },
+    body: order,
+  });
+  return [
+    { method: 'GET', path: '/books' },
+    { method: 'GET', path: '/books/1' },
+    { method: 'GET', path: '/books/1', headers: { 'if-none-match': '"1-1768469400000"' } },
+    { method: 'HEAD', path: '/books/1' },
+    { method: 'GET', path: '/books/1', headers: { accept: 'application/problem+json, application/json' } },
+    { method: 'GET', path: '/books/999', headers: { accept: 'application/problem+json' } },
+    { method: 'DELETE', path: '/books/1' },
+    { method: 'OPTIONS', path: '/books' },
+    { method: 'GET', path: '/books', headers: { accept: 'text/html' } },
+    post('key-1'),
+    post('key-1'),
+    { ...post('key-1'), body: order.replace('2', '3') },
+    { method: 'GET', path: '/orders/1', headers: { authorization: alice } },
+    { method: 'GET', path: '/orders/1', headers: { authorization: bob } },
+    { method: 'GET', path: '/orders/1' },
+    {
+      method: 'POST',
+      path: '/orders',
+      headers: { authorization: alice, 'content-type': 'application/json' },
+      body: '{',
+    },
+    { method: 'GET', path: '/books?author=Italo%20Calvino', headers: { 'accept-encoding': 'gzip, br' } },
+  ];
+}
+
+const requestInit = (e: Exchange): RequestInit => ({
+  method: e.method,
+  ...(e.headers === undefined ? {} : { headers: e.headers }),
+  ...(e.body === undefined ? {} : { body: e.body }),
+});
+
+let dir: string;
+let sent: Exchange[];
+let node: Answer[];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rc-runtimes-'));
+  const bundle = await bundleWorker(dir);
+  sent = await exchanges();
+  // Node: the same bundle, its fetch handler called in this process, from the loopback address.
+  const { handler } = (await import(pathToFileURL(bundle).href)) as {
+    handler(request: Request, info: { remoteAddress: string }): Promise<Response>;
+  };
+  node = [];
+  for (const e of sent) {
+    const request = new Request(`http://127.0.0.1${e.path}`, requestInit(e));
+    node.push(await answerOf(await handler(request, { remoteAddress: '127.0.0.1' })));
+  }
+}, 300_000);
+
+afterAll(async () => {
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the bundled Worker on Node', () => {
+  it('answers the adapter suite as the reference app does', () => {
+    expect(node.map((a) => a.status)).toEqual([
+      200, 200, 304, 200, 200, 406, 405, 204, 406, 201, 201, 422, 200, 404, 401, 400, 200,
+    ]);
+    expect(node[9]!.headers.location).toBe('/orders/1');
+    expect(node[10]!.body).toBe(node[9]!.body);
+  });
+});
+
+describe.each(RUNTIMES)('the bundled Worker on %s', (runtime: RuntimeName) => {
+  const binary = runtimeBinary(runtime);
+  // Under CI a missing runtime fails the run; elsewhere (another platform) it is skipped.
+  const runOrSkip = binary === undefined && process.env.CI !== 'true' ? it.skip : it;
+
+  runOrSkip('gives the same status, headers and body bytes as on Node', async () => {
+    expect(binary, `the ${runtime} binary from its npm package`).toBeDefined();
+    const running = await startRuntime(runtime, binary!, dir);
+    try {
+      const answers: Answer[] = [];
+      for (const e of sent)
+        answers.push(await answerOf(await fetch(`${running.origin}${e.path}`, requestInit(e))));
+      for (let i = 0; i < sent.length; i++)
+        expect(answers[i], `${sent[i]!.method} ${sent[i]!.path}`).toEqual(node[i]);
+    } finally {
+      await running.stop();
+    }
+  });
+});
+
+describe('docs/runtimes.md', () => {
+  const docs = readFileSync(join(root, 'docs', 'runtimes.md'), 'utf8');
+  const blocks = (lang: string) =>
+    [...docs.matchAll(new RegExp(`\`\`\`${lang}\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]);
+  const fixture = (file: string) => readFileSync(join(root, 'test', 'runtimes', 'fixtures', file), 'utf8');
+
+  it('shows exactly the files this suite serves the app with on Bun, Deno and workerd', () => {
+    expect(blocks('js')).toEqual([fixture('bun-serve.js'), fixture('deno-serve.js')]);
+    expect(blocks('capnp')).toEqual([fixture('workerd.capnp')]);
+    const [worker] = blocks('ts');
+    expect(fixture('worker.ts').endsWith(worker!)).toBe(true);
+  });
+
+  it('bundles a Worker with the options this suite bundles it with', () => {
+    const command = blocks('sh')[0]!.replace(/\\\n\s*/g, ' ');
+    for (const flag of WORKER_BUNDLE_FLAGS) expect(command.split(/\s+/)).toContain(flag);
+  });
+});
