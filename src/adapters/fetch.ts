@@ -44,10 +44,10 @@ export function toFetchResponse(response: ApiResponse): Response {
     if (raw !== undefined && typeof raw !== 'string' && !(raw instanceof Uint8Array)) body = streamOf(raw);
     else {
       const bytes = bodyBytes(response);
-      if (bytes !== undefined) {
-        headers['content-length'] ??= String(bytes.byteLength);
-        body = bytes as BodyInit;
-      }
+      // Stated for an empty body too (RFC 9110 section 8.6), as Node, Bun, Deno and workerd all
+      // frame one: the handler's answer is the same in process and on the wire.
+      headers['content-length'] ??= String(bytes?.byteLength ?? 0);
+      if (bytes !== undefined) body = bytes as BodyInit;
     }
   }
   const { fieldLines } = response;
