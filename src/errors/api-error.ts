@@ -1,4 +1,4 @@
-import createHttpError from 'http-errors';
+import { reasonPhrase } from '../http/status-phrases.js';
 
 /** Where in the request an error was found (JSON:API error `source`). */
 export type ErrorSource =
@@ -86,20 +86,9 @@ export function isApiError(value: unknown): value is ApiError {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
 
-// RFC 9110 renamed these; http-errors still uses the RFC 7231 names.
-const phrases = new Map<number, string>([
-  [413, 'Content Too Large'],
-  [422, 'Unprocessable Content'],
-]);
-
-/** The reason phrase of an HTTP status (`404` → `Not Found`), from http-errors' status table. */
+/** The reason phrase of an HTTP status (`404` → `Not Found`; RFC 9110 section 15). */
 export function statusPhrase(status: number): string {
-  let phrase = phrases.get(status);
-  if (phrase === undefined) {
-    phrase = createHttpError(status).message;
-    phrases.set(status, phrase);
-  }
-  return phrase;
+  return reasonPhrase(status);
 }
 
 /** The default machine code of a status: its phrase as a slug (`Unsupported Media Type` → `unsupported-media-type`). */

@@ -1,4 +1,3 @@
-import createHttpError from 'http-errors';
 import { HTTP_TOKEN } from '../http/field-syntax.js';
 import { ApiError, isApiError } from './api-error.js';
 
@@ -17,6 +16,20 @@ function headersOf(thrown: { headers?: Record<string, unknown> }): Record<string
   return kept;
 }
 
+/** The shape of an `http-errors` error, as its `isHttpError` tells one (without loading it). */
+interface HttpErrorLike extends Error {
+  readonly status: number;
+  readonly statusCode: number;
+  readonly expose: boolean;
+  readonly headers?: Record<string, unknown>;
+}
+
+function isHttpError(thrown: unknown): thrown is HttpErrorLike {
+  if (!(thrown instanceof Error)) return false;
+  const { expose, status, statusCode } = thrown as Partial<HttpErrorLike>;
+  return typeof expose === 'boolean' && typeof statusCode === 'number' && status === statusCode;
+}
+
 /**
  * Turn anything thrown into an {@link ApiError}. Errors from `http-errors` (and libraries built on it)
  * keep their status and `headers`; their message is shown only when they are marked `expose` (4xx).
@@ -24,7 +37,7 @@ function headersOf(thrown: { headers?: Record<string, unknown> }): Record<string
  */
 export function toApiError(thrown: unknown): ApiError {
   if (isApiError(thrown)) return thrown;
-  if (createHttpError.isHttpError(thrown) && thrown.status >= 400 && thrown.status <= 599) {
+  if (isHttpError(thrown) && thrown.status >= 400 && thrown.status <= 599) {
     const exposed = thrown.expose && thrown.status < 500;
     const headers = headersOf(thrown);
     return new ApiError(thrown.status, {
