@@ -1,4 +1,4 @@
-import Negotiator from 'negotiator';
+import { parseAccept, preferredMediaType } from './accept.js';
 
 /** JSON:API media type (https://jsonapi.org/format/1.0/#content-negotiation). */
 export const JSON_API = 'application/vnd.api+json';
@@ -24,9 +24,8 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): V {
   return value;
 }
 
-function preferred(accept: string, offers: string[]): string | undefined {
-  const stripped = accept.replace(NON_WEIGHT_PARAM, '');
-  return new Negotiator({ headers: { accept: stripped } }).mediaType(offers);
+function preferred(accept: string, offers: readonly string[]): string | undefined {
+  return preferredMediaType(accept.replace(NON_WEIGHT_PARAM, ''), offers);
 }
 
 /**
@@ -37,7 +36,7 @@ export function negotiateResponseType(accept: string | undefined): string | unde
   if (accept === undefined || accept === '') return JSON_API;
   const cached = successCache.get(accept);
   if (cached !== undefined) return cached ?? undefined;
-  const chosen = preferred(accept, RESPONSE_MEDIA_TYPES.slice()) ?? null;
+  const chosen = preferred(accept, RESPONSE_MEDIA_TYPES) ?? null;
   return remember(successCache, accept, chosen) ?? undefined;
 }
 
@@ -59,7 +58,7 @@ export function mediaTypeNegotiator(
     if (accept === undefined || accept === '') return list[0];
     const cached = cache.get(accept);
     if (cached !== undefined) return cached ?? undefined;
-    return remember(cache, accept, preferred(accept, list.slice()) ?? null) ?? undefined;
+    return remember(cache, accept, preferred(accept, list) ?? null) ?? undefined;
   };
 }
 
@@ -75,11 +74,10 @@ export function negotiateErrorType(accept: string | undefined): string {
   if (accept === undefined || accept === '') return JSON_API;
   const cached = errorCache.get(accept);
   if (cached !== undefined) return cached;
-  const stripped = accept.replace(NON_WEIGHT_PARAM, '');
-  const named = new Negotiator({ headers: { accept: stripped } }).mediaTypes();
-  const chosen = named.some((type) => type.toLowerCase() === PROBLEM_JSON)
+  const named = parseAccept(accept.replace(NON_WEIGHT_PARAM, ''));
+  const chosen = named.some((r) => r.q > 0 && `${r.type}/${r.subtype}`.toLowerCase() === PROBLEM_JSON)
     ? PROBLEM_JSON
-    : (preferred(accept, RESPONSE_MEDIA_TYPES.slice()) ?? JSON_API);
+    : (preferred(accept, RESPONSE_MEDIA_TYPES) ?? JSON_API);
   return remember(errorCache, accept, chosen);
 }
 /** The media type of a `Content-Type` value, lower-cased, without parameters. */
