@@ -159,7 +159,14 @@ describe.each(RUNTIMES)('the bundled Worker on %s', (runtime: RuntimeName) => {
     try {
       const answers: Answer[] = [];
       for (const e of sent)
-        answers.push(await answerOf(await fetch(`${running.origin}${e.path}`, requestInit(e))));
+        answers.push(
+          await answerOf(
+            await fetch(`${running.origin}${e.path}`, {
+              ...requestInit(e),
+              signal: AbortSignal.timeout(10_000),
+            }),
+          ),
+        );
       for (let i = 0; i < sent.length; i++)
         expect(answers[i], `${sent[i]!.method} ${sent[i]!.path}`).toEqual(node[i]);
     } finally {

@@ -89,7 +89,15 @@ export interface RunningRuntime {
   stop(): Promise<void>;
 }
 
+/** Runtimes still running, stopped when the test process exits whatever happened to the test. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 function stopper(child: ChildProcess): () => Promise<void> {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   return () =>
     new Promise((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
