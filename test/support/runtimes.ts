@@ -17,9 +17,10 @@ const fixtures = join(root, 'test', 'runtimes', 'fixtures');
 export const RUNTIMES = ['bun', 'deno', 'workerd'] as const;
 export type RuntimeName = (typeof RUNTIMES)[number];
 
-function packageFile(name: string, file: string): string | undefined {
+/** A file of an installed package, or `undefined` when it is not installed (another platform). */
+function packageFile(resolvePackageJson: () => string, file: string): string | undefined {
   try {
-    return join(dirname(require.resolve(`${name}/package.json`)), file);
+    return join(dirname(resolvePackageJson()), file);
   } catch {
     return undefined;
   }
@@ -29,10 +30,10 @@ function packageFile(name: string, file: string): string | undefined {
 export function runtimeBinary(runtime: RuntimeName): string | undefined {
   const path =
     runtime === 'bun'
-      ? packageFile('@oven/bun-linux-x64', 'bin/bun')
+      ? packageFile(() => require.resolve('@oven/bun-linux-x64/package.json'), 'bin/bun')
       : runtime === 'deno'
-        ? packageFile('@deno/linux-x64-glibc', 'deno')
-        : (require('workerd') as { default: string }).default;
+        ? packageFile(() => require.resolve('@deno/linux-x64-glibc/package.json'), 'deno')
+        : packageFile(() => (require('workerd') as { default: string }).default, 'workerd');
   return path !== undefined && existsSync(path) ? path : undefined;
 }
 
