@@ -1,17 +1,18 @@
-import { isLeft } from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { annotate, type JsonSchema, refine } from './describe.js';
+import {
+  MAX_UNKNOWN_FIELD_FAILURES,
+  MISSING_FIELD,
+  OMITTED_FAILURES,
+  UNKNOWN_FIELD,
+} from './failure-messages.js';
 
-/** Failure messages the strict object codec attaches, mapped to error codes by `toFieldErrors`. */
-export const UNKNOWN_FIELD = 'unknown-field';
-export const MISSING_FIELD = 'missing-field';
-/**
- * The message of the one failure a strict object adds, in place of the unknown-field failures past
- * {@link MAX_UNKNOWN_FIELD_FAILURES}; its `value` is how many were left out.
- */
-export const OMITTED_FAILURES = 'omitted-failures';
-/** A strict object reports at most this many unknown fields one by one, then counts the rest. */
-export const MAX_UNKNOWN_FIELD_FAILURES = 1000;
+export {
+  MAX_UNKNOWN_FIELD_FAILURES,
+  MISSING_FIELD,
+  OMITTED_FAILURES,
+  UNKNOWN_FIELD,
+} from './failure-messages.js';
 
 type Out<R extends t.Props, O extends t.Props> = t.TypeOf<t.TypeC<R>> & Partial<t.TypeOf<t.TypeC<O>>>;
 
@@ -75,7 +76,7 @@ export class StrictObjectType<R extends t.Props, O extends t.Props> extends t.Ex
             return;
           }
           const result = codec.validate(u[key], [...context, { key, type: codec, actual: u[key] }]);
-          if (isLeft(result)) errors.push(...result.left);
+          if (result._tag === 'Left') errors.push(...result.left);
           else output[key] = result.right;
         };
         for (const [key, codec] of Object.entries(required)) check(key, codec, true);

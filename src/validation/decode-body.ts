@@ -1,5 +1,3 @@
-import { fold } from 'fp-ts/lib/Either.js';
-import { pipe } from 'fp-ts/lib/function.js';
 import type * as t from 'io-ts';
 import { bodyTooLarge, DEFAULT_BODY_LIMIT, readBody } from '../core/body.js';
 import { mediaTypeParameters } from '../core/media-type-parameters.js';
@@ -204,18 +202,12 @@ function decodeBytes<A>(
   const isDocument = kind === 'document';
   const parsed = text.value;
   const attributes = isDocument ? unwrapDocument(parsed, options.type, options.id, maxErrors) : parsed;
-  return pipe(
-    options.codec.decode(attributes),
-    fold(
-      (errors) => {
-        if (!isDocument && isResourceDocument(parsed)) throw documentAsJson();
-        const problems = new ErrorList(maxErrors);
-        addFieldErrors(errors, isDocument ? '/data/attributes' : '', problems);
-        throw problems.toBadRequest();
-      },
-      (value) => value,
-    ),
-  );
+  const decoded = options.codec.decode(attributes);
+  if (decoded._tag === 'Right') return decoded.right;
+  if (!isDocument && isResourceDocument(parsed)) throw documentAsJson();
+  const problems = new ErrorList(maxErrors);
+  addFieldErrors(decoded.left, isDocument ? '/data/attributes' : '', problems);
+  throw problems.toBadRequest();
 }
 
 /**

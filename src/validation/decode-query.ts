@@ -1,4 +1,3 @@
-import { isLeft } from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 import type { ErrorDetail } from '../errors/api-error.js';
 import type { Context } from '../http/types.js';
@@ -52,7 +51,7 @@ export function decodeQuery<Q extends QueryCodecs>(
       continue;
     }
     const decoded = codec.decode(values[0]);
-    if (isLeft(decoded)) {
+    if (decoded._tag === 'Left') {
       report({
         code: 'invalid-parameter',
         title: 'Invalid query parameter',

@@ -1,5 +1,5 @@
 import { ApiError, type ErrorDetail } from '../errors/api-error.js';
-import { MAX_UNKNOWN_FIELD_FAILURES } from './codecs.js';
+import { MAX_UNKNOWN_FIELD_FAILURES } from './failure-messages.js';
 
 /**
  * How many problems one 400 lists by default (`decodeJsonBody`, `decodeQuery`); the rest are counted

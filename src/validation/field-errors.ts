@@ -1,7 +1,7 @@
-import * as t from 'io-ts';
+import type * as t from 'io-ts';
 import type { ErrorDetail } from '../errors/api-error.js';
-import { MISSING_FIELD, OMITTED_FAILURES, UNKNOWN_FIELD } from './codecs.js';
 import { ErrorList } from './error-cap.js';
+import { MISSING_FIELD, OMITTED_FAILURES, UNKNOWN_FIELD } from './failure-messages.js';
 
 const FRIENDLY: Readonly<Record<string, string>> = {
   string: 'a string',
@@ -43,7 +43,9 @@ function pathOf(context: t.Context): { keys: string[]; expected: string } {
   let expected = context[0]?.type.name ?? 'a valid value';
   for (let i = 1; i < context.length; i++) {
     const parent = context[i - 1]!.type;
-    if (parent instanceof t.UnionType || parent instanceof t.IntersectionType) continue;
+    // By tag, not `instanceof`: no io-ts loaded here, and any copy of io-ts counts.
+    const tag = (parent as { readonly _tag?: unknown })._tag;
+    if (tag === 'UnionType' || tag === 'IntersectionType') continue;
     keys.push(context[i]!.key);
     expected = context[i]!.type.name;
   }
