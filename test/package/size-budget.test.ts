@@ -16,7 +16,8 @@ const BUDGET_BYTES = 60 * 1024;
  * grew past these. Update them when the bundle changes on purpose.
  */
 const MEASURED: Readonly<Record<string, number>> = {
-  'rest-conventions': 44_000,
+  'rest-conventions': 57_050,
+  'jose/errors': 2_460,
 };
 
 /** `node_modules/<package>/...` → the package (jose's errors apart); the library's own files → `rest-conventions`. */
