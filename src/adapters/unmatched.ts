@@ -47,6 +47,11 @@ export function unmatched(routes: Iterable<FrameworkRoute>, method: string, path
     const name = route.method.toUpperCase();
     if (name !== 'ALL' && patternMatches(route.path, path)) methods.add(name);
   }
+  return unmatchedMethods(methods, method);
+}
+
+/** The answer to a request for `method` on a path that the routes in `methods` take (none: 404). */
+export function unmatchedMethods(methods: ReadonlySet<string>, method: string): Unmatched {
   if (methods.size === 0) return { error: notFoundError() };
   const allow = allowField(methods);
   if (method === 'OPTIONS') return { options: allow };

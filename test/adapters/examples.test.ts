@@ -5,7 +5,7 @@ import type { Served } from '../../examples/reference-app/serve.js';
 import { bearer } from '../support/reference-app.js';
 
 /** Differs per response (the clock, the connection); `RateLimit`'s reset is read off the clock. */
-const PER_RESPONSE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+const PER_RESPONSE = new Set(['date', 'x-request-id', 'connection', 'keep-alive', 'transfer-encoding']);
 
 interface Answer {
   readonly status: number;

@@ -19,6 +19,7 @@ import {
   recordedBytes,
 } from '../conventions.js';
 import { writeFallback500 } from '../fallback.js';
+import { frameworkBody, fromBodyParser } from '../framework-body.js';
 import { writeNodeResponse } from '../node.js';
 import {
   type ClientAddressOption,
@@ -78,7 +79,10 @@ export function conventions(options: ExpressConventionsOptions): RequestHandler 
   const clientAddress = clientAddressOption(options.clientAddress, 'express conventions');
   return function expressConventions(req: Request, res: Response, next: NextFunction) {
     const outer = CONTEXTS.get(req);
-    const body = new RecordedBody(() => req, req);
+    const body = new RecordedBody(
+      frameworkBody(req, () => req.body),
+      req,
+    );
     const view = incomingView(req, req.originalUrl, clientAddress?.(req) ?? req.socket.remoteAddress, body);
     let captured: Captured | undefined;
     const downstream = (ctx: Context): Promise<ApiResponse> => {
@@ -140,6 +144,8 @@ export function conventionsErrors(): ErrorRequestHandler {
  * mistake, answered 400 like the core router's `invalid-path`, not 500.
  */
 function fromExpress(error: unknown): unknown {
+  const parser = fromBodyParser(error);
+  if (parser !== undefined) return parser;
   if (error instanceof URIError && (error as { status?: unknown }).status === 400) {
     return new ApiError(400, {
       code: 'invalid-path',

@@ -16,8 +16,9 @@ import { bodyBytes, collectBody } from '../../core/response.js';
 import { renderError } from '../../errors/render.js';
 import type { ApiResponse, Context } from '../../http/types.js';
 import { conventionsRunner, neutralHeaders, RecordedBody } from '../conventions.js';
+import { frameworkBody } from '../framework-body.js';
 import { clientAddressOption, incomingView, wireBody } from '../node-host.js';
-
+import { type FrameworkRoute, unmatched } from '../unmatched.js';
 import { type FastifyConventionsOptions, fromFastifyError } from './errors.js';
 import { asBuffer, headPayload, payloadBody, send, writeAnswer } from './replies.js';
 
@@ -46,7 +47,11 @@ class Trip {
  */
 const CONTEXT = Symbol('rest-conventions context');
 
+/** The routes of the instance the plugin was registered on (and its scopes), for `conventionsNotFound`. */
+const ROUTES = Symbol('rest-conventions routes');
+
 type Decorated = FastifyRequest & { [CONTEXT]?: Context | null } & Record<symbol, Trip | null | undefined>;
+type WithRoutes = FastifyRequest & { [ROUTES]?: FrameworkRoute[] | null };
 
 /**
  * The rest-conventions context of a request that went through {@link conventions}: its `principal`
@@ -54,6 +59,22 @@ type Decorated = FastifyRequest & { [CONTEXT]?: Context | null } & Record<symbol
  */
 export function conventionsContext(request: FastifyRequest): Context | undefined {
   return (request as Decorated)[CONTEXT] ?? undefined;
+}
+
+/**
+ * `server.setNotFoundHandler(conventionsNotFound())`: a request no route takes is 404 `No resource
+ * exists at this path.`, or 405 with `Allow` when a route registered after the `conventions` plugin has
+ * the path with another method (OPTIONS: 204 with `Allow`), as error documents through the primitives,
+ * rather than Fastify's own JSON (RFC 9110 sections 15.5.5 and 15.5.6).
+ */
+export function conventionsNotFound(): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+  return function fastifyConventionsNotFound(request, reply) {
+    const query = request.url.indexOf('?');
+    const path = query === -1 ? request.url : request.url.slice(0, query);
+    const answer = unmatched((request as WithRoutes)[ROUTES] ?? [], request.method, path);
+    if ('error' in answer) throw answer.error;
+    return reply.code(204).header('allow', answer.options).send();
+  };
 }
 
 /** Marks a plugin as not encapsulated, so its hooks apply to the routes of the instance using it. */
@@ -75,9 +96,15 @@ export function conventions(options: FastifyConventionsOptions): FastifyPluginAs
   const plugin = async (fastify: FastifyInstance) => {
     if (!fastify.hasRequestDecorator(CONTEXT)) fastify.decorateRequest(CONTEXT, null);
     if (!fastify.hasRequestDecorator(TRIP)) fastify.decorateRequest(TRIP, null);
+    if (!fastify.hasRequestDecorator(ROUTES)) fastify.decorateRequest(ROUTES, null);
+    const routes: FrameworkRoute[] = [];
+    fastify.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) routes.push({ method, path: route.url });
+    });
     fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
       const decorated = request as Decorated;
-      const body = new RecordedBody(() => request.raw);
+      (request as WithRoutes)[ROUTES] ??= routes;
+      const body = new RecordedBody(frameworkBody(request.raw, () => request.body));
       const view = incomingView(request.raw, request.url, clientAddress?.(request) ?? request.ip, body);
       const trip = new Trip(body);
       decorated[TRIP] = trip;
@@ -107,6 +134,7 @@ export function conventions(options: FastifyConventionsOptions): FastifyPluginAs
     fastify.addHook(
       'preParsing',
       (request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload, done: PreParsingDone) => {
+        withoutMediaType(request);
         const bytes = (request as Decorated)[TRIP]?.body.bytes();
         done(null, bytes === undefined ? payload : Readable.from([Buffer.from(bytes)]));
       },
@@ -156,6 +184,19 @@ export function conventions(options: FastifyConventionsOptions): FastifyPluginAs
     });
   };
   return unencapsulated(plugin);
+}
+
+/**
+ * A body without a `Content-Type` (absent or empty) is left unparsed, as the core leaves it: Fastify
+ * would answer its own 415 before the route, even one that takes no body; `decodeJsonBody` still
+ * reads it (and answers the core's 415). Fastify skips parsing a request without framing fields.
+ */
+function withoutMediaType(request: FastifyRequest): void {
+  const { headers } = request.raw;
+  if ((headers['content-type'] ?? '').trim() !== '') return;
+  delete headers['content-type'];
+  delete headers['content-length'];
+  delete headers['transfer-encoding'];
 }
 
 type PreParsingDone = (error: Error | null, payload?: RequestPayload) => void;

@@ -12,6 +12,7 @@ import type { ApiResponse, Context, HeaderBag } from '../../http/types.js';
 import { jsonTextOf, malformedJsonError } from '../../validation/json-text.js';
 import { type ConventionsOptions, conventionsRunner, mountPrefix, requestView } from '../conventions.js';
 import { fromFetchRequest, toFetchResponse } from '../fetch.js';
+import { type FrameworkRoute, unmatched } from '../unmatched.js';
 
 export type { ConventionsOptions } from '../conventions.js';
 
@@ -159,6 +160,25 @@ async function malformedBody(error: unknown, c: HonoContext): Promise<ApiError |
   const text = jsonTextOf(body);
   if (text.ok || text.message !== message) return undefined;
   return malformedJsonError(text, error);
+}
+
+/**
+ * `app.notFound(conventionsNotFound(app))`: a request no route of `app` takes is 404 `No resource
+ * exists at this path.`, or 405 with `Allow` when a route has the path with another method (OPTIONS:
+ * 204 with `Allow`), as error documents through the primitives and `conventionsErrors()`, rather than
+ * Hono's plain-text `404 Not Found` (RFC 9110 sections 15.5.5 and 15.5.6).
+ */
+export function conventionsNotFound(app: {
+  readonly routes: readonly FrameworkRoute[];
+}): (c: HonoContext) => Response {
+  if (typeof app !== 'object' || app === null || !Array.isArray(app.routes)) {
+    throw new TypeError('hono conventionsNotFound: app must be the Hono app whose routes are matched');
+  }
+  return function honoConventionsNotFound(c) {
+    const answer = unmatched(app.routes, c.req.method, c.req.path);
+    if ('error' in answer) throw answer.error;
+    return c.body(null, 204, { allow: answer.options });
+  };
 }
 
 /** Options of {@link mountApp}. */

@@ -18,8 +18,10 @@ import {
   recordedBytes,
 } from '../conventions.js';
 import { writeFallback500 } from '../fallback.js';
+import { frameworkBody, fromBodyParser } from '../framework-body.js';
 import { writeNodeResponse } from '../node.js';
 import { type ClientAddressOption, clientAddressOption, incomingView, wireBody } from '../node-host.js';
+import { unmatchedMethods } from '../unmatched.js';
 
 export type { ConventionsOptions } from '../conventions.js';
 
@@ -52,7 +54,10 @@ export function conventions(options: KoaConventionsOptions): KoaMiddleware {
   return async function koaConventions(ctx: KoaContext, next: Next) {
     const { req } = ctx;
     const outer = CONTEXTS.get(ctx);
-    const body = new RecordedBody(() => req, req);
+    const body = new RecordedBody(
+      frameworkBody(req, () => (ctx.request as { body?: unknown }).body),
+      req,
+    );
     const view = incomingView(req, ctx.originalUrl, clientAddress?.(ctx) ?? req.socket.remoteAddress, body);
     let setCookie: readonly string[] = [];
     const downstream = async (inner: Context): Promise<ApiResponse> => {
@@ -71,7 +76,7 @@ export function conventions(options: KoaConventionsOptions): KoaMiddleware {
       setCookie = caught.setCookie;
       return { status: ctx.status, headers: caught.headers, ...(raw === undefined ? {} : { raw }) };
     };
-    const response = await run(view, downstream, undefined, outer);
+    const response = await run(view, downstream, fromKoa, outer);
     const bytes = wireBody(response, ctx.method);
     ctx.body = bytes === undefined ? null : Buffer.from(bytes);
     ctx.status = response.status;
@@ -83,12 +88,51 @@ export function conventions(options: KoaConventionsOptions): KoaMiddleware {
 
 const CONTEXTS = new WeakMap<KoaContext, Context>();
 
+/** A body parser's refusal (`@koa/bodyparser`, `koa-body`) as the core's document; else as thrown. */
+function fromKoa(thrown: unknown): unknown {
+  return fromBodyParser(thrown) ?? thrown;
+}
+
 /**
  * The rest-conventions context of a request inside {@link conventions}: its `principal` (after
  * `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
  */
 export function conventionsContext(ctx: KoaContext): Context | undefined {
   return CONTEXTS.get(ctx);
+}
+
+/** What `conventionsNotFound` reads of a router: `@koa/router`'s `match(path, method)`. */
+export interface KoaRouterLike {
+  match(path: string, method: string): { readonly path: readonly { readonly methods: readonly string[] }[] };
+}
+
+/**
+ * Last in the onion, after your routers: `app.use(conventionsNotFound({ routers: [router] }))`. A
+ * request nothing answered is 404 `No resource exists at this path.`, or 405 with `Allow` when one of
+ * the routers has the path with another method (OPTIONS: 204 with `Allow`), as error documents through
+ * the primitives, rather than Koa's plain-text `Not Found` (RFC 9110 sections 15.5.5 and 15.5.6).
+ */
+export function conventionsNotFound(
+  options: { readonly routers?: readonly KoaRouterLike[] } = {},
+): KoaMiddleware {
+  const routers = options.routers ?? [];
+  if (!Array.isArray(routers) || routers.some((router) => typeof router?.match !== 'function')) {
+    throw new TypeError(
+      'koa conventionsNotFound: routers must be routers with match(path, method), as @koa/router',
+    );
+  }
+  return async function koaConventionsNotFound(ctx: KoaContext) {
+    const methods = new Set<string>();
+    for (const router of routers) {
+      for (const layer of router.match(ctx.path, ctx.method).path) {
+        for (const method of layer.methods) methods.add(method.toUpperCase());
+      }
+    }
+    const answer = unmatchedMethods(methods, ctx.method);
+    if ('error' in answer) throw answer.error;
+    ctx.status = 204;
+    ctx.set('allow', answer.options);
+  };
 }
 
 /** Options of {@link mountApp}. */
