@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { bodyTooLarge } from '../core/body.js';
-import { jsonTextOf, malformedJsonError } from '../core/json-text.js';
+import { jsonTextOf, malformedJsonError } from '../validation/json-text.js';
 
 /**
  * The body for the primitives: the request's stream, or, once a framework parser has read the stream,

@@ -1,18 +1,14 @@
 import { composePipeline, type MaybePromise } from '../core/compose.js';
 import { contractsOf } from '../core/contract.js';
-import { underMountPath } from '../core/mount-path.js';
 import { type RequestIdentity, type RequestIdOptions, requestIdentity } from '../core/request-identity.js';
 import { bodyBytes } from '../core/response.js';
-import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
 import type { RouteAuth, RouteDefinition, RouteInfo } from '../core/route.js';
 import type { NamingRules } from '../core/route-pattern.js';
 import { Router } from '../core/router.js';
 import { methodNotAllowedError, notFoundError } from '../core/unmatched.js';
-import { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render.js';
-import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
 import type { ApiResponse, Context, Logger, Middleware, RequestView } from '../http/types.js';
-import { declareRoute } from './declare-route.js';
+import { enterRoute, runnableRoute } from './route-runner.js';
 
 export interface AppOptions {
   /** Application middleware, outermost first; runs for every request, matched or not. */
@@ -81,22 +77,7 @@ export function createApp(options: AppOptions = {}): App {
       case 'options':
         return { status: 204, headers: { allow: match.allow } };
     }
-    const { route } = match;
-    const { negotiate } = route;
-    const accept = ctx.request.headers.get('accept');
-    const mediaType = negotiate === undefined ? negotiateResponseType(accept) : negotiate(accept);
-    if (mediaType === undefined) {
-      const offered = route.facts?.produces ?? RESPONSE_MEDIA_TYPES;
-      throw new ApiError(406, {
-        code: 'not-acceptable',
-        detail: `None of the media types this resource offers is acceptable: ${offered.join(', ')}.`,
-        source: { header: 'Accept' },
-      });
-    }
-    ctx.set(RESPONSE_MEDIA_TYPE, mediaType);
-    ctx.params = match.params;
-    ctx.routePattern = route.pattern;
-    ctx.route = route.facts;
+    enterRoute(ctx, match.route, match.params);
     // The router's entry holds the route's composed pipeline (see `route` below).
     return match.route.handler(ctx);
   };
@@ -108,18 +89,11 @@ export function createApp(options: AppOptions = {}): App {
   const appContracts = contractsOf(options.use ?? []);
   const app: App = {
     route(definition) {
-      const route = declareRoute(definition as unknown as RouteDefinition);
-      const { handler } = route;
-      const withType = (ctx: Context): MaybePromise<ApiResponse> => {
-        const response = handler(ctx);
-        return response instanceof Promise
-          ? response.then((r) => withContentType(r, ctx))
-          : withContentType(response, ctx);
-      };
+      const route = runnableRoute(definition as unknown as RouteDefinition, onError);
       router.add({
         method: definition.method,
         path: definition.path,
-        handler: composePipeline(route.use, withType, onError),
+        handler: route.pipeline,
         facts: route.info,
         negotiate: route.negotiate,
       });
@@ -153,18 +127,6 @@ export function createApp(options: AppOptions = {}): App {
     },
   };
   return app;
-}
-
-function withContentType(response: ApiResponse, ctx: Context): ApiResponse {
-  const { mountPath } = ctx.request;
-  if (mountPath !== undefined && mountPath !== '') underMountPath(response, mountPath);
-  if (
-    (response.json !== undefined || (response.raw !== undefined && ctx.route?.produces !== undefined)) &&
-    response.headers['content-type'] === undefined
-  ) {
-    response.headers['content-type'] = ctx.get(RESPONSE_MEDIA_TYPE) ?? RESPONSE_MEDIA_TYPES[0]!;
-  }
-  return response;
 }
 
 function finalize(response: ApiResponse, ctx: Context, identity: RequestIdentity): ApiResponse {

@@ -18,7 +18,7 @@ import * as fa from '../../src/adapters/fastify/index.js';
 import * as ho from '../../src/adapters/hono/index.js';
 import * as ko from '../../src/adapters/koa/index.js';
 import { conditional } from '../../src/caching/index.js';
-import type { Context, Middleware } from '../../src/core/types.js';
+import type { Context, Middleware } from '../../src/http/types.js';
 import { idempotency, memoryStore } from '../../src/idempotency/index.js';
 import { securityHeaders } from '../../src/security/index.js';
 import { decodeJsonBody, integer, strictObject } from '../../src/validation/index.js';

@@ -4,10 +4,9 @@
  * (`mountApp`). Express is an optional peer dependency, imported for its types only.
  * See `docs/adapters.md`.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { App } from '../../app/app.js';
-import { bodyBytes } from '../../core/response.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError } from '../../errors/render.js';
 import type { ApiResponse, Context } from '../../http/types.js';
@@ -21,23 +20,20 @@ import {
 import { writeFallback500 } from '../fallback.js';
 import { frameworkBody, fromBodyParser } from '../framework-body.js';
 import { writeNodeResponse } from '../node.js';
-import {
-  type ClientAddressOption,
-  clientAddressOption,
-  incomingView,
-  replaceHeaders,
-  wireBody,
-} from '../node-host.js';
+import { type ClientAddressOption, clientAddressOption, incomingView, wireBody } from '../node-host.js';
 
 import { type Captured, capture } from './capture.js';
 
 export type { ConventionsOptions } from '../conventions.js';
+
+import { CONTEXTS, sendResponse } from './context.js';
+
+export { conventionsContext } from './context.js';
+export { describedRoutes, type ExpressRouterLike } from './described.js';
 export { conventionsNotFound } from './not-found.js';
 
 /** Options of the Express {@link conventions} middleware. */
 export interface ExpressConventionsOptions extends ConventionsOptions, ClientAddressOption<Request> {}
-
-const CONTEXTS = new WeakMap<IncomingMessage, Context>();
 
 /**
  * Writes the primitives' answer over what the response holds, touching only the headers that
@@ -112,14 +108,6 @@ export function conventions(options: ExpressConventionsOptions): RequestHandler 
 }
 
 /**
- * The rest-conventions context of a request that went through {@link conventions}: its `principal`
- * (after `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
- */
-export function conventionsContext(req: Request): Context | undefined {
-  return CONTEXTS.get(req);
-}
-
-/**
  * The error handler, after your routes: anything thrown or passed to `next(error)` (an `ApiError`,
  * an http-errors error from Express or its body parsers) becomes a JSON:API error document, or
  * problem+json when the client prefers it (see `docs/errors.md`); a 5xx is logged, never shown.
@@ -131,10 +119,7 @@ export function conventionsErrors(): ErrorRequestHandler {
       next(error);
       return;
     }
-    const response = renderError(fromExpress(error), ctx);
-    replaceHeaders(res, response, []);
-    res.statusCode = response.status;
-    res.end(bodyBytes(response));
+    sendResponse(res, renderError(fromExpress(error), ctx));
   };
 }
 

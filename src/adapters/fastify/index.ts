@@ -201,3 +201,5 @@ function withoutMediaType(request: FastifyRequest): void {
 
 type PreParsingDone = (error: Error | null, payload?: RequestPayload) => void;
 type OnSendDone = (error: Error | null, payload?: unknown) => void;
+
+export { describedRoutes } from './described.js';

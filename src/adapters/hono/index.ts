@@ -11,6 +11,7 @@ import { renderError } from '../../errors/render.js';
 import type { ApiResponse, Context, HeaderBag } from '../../http/types.js';
 import { jsonTextOf, malformedJsonError } from '../../validation/json-text.js';
 import { type ConventionsOptions, conventionsRunner, mountPrefix, requestView } from '../conventions.js';
+import { type DescribedRoutes, describedRoutes as described, outsideConventions } from '../described.js';
 import { fromFetchRequest, toFetchResponse } from '../fetch.js';
 import { type FrameworkRoute, unmatched } from '../unmatched.js';
 
@@ -179,6 +180,28 @@ export function conventionsNotFound(app: {
     if ('error' in answer) throw answer.error;
     return c.body(null, 204, { allow: answer.options });
   };
+}
+
+/**
+ * Declared routes registered on a Hono app (`app.on(method, path, handler)`), in the spirit of
+ * `@hono/zod-openapi`'s `createRoute`, run on the context of `conventions(...)`: the library decodes
+ * and checks the request as `createApp` does, the handler gets typed `ctx.params`, `ctx.query`,
+ * `ctx.body` and `ctx.principal`, and its response becomes Hono's. `routes()` lists the declarations
+ * for `openApiDocument`.
+ */
+export function describedRoutes(app: {
+  on(method: string, path: string, handler: (c: HonoContext) => Promise<Response>): unknown;
+}): DescribedRoutes {
+  if (typeof app?.on !== 'function') {
+    throw new TypeError('hono describedRoutes: pass the Hono app the routes go on');
+  }
+  return described(({ method, path, run }) => {
+    app.on(method, path, async function honoDescribedRoute(c) {
+      const ctx = CONTEXTS.get(c.req.raw);
+      if (ctx === undefined) throw outsideConventions('hono');
+      return toFetchResponse(await run(ctx, c.req.param() as Record<string, string>));
+    });
+  });
 }
 
 /** Options of {@link mountApp}. */

@@ -6,8 +6,8 @@
 import { Readable } from 'node:stream';
 import type { Context as KoaContext, Middleware as KoaMiddleware, Next } from 'koa';
 import type { App } from '../../app/app.js';
-import { collectBody } from '../../core/response.js';
-import type { ApiResponse, Context } from '../../http/types.js';
+import { bodyBytes, collectBody } from '../../core/response.js';
+import type { ApiResponse, Context, Params } from '../../http/types.js';
 import {
   type ConventionsOptions,
   conventionsRunner,
@@ -17,6 +17,7 @@ import {
   RecordedBody,
   recordedBytes,
 } from '../conventions.js';
+import { type DescribedRoutes, describedRoutes as described, outsideConventions } from '../described.js';
 import { writeFallback500 } from '../fallback.js';
 import { frameworkBody, fromBodyParser } from '../framework-body.js';
 import { writeNodeResponse } from '../node.js';
@@ -99,6 +100,34 @@ function fromKoa(thrown: unknown): unknown {
  */
 export function conventionsContext(ctx: KoaContext): Context | undefined {
   return CONTEXTS.get(ctx);
+}
+
+/**
+ * Declared routes registered on a `@koa/router` (`router.get(path, handler)`, ...), run on the context
+ * of `conventions(...)` (outside the router): the library decodes and checks the request as
+ * `createApp` does, the handler gets typed `ctx.params`, `ctx.query`, `ctx.body` and `ctx.principal`,
+ * and its response becomes Koa's. `routes()` lists the declarations for `openApiDocument`.
+ */
+export function describedRoutes(router: object): DescribedRoutes {
+  if (
+    typeof router !== 'object' ||
+    router === null ||
+    typeof (router as KoaRouterLike).match !== 'function'
+  ) {
+    throw new TypeError('koa describedRoutes: pass the router the routes go on (@koa/router)');
+  }
+  const methods = router as Record<string, (path: string, handler: KoaMiddleware) => unknown>;
+  return described(({ method, path, run }) => {
+    methods[method.toLowerCase()]!.call(router, path, async function koaDescribedRoute(ctx: KoaContext) {
+      const inner = CONTEXTS.get(ctx);
+      if (inner === undefined) throw outsideConventions('koa');
+      const response = await run(inner, (ctx as { params?: Params }).params ?? {});
+      const bytes = bodyBytes(response);
+      ctx.status = response.status;
+      ctx.set(response.headers);
+      ctx.body = bytes === undefined ? null : Buffer.from(bytes);
+    });
+  });
 }
 
 /** What `conventionsNotFound` reads of a router: `@koa/router`'s `match(path, method)`. */
