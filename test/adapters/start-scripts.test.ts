@@ -14,7 +14,7 @@ async function start(
   args: string[],
   env: Record<string, string | undefined>,
 ): Promise<string> {
-  const all = {
+  const all: Record<string, string | undefined> = {
     ...process.env,
     PORT: '0',
     AUTH_SECRET: 'a-test-secret-of-at-least-thirty-two-bytes',
