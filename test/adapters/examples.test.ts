@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLES, type ExampleName, serveExample } from '../../examples/bookshop/serve-example.js';
 import { configFromEnv } from '../../examples/reference-app/config.js';
@@ -223,6 +225,13 @@ describe('the four framework examples', () => {
       expect(method.status, name).toBe(405);
       expect(method.headers.allow, name).toBe('GET, HEAD, OPTIONS');
     }
+  });
+
+  it('are each named in examples/README.md', () => {
+    const examples = join(import.meta.dirname, '..', '..', 'examples');
+    const readme = readFileSync(join(examples, 'README.md'), 'utf8');
+    const folders = readdirSync(examples, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    for (const { name } of folders) expect(readme, name).toContain(`\`${name}/\``);
   });
 
   it('key anonymous callers by their address (the Hono driver reads @hono/node-server bindings)', async () => {
