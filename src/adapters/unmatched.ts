@@ -21,7 +21,7 @@ export type Unmatched = { readonly error: ApiError } | { readonly options: strin
  * `{regex}` or `?` after it, taken as any segment) matches one non-empty segment, `*` or `*name`
  * the rest; other segments match literally. A trailing slash is ignored, as the core router does.
  */
-export function patternMatches(pattern: string, path: string): boolean {
+function patternMatches(pattern: string, path: string): boolean {
   const want = segmentsOf(pattern);
   const got = segmentsOf(path);
   for (let i = 0; i < want.length; i++) {

@@ -11,7 +11,7 @@ import {
   type FrameworkRegistration,
   outsideConventions,
 } from '../described.js';
-import { conventionsContext } from './index.js';
+import { conventionsContext } from './context.js';
 
 /**
  * Declared routes registered in a scope of `server` (as `@fastify/swagger` reads route schemas, the

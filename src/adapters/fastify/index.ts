@@ -19,10 +19,12 @@ import { conventionsRunner, neutralHeaders, RecordedBody } from '../conventions.
 import { frameworkBody } from '../framework-body.js';
 import { clientAddressOption, incomingView, wireBody } from '../node-host.js';
 import { type FrameworkRoute, unmatched } from '../unmatched.js';
+import { CONTEXT, type WithContext } from './context.js';
 import { type FastifyConventionsOptions, fromFastifyError } from './errors.js';
 import { asBuffer, headPayload, payloadBody, send, writeAnswer } from './replies.js';
 
 export type { ConventionsOptions } from '../conventions.js';
+export { conventionsContext } from './context.js';
 export { conventionsFrameworkErrors, type FastifyConventionsOptions } from './errors.js';
 export { appHandler, type FastifyMountOptions, mountApp } from './mount.js';
 
@@ -40,26 +42,12 @@ class Trip {
   constructor(readonly body: RecordedBody) {}
 }
 
-/**
- * The per-request properties are Fastify request decorations (`decorateRequest`, set in Fastify's
- * request constructor) rather than WeakMap entries or properties added later: each request keeps one
- * shape, and no weak table is written per request (docs/benchmarks.md, "Adapter overhead").
- */
-const CONTEXT = Symbol('rest-conventions context');
-
 /** The routes of the instance the plugin was registered on (and its scopes), for `conventionsNotFound`. */
 const ROUTES = Symbol('rest-conventions routes');
 
-type Decorated = FastifyRequest & { [CONTEXT]?: Context | null } & Record<symbol, Trip | null | undefined>;
+/** Per-request properties are request decorations, as the context is (see `./context.ts`). */
+type Decorated = WithContext & Record<symbol, Trip | null | undefined>;
 type WithRoutes = FastifyRequest & { [ROUTES]?: FrameworkRoute[] | null };
-
-/**
- * The rest-conventions context of a request that went through {@link conventions}: its `principal`
- * (after `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
- */
-export function conventionsContext(request: FastifyRequest): Context | undefined {
-  return (request as Decorated)[CONTEXT] ?? undefined;
-}
 
 /**
  * `server.setNotFoundHandler(conventionsNotFound())`: a request no route takes is 404 `No resource
