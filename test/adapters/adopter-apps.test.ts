@@ -91,6 +91,9 @@ describe('the adopter apps of docs/adapters.md', () => {
         const base = `http://127.0.0.1:${served.port}`;
         const lint = await cli('lint', `${base}/openapi.json`);
         expect(lint.out).toContain('No findings.');
+        const page = await fetch(`${base}/docs`);
+        expect(page.status).toBe(200);
+        expect(page.headers.get('content-type')).toMatch(/^text\/html/);
         const [a, b] = await Promise.all(['alice', 'bob'].map((sub) => signHs256Token(SECRET, { sub })));
         const check = await cli(
           'check',
