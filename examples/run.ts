@@ -8,6 +8,11 @@ if (!EXAMPLES.includes(name)) {
   process.exit(2);
 }
 const config = configFromEnv();
+if (config.usingDevSecret) {
+  process.stderr.write(
+    'AUTH_SECRET is not set: using the documented development secret. Never do this in production.\n',
+  );
+}
 const served = await serveExample(name, config, config.port);
 process.stdout.write(`rest-conventions ${name} example listening on http://localhost:${served.port}\n`);
 const stop = () => void served.close().then(() => process.exit(0));

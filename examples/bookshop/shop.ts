@@ -4,11 +4,12 @@
  * framework's own way and adds these primitives as that framework's middleware.
  */
 import type { Middleware } from 'rest-conventions';
-import { ApiError } from 'rest-conventions';
-import { authenticate, hs256Verifier } from 'rest-conventions/auth';
-import { conditional } from 'rest-conventions/caching';
+import { ApiError, contractsOf } from 'rest-conventions';
+import { authenticate, hs256Verifier, requireAuth } from 'rest-conventions/auth';
+import { cacheControlDefault, conditional } from 'rest-conventions/caching';
 import { dataDocument, resourceObject } from 'rest-conventions/envelope';
 import { idempotency, memoryStore } from 'rest-conventions/idempotency';
+import { type DescribedRoute, openApiDocument } from 'rest-conventions/openapi';
 import { memoryRateLimitStore, rateLimit } from 'rest-conventions/ratelimit';
 import { securityHeaders } from 'rest-conventions/security';
 import { integer, positiveInteger, strictObject, toFieldErrors } from 'rest-conventions/validation';
@@ -100,13 +101,24 @@ function unauthorized(): ApiError {
 }
 
 /**
- * The primitives every example runs, outermost first: security headers, the caller from a bearer
- * JWT, rate limiting (by user, else by address), conditional GET (ETag over the framework's own
- * bytes, 304) and idempotent writes (`Idempotency-Key` required; the framework's own response replayed).
+ * Every write of the shop needs a caller, and is refused before the idempotency key is looked at: an
+ * anonymous `POST /orders` is 401 with `WWW-Authenticate`, whether or not it sent a key.
+ */
+const callerBeforeKey = (): Middleware => {
+  const callerRequired = requireAuth();
+  return (ctx, next) => (ctx.request.method === 'POST' ? callerRequired(ctx, next) : next());
+};
+
+/**
+ * The primitives every example runs, outermost first: security headers, `Cache-Control: no-store`
+ * where nothing else says, the caller from a bearer JWT, rate limiting (by user, else by address),
+ * conditional GET (ETag over the framework's own bytes, 304), the caller of a write before its key,
+ * and idempotent writes (`Idempotency-Key` required; the framework's own response replayed).
  */
 export function shopPrimitives(config: Config): Middleware[] {
   return [
     securityHeaders(),
+    cacheControlDefault(),
     authenticate({ verifier: hs256Verifier({ secret: config.authSecret }) }),
     rateLimit({
       policies: [
@@ -115,6 +127,57 @@ export function shopPrimitives(config: Config): Middleware[] {
       store: memoryRateLimitStore(),
     }),
     conditional({ policy: { scope: 'public', maxAge: 60 } }),
+    callerBeforeKey(),
     idempotency({ store: memoryStore(), required: true }),
   ];
 }
+
+/** The operations each example serves, described with the library's codecs for `openApiDocument`. */
+const SHOP_ROUTES: readonly DescribedRoute[] = [
+  {
+    method: 'GET',
+    pattern: '/books',
+    responses: { 200: { description: 'The catalogue', body: 'collection' } },
+  },
+  {
+    method: 'GET',
+    pattern: '/books/{id}',
+    responses: { 200: { description: 'One book', body: 'resource' } },
+  },
+  {
+    method: 'POST',
+    pattern: '/orders',
+    auth: 'principal',
+    body: { codec: OrderInput, type: 'orders' },
+    responses: {
+      201: {
+        description: 'The order',
+        body: 'resource',
+        headers: { location: { description: 'The new order' } },
+      },
+      422: { description: 'No book has the id given' },
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/orders/{id}',
+    auth: 'principal',
+    responses: { 200: { description: "One of the caller's orders", body: 'resource' } },
+  },
+];
+
+/**
+ * `GET /openapi.json` of an example: the OpenAPI 3.1 document of its own four operations, with the
+ * contracts of its primitives (`docs/openapi.md`), as `application/vnd.oai.openapi+json` text.
+ */
+export function shopDocument(primitives: readonly Middleware[]): string {
+  return JSON.stringify(
+    openApiDocument(SHOP_ROUTES, {
+      title: 'Bookshop example',
+      version: '1.0.0',
+      contracts: contractsOf(primitives),
+    }),
+  );
+}
+
+export const OPENAPI_TYPE = 'application/vnd.oai.openapi+json';

@@ -1,8 +1,20 @@
 /** The bookshop in Express 5: its router, handlers and JSON parser, with the primitives as middleware. */
 import express, { type Response } from 'express';
-import createError from 'http-errors';
-import { conventions, conventionsContext, conventionsErrors } from 'rest-conventions/express';
-import { bookDocument, booksDocument, JSON_API, Orders, shopPrimitives } from '../bookshop/shop.js';
+import {
+  conventions,
+  conventionsContext,
+  conventionsErrors,
+  conventionsNotFound,
+} from 'rest-conventions/express';
+import {
+  bookDocument,
+  booksDocument,
+  JSON_API,
+  OPENAPI_TYPE,
+  Orders,
+  shopDocument,
+  shopPrimitives,
+} from '../bookshop/shop.js';
 import type { Config } from '../reference-app/config.js';
 
 const send = (res: Response, document: unknown) =>
@@ -13,7 +25,9 @@ export function expressShop(config: Config): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // the conditional primitive tags responses
-  app.use(conventions({ use: shopPrimitives(config) }));
+  const primitives = shopPrimitives(config);
+  const description = shopDocument(primitives);
+  app.use(conventions({ use: primitives }));
   app.use(express.json({ type: ['application/json', JSON_API] }));
 
   app.get('/books', (_req, res) => send(res, booksDocument()));
@@ -25,7 +39,8 @@ export function expressShop(config: Config): express.Express {
   app.get('/orders/:id', (req, res) => {
     send(res, orders.read(conventionsContext(req)?.principal?.sub, req.params.id));
   });
-  app.use((_req, _res, next) => next(createError(404, 'No resource exists at this path.')));
+  app.get('/openapi.json', (_req, res) => res.type(OPENAPI_TYPE).send(Buffer.from(description)));
+  app.use(conventionsNotFound());
   app.use(conventionsErrors());
   return app;
 }

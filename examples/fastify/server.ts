@@ -1,8 +1,20 @@
 /** The bookshop in Fastify 5: its routes, handlers and JSON parser, with the primitives as a plugin. */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { ApiError } from 'rest-conventions';
-import { conventions, conventionsContext, conventionsFrameworkErrors } from 'rest-conventions/fastify';
-import { bookDocument, booksDocument, JSON_API, Orders, shopPrimitives } from '../bookshop/shop.js';
+import {
+  conventions,
+  conventionsContext,
+  conventionsFrameworkErrors,
+  conventionsNotFound,
+} from 'rest-conventions/fastify';
+import {
+  bookDocument,
+  booksDocument,
+  JSON_API,
+  OPENAPI_TYPE,
+  Orders,
+  shopDocument,
+  shopPrimitives,
+} from '../bookshop/shop.js';
 import type { Config } from '../reference-app/config.js';
 
 export async function fastifyShop(config: Config): Promise<FastifyInstance> {
@@ -37,8 +49,8 @@ export async function fastifyShop(config: Config): Promise<FastifyInstance> {
         ),
       ),
   );
-  app.setNotFoundHandler(() => {
-    throw new ApiError(404, { detail: 'No resource exists at this path.' });
-  });
+  const description = Buffer.from(shopDocument(primitives.use));
+  app.get('/openapi.json', (_request, reply) => reply.type(OPENAPI_TYPE).send(description));
+  app.setNotFoundHandler(conventionsNotFound());
   return app;
 }

@@ -1,8 +1,20 @@
 /** The bookshop in Hono 4: its router, handlers and `c.req.json()`, with the primitives as middleware. */
 import { Hono } from 'hono';
-import { HTTPException } from 'hono/http-exception';
-import { conventions, conventionsContext, conventionsErrors } from 'rest-conventions/hono';
-import { bookDocument, booksDocument, JSON_API, Orders, shopPrimitives } from '../bookshop/shop.js';
+import {
+  conventions,
+  conventionsContext,
+  conventionsErrors,
+  conventionsNotFound,
+} from 'rest-conventions/hono';
+import {
+  bookDocument,
+  booksDocument,
+  JSON_API,
+  OPENAPI_TYPE,
+  Orders,
+  shopDocument,
+  shopPrimitives,
+} from '../bookshop/shop.js';
 import type { Config } from '../reference-app/config.js';
 
 export function honoShop(config: Config): Hono {
@@ -11,7 +23,9 @@ export function honoShop(config: Config): Hono {
   const body = (document: unknown) => JSON.stringify(document);
   const headers = { 'content-type': JSON_API };
 
-  app.use(conventions({ use: shopPrimitives(config) }));
+  const primitives = shopPrimitives(config);
+  const description = shopDocument(primitives);
+  app.use(conventions({ use: primitives }));
   app.get('/books', (c) => c.body(body(booksDocument()), 200, headers));
   app.get('/books/:id', (c) => c.body(body(bookDocument(c.req.param('id'))), 200, headers));
   app.post('/orders', async (c) => {
@@ -21,9 +35,8 @@ export function honoShop(config: Config): Hono {
   app.get('/orders/:id', (c) =>
     c.body(body(orders.read(conventionsContext(c)?.principal?.sub, c.req.param('id'))), 200, headers),
   );
-  app.notFound(() => {
-    throw new HTTPException(404, { message: 'No resource exists at this path.' });
-  });
+  app.get('/openapi.json', (c) => c.body(description, 200, { 'content-type': OPENAPI_TYPE }));
+  app.notFound(conventionsNotFound(app));
   app.onError(conventionsErrors());
   return app;
 }

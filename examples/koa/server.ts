@@ -1,12 +1,22 @@
 /** The bookshop in Koa 3 with @koa/router, with the primitives as middleware in the onion. */
 import Router from '@koa/router';
 import Koa from 'koa';
-import { conventions, conventionsContext } from 'rest-conventions/koa';
-import { bookDocument, booksDocument, JSON_API, Orders, shopPrimitives } from '../bookshop/shop.js';
+import { conventions, conventionsContext, conventionsNotFound } from 'rest-conventions/koa';
+import {
+  bookDocument,
+  booksDocument,
+  JSON_API,
+  OPENAPI_TYPE,
+  Orders,
+  shopDocument,
+  shopPrimitives,
+} from '../bookshop/shop.js';
 import type { Config } from '../reference-app/config.js';
 
 export function koaShop(config: Config): Koa {
   const orders = new Orders();
+  const primitives = shopPrimitives(config);
+  const description = Buffer.from(shopDocument(primitives));
   const router = new Router();
   const send = (ctx: Koa.Context, document: unknown) => {
     ctx.type = JSON_API;
@@ -25,10 +35,14 @@ export function koaShop(config: Config): Koa {
     send(ctx, document);
   });
   router.get('/orders/:id', (ctx) => send(ctx, orders.read(caller(ctx), ctx.params.id!)));
+  router.get('/openapi.json', (ctx) => {
+    ctx.type = OPENAPI_TYPE;
+    ctx.body = description;
+  });
 
   const app = new Koa();
-  app.use(conventions({ use: shopPrimitives(config) }));
+  app.use(conventions({ use: primitives }));
   app.use(router.routes());
-  app.use((ctx) => ctx.throw(404, 'No resource exists at this path.'));
+  app.use(conventionsNotFound({ routers: [router] }));
   return app;
 }

@@ -8,7 +8,7 @@
 import { jsonLineLogger } from '../app/app.js';
 import { bodyBytesRead } from '../core/body.js';
 import { composePipeline } from '../core/compose.js';
-import { RequestContext } from '../core/context.js';
+import { type RequestIdOptions, requestIdentity } from '../core/request-identity.js';
 import { renderError } from '../errors/render.js';
 import type { ApiResponse, Context, HeaderBag, Logger, Middleware, RequestView } from '../http/types.js';
 import { contextKey } from '../http/types.js';
@@ -20,8 +20,8 @@ export interface ConventionsOptions {
   readonly use: readonly Middleware[];
   /** Where server-side failures are logged (default: one JSON line on stderr). */
   readonly logger?: Logger;
-  /** The request id header to read (default `x-request-id`) and the generator of new ids. */
-  readonly requestId?: { readonly header?: string; readonly generate?: () => string };
+  /** The request id header to read and echo (default `x-request-id`) and the generator of new ids. */
+  readonly requestId?: RequestIdOptions;
 }
 
 /**
@@ -36,8 +36,6 @@ export type ConventionsRunner = (
   existing?: Context,
 ) => Promise<ApiResponse>;
 
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,200}$/;
-
 /** Validates the options once and returns the runner (a TypeError names a bad option). */
 export function conventionsRunner(options: ConventionsOptions, framework: string): ConventionsRunner {
   if (typeof options !== 'object' || options === null) {
@@ -48,8 +46,7 @@ export function conventionsRunner(options: ConventionsOptions, framework: string
     throw new TypeError(`${framework} conventions: use must be an array of middleware functions`);
   }
   const logger = options.logger ?? jsonLineLogger;
-  const idHeader = (options.requestId?.header ?? 'x-request-id').toLowerCase();
-  const generate = options.requestId?.generate ?? (() => crypto.randomUUID());
+  const identity = requestIdentity(options.requestId);
   // Each request's way on and error converter are kept in its own context (under this runner's own
   // keys, so a nested runner's do not replace them) rather than in WeakMaps keyed by the context: a
   // weak table written on every request made the collector keep far more of each request
@@ -63,21 +60,14 @@ export function conventionsRunner(options: ConventionsOptions, framework: string
     (ctx) => ctx.get(DOWNSTREAM)!(ctx),
     (thrown, ctx) => renderError(ctx.get(CONVERTER)?.(thrown) ?? thrown, ctx),
   );
-  const contextOf = (request: RequestView): Context => {
-    const sent = request.headers.get(idHeader);
-    return new RequestContext(
-      request,
-      sent !== undefined && SANE_REQUEST_ID.test(sent) ? sent : generate(),
-      logger,
-    );
-  };
   return (request, downstream, toError, existing) => {
     // Nested inside an outer `conventions(...)`: the same context, so its principal, request id and
     // body (read through the outer's view) carry on to these primitives and back out.
-    const ctx = existing ?? contextOf(request);
+    const ctx = existing ?? identity.contextOf(request, logger);
     ctx.set(DOWNSTREAM, downstream);
     if (toError !== undefined) ctx.set(CONVERTER, toError);
-    return Promise.resolve(pipeline(ctx));
+    // `X-Request-Id` and `Date` as `createApp` sends them, on every answer of these primitives.
+    return Promise.resolve(pipeline(ctx)).then((response) => identity.stamp(response, ctx));
   };
 }
 

@@ -1,18 +1,14 @@
 import { composePipeline, type MaybePromise } from '../core/compose.js';
-import { RequestContext } from '../core/context.js';
 import { contractsOf } from '../core/contract.js';
-import { httpDate } from '../core/http-date.js';
-import { underMountPath } from '../core/mount-path.js';
+import { type RequestIdentity, type RequestIdOptions, requestIdentity } from '../core/request-identity.js';
 import { bodyBytes } from '../core/response.js';
-import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
 import type { RouteAuth, RouteDefinition, RouteInfo } from '../core/route.js';
 import type { NamingRules } from '../core/route-pattern.js';
 import { Router } from '../core/router.js';
-import { ApiError } from '../errors/api-error.js';
+import { methodNotAllowedError, notFoundError } from '../core/unmatched.js';
 import { renderError } from '../errors/render.js';
-import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
 import type { ApiResponse, Context, Logger, Middleware, RequestView } from '../http/types.js';
-import { declareRoute } from './declare-route.js';
+import { enterRoute, runnableRoute } from './route-runner.js';
 
 export interface AppOptions {
   /** Application middleware, outermost first; runs for every request, matched or not. */
@@ -22,7 +18,7 @@ export interface AppOptions {
   /** Naming rules checked when routes are registered (see `route-pattern`). */
   readonly naming?: NamingRules;
   /** Request id: header to read and echo (default `x-request-id`) and id generator. */
-  readonly requestId?: { readonly header?: string; readonly generate?: () => string };
+  readonly requestId?: RequestIdOptions;
 }
 
 /** An application: routes plus middleware, answering neutral requests with neutral responses. */
@@ -44,8 +40,6 @@ export interface App {
   /** Answer one request. Never rejects: every failure becomes an error response. */
   handle(request: RequestView): Promise<ApiResponse>;
 }
-
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,200}$/;
 
 /** Default logger: one JSON line per event on stderr (`info` and `debug` are left out). */
 export const jsonLineLogger: Logger = {
@@ -70,39 +64,20 @@ function safeJson(value: Record<string, unknown>): string {
 export function createApp(options: AppOptions = {}): App {
   const logger = options.logger ?? jsonLineLogger;
   const router = new Router(options.naming, (message, fields) => logger.warn(fields, message));
-  const idHeader = (options.requestId?.header ?? 'x-request-id').toLowerCase();
-  const generateId = options.requestId?.generate ?? (() => crypto.randomUUID());
+  const identity = requestIdentity(options.requestId);
 
   const dispatch = (ctx: Context): MaybePromise<ApiResponse> => {
     const { method, path } = ctx.request;
     const match = router.match(method, path);
     switch (match.kind) {
       case 'not-found':
-        throw new ApiError(404, { detail: 'No resource exists at this path.' });
+        throw notFoundError();
       case 'method-not-allowed':
-        throw new ApiError(405, {
-          detail: `${method} is not allowed here; allowed: ${match.allow}.`,
-          headers: { allow: match.allow },
-        });
+        throw methodNotAllowedError(method, match.allow);
       case 'options':
         return { status: 204, headers: { allow: match.allow } };
     }
-    const { route } = match;
-    const { negotiate } = route;
-    const accept = ctx.request.headers.get('accept');
-    const mediaType = negotiate === undefined ? negotiateResponseType(accept) : negotiate(accept);
-    if (mediaType === undefined) {
-      const offered = route.facts?.produces ?? RESPONSE_MEDIA_TYPES;
-      throw new ApiError(406, {
-        code: 'not-acceptable',
-        detail: `None of the media types this resource offers is acceptable: ${offered.join(', ')}.`,
-        source: { header: 'Accept' },
-      });
-    }
-    ctx.set(RESPONSE_MEDIA_TYPE, mediaType);
-    ctx.params = match.params;
-    ctx.routePattern = route.pattern;
-    ctx.route = route.facts;
+    enterRoute(ctx, match.route, match.params);
     // The router's entry holds the route's composed pipeline (see `route` below).
     return match.route.handler(ctx);
   };
@@ -114,18 +89,11 @@ export function createApp(options: AppOptions = {}): App {
   const appContracts = contractsOf(options.use ?? []);
   const app: App = {
     route(definition) {
-      const route = declareRoute(definition as unknown as RouteDefinition);
-      const { handler } = route;
-      const withType = (ctx: Context): MaybePromise<ApiResponse> => {
-        const response = handler(ctx);
-        return response instanceof Promise
-          ? response.then((r) => withContentType(r, ctx))
-          : withContentType(response, ctx);
-      };
+      const route = runnableRoute(definition as unknown as RouteDefinition, onError);
       router.add({
         method: definition.method,
         path: definition.path,
-        handler: composePipeline(route.use, withType, onError),
+        handler: route.pipeline,
         facts: route.info,
         negotiate: route.negotiate,
       });
@@ -148,13 +116,11 @@ export function createApp(options: AppOptions = {}): App {
       // generator, a HEAD body that cannot be serialized) rejects, as in an async function, so the
       // adapter answers with its fallback 500.
       try {
-        const sent = request.headers.get(idHeader);
-        const requestId = sent !== undefined && SANE_REQUEST_ID.test(sent) ? sent : generateId();
-        const ctx = new RequestContext(request, requestId, logger);
+        const ctx = identity.contextOf(request, logger);
         const result = pipeline(ctx);
         return result instanceof Promise
-          ? result.then((response) => finalize(response, ctx, idHeader))
-          : Promise.resolve(finalize(result, ctx, idHeader));
+          ? result.then((response) => finalize(response, ctx, identity))
+          : Promise.resolve(finalize(result, ctx, identity));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -163,22 +129,8 @@ export function createApp(options: AppOptions = {}): App {
   return app;
 }
 
-function withContentType(response: ApiResponse, ctx: Context): ApiResponse {
-  const { mountPath } = ctx.request;
-  if (mountPath !== undefined && mountPath !== '') underMountPath(response, mountPath);
-  if (
-    (response.json !== undefined || (response.raw !== undefined && ctx.route?.produces !== undefined)) &&
-    response.headers['content-type'] === undefined
-  ) {
-    response.headers['content-type'] = ctx.get(RESPONSE_MEDIA_TYPE) ?? RESPONSE_MEDIA_TYPES[0]!;
-  }
-  return response;
-}
-
-function finalize(response: ApiResponse, ctx: Context, idHeader: string): ApiResponse {
-  const { headers } = response;
-  headers[idHeader] = ctx.requestId;
-  headers.date ??= httpDate();
+function finalize(response: ApiResponse, ctx: Context, identity: RequestIdentity): ApiResponse {
+  const { headers } = identity.stamp(response, ctx);
   if (ctx.request.method === 'HEAD') {
     const bytes = bodyBytes(response);
     if (bytes !== undefined) headers['content-length'] = String(bytes.byteLength);

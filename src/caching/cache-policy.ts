@@ -114,6 +114,17 @@ function checkSeconds(name: string, value: number | undefined): void {
 }
 
 /**
+ * Whether a cache policy belongs on an answer: a successful (2xx) answer to GET or HEAD, or a 304,
+ * which refreshes a stored one (RFC 9111 sections 3 and 4.3.4). Caches store other answers only when
+ * told to, so a policy for the resource must not reach a POST's 201 or an error (which says
+ * `no-store`, RFC 9110 section 15 and `docs/errors.md`).
+ */
+export function cachePolicyApplies(method: string, status: number): boolean {
+  if (status === 304) return true;
+  return (method === 'GET' || method === 'HEAD') && status >= 200 && status < 300;
+}
+
+/**
  * Per-user data that may be kept only by the client's own cache and must be revalidated before each
  * reuse (`Cache-Control: private, no-cache`, RFC 9111 sections 5.2.2.4 and 5.2.2.7): the policy of
  * every owner-only resource.

@@ -11,7 +11,12 @@ import {
   type Middleware,
 } from '../http/types.js';
 import { bodyEtag } from './body-etag.js';
-import { type CachePolicy, type CachePolicyOptions, cachePolicy } from './cache-policy.js';
+import {
+  type CachePolicy,
+  type CachePolicyOptions,
+  cachePolicy,
+  cachePolicyApplies,
+} from './cache-policy.js';
 import { misplacedWildcard, validateEtag } from './entity-tag.js';
 import { preconditionFailed, preconditionRequired } from './errors.js';
 import { formatHttpDate, parseHttpDate } from './http-date.js';
@@ -301,7 +306,7 @@ function applyCacheHeaders(
 ): ApiResponse {
   const { headers } = response;
   const authenticated = ctx.principal !== undefined || ctx.request.headers.get('authorization') !== undefined;
-  if (policy !== undefined)
+  if (policy !== undefined && cachePolicyApplies(ctx.request.method, response.status))
     headers['cache-control'] ??= authenticated ? policy.authenticated : policy.anonymous;
   const field = authenticated ? varyAuthenticated : vary;
   if (field.tokens.length === 0) return response;

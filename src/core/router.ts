@@ -8,6 +8,7 @@ import {
   parsePattern,
   trimTrailingSlash,
 } from './route-pattern.js';
+import { allowField } from './unmatched.js';
 
 /** What the router stores for a route: one method on one path pattern, its middleware and handler. */
 export interface RouterRoute<P extends string = string> {
@@ -166,8 +167,5 @@ function decodeSegment(raw: string, name: string): string {
 }
 
 function allowHeader(routes: Map<string, RouteEntry>): string {
-  const methods = new Set(routes.keys());
-  if (methods.has('GET')) methods.add('HEAD');
-  methods.add('OPTIONS');
-  return [...methods].sort().join(', ');
+  return allowField(routes.keys());
 }

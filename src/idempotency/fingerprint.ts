@@ -28,7 +28,7 @@ export function canonicalJson(value: unknown): string {
     const name = names[i] as string;
     const member = record[name];
     if (member === undefined) continue;
-    text += (text.length === 1 ? '' : ',') + jsonString(name) + ':' + canonicalJson(member);
+    text += `${(text.length === 1 ? '' : ',') + jsonString(name)}:${canonicalJson(member)}`;
   }
   return `${text}}`;
 }

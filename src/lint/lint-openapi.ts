@@ -168,7 +168,11 @@ function checkOperation(
     if (!headerOf('201', 'location'))
       say('create-201-location', 'POST to a collection must document 201 with a Location header.');
   }
-  if (![...responses.keys()].some((status) => /^4(\d\d|XX)$/.test(status))) {
+  // A 4xx counts with its error document: a response with no content documents no error.
+  const errorDocuments = [...responses].filter(
+    ([status, response]) => /^4(\d\d|XX)$/.test(status) && Object.keys(response.content ?? {}).length > 0,
+  );
+  if (errorDocuments.length === 0) {
     say('error-responses', 'The operation documents no error response (4xx).');
   }
   if (method === 'get' && !successes.some((status) => headerOf(status, 'cache-control'))) {

@@ -1,11 +1,14 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLES, type ExampleName, serveExample } from '../../examples/bookshop/serve-example.js';
 import { configFromEnv } from '../../examples/reference-app/config.js';
 import type { Served } from '../../examples/reference-app/serve.js';
+import { lintOpenApi } from '../../src/lint/index.js';
 import { bearer } from '../support/reference-app.js';
 
 /** Differs per response (the clock, the connection); `RateLimit`'s reset is read off the clock. */
-const PER_RESPONSE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+const PER_RESPONSE = new Set(['date', 'x-request-id', 'connection', 'keep-alive', 'transfer-encoding']);
 
 interface Answer {
   readonly status: number;
@@ -186,6 +189,49 @@ describe('the four framework examples', () => {
         expect(head, `${name} HEAD ${path}`).toEqual({ status: get.status, headers: expected, body: '' });
       }
     }
+  });
+
+  it('check the caller of a write before its Idempotency-Key: 401, not 400 idempotency-key-missing', async () => {
+    for (const [name, { port }] of servers) {
+      const anonymous = await exchange(port, 'POST', '/orders', { 'content-type': 'application/json' }, '{}');
+      expect(anonymous.status, name).toBe(401);
+      expect(anonymous.headers['www-authenticate'], name).toMatch(/^Bearer/);
+    }
+  });
+
+  it('serve /openapi.json of their own operations, which lints clean', async () => {
+    for (const [name, { port }] of servers) {
+      const response = await fetch(`http://127.0.0.1:${port}/openapi.json`);
+      expect(response.status, name).toBe(200);
+      expect(response.headers.get('content-type'), name).toBe('application/vnd.oai.openapi+json');
+      const document = await response.json();
+      expect(Object.keys(document.paths).sort(), name).toEqual([
+        '/books',
+        '/books/{id}',
+        '/orders',
+        '/orders/{id}',
+      ]);
+      expect(lintOpenApi(document), name).toEqual([]);
+    }
+  });
+
+  it('answer an unknown path and method with an error document (404, 405 with Allow)', async () => {
+    for (const [name, { port }] of servers) {
+      const nowhere = await exchange(port, 'GET', '/nowhere');
+      expect(nowhere.status, name).toBe(404);
+      expect(nowhere.headers['cache-control'], name).toBe('no-store');
+      expect(JSON.parse(nowhere.body).errors[0].detail, name).toBe('No resource exists at this path.');
+      const method = await exchange(port, 'DELETE', '/books/1');
+      expect(method.status, name).toBe(405);
+      expect(method.headers.allow, name).toBe('GET, HEAD, OPTIONS');
+    }
+  });
+
+  it('are each named in examples/README.md', () => {
+    const examples = join(import.meta.dirname, '..', '..', 'examples');
+    const readme = readFileSync(join(examples, 'README.md'), 'utf8');
+    const folders = readdirSync(examples, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    for (const { name } of folders) expect(readme, name).toContain(`\`${name}/\``);
   });
 
   it('key anonymous callers by their address (the Hono driver reads @hono/node-server bindings)', async () => {

@@ -20,7 +20,7 @@ const gate = defineMiddleware({
 });
 
 /** Differ per response, or per connection. */
-const PER_RESPONSE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+const PER_RESPONSE = new Set(['date', 'x-request-id', 'connection', 'keep-alive', 'transfer-encoding']);
 
 let server: FastifyInstance;
 let base = '';

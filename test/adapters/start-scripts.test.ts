@@ -5,15 +5,33 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const children: ChildProcess[] = [];
+/** What the last started script wrote to stderr so far. */
+let stderr = '';
 
 /** Starts a script with tsx on a free port and resolves with its first stdout line. */
-async function start(script: string, args: string[], env: Record<string, string>): Promise<string> {
+async function start(
+  script: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<string> {
+  const all: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: '0',
+    AUTH_SECRET: 'a-test-secret-of-at-least-thirty-two-bytes',
+    ...env,
+  };
+  for (const [name, value] of Object.entries(all)) if (value === undefined) delete all[name];
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: root,
-    env: { ...process.env, PORT: '0', AUTH_SECRET: 'a-test-secret-of-at-least-thirty-two-bytes', ...env },
+    env: all,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
+  stderr = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => {
+    stderr += chunk;
+  });
   let out = '';
   child.stdout!.setEncoding('utf8');
   while (!out.includes('\n')) {
@@ -50,5 +68,12 @@ describe('start scripts', () => {
     const response = await fetch(`http://127.0.0.1:${match![1]}/books/2`);
     expect(response.status).toBe(200);
     expect(response.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/);
+  }, 60_000);
+
+  it('npm run example warns when it signs with the development secret, and only then', async () => {
+    await start('examples/run.ts', ['hono'], { AUTH_SECRET: undefined });
+    expect(stderr).toContain('AUTH_SECRET is not set: using the documented development secret.');
+    await start('examples/run.ts', ['hono'], {});
+    expect(stderr).toBe('');
   }, 60_000);
 });

@@ -25,7 +25,7 @@ const clean = {
       get: {
         responses: {
           200: { description: 'ok', headers: { 'Cache-Control': { description: 'c' } } },
-          400: { description: 'bad' },
+          400: { description: 'bad', content: { 'application/problem+json': { schema: {} } } },
         },
       },
     },

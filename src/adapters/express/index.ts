@@ -4,10 +4,9 @@
  * (`mountApp`). Express is an optional peer dependency, imported for its types only.
  * See `docs/adapters.md`.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { App } from '../../app/app.js';
-import { bodyBytes } from '../../core/response.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError } from '../../errors/render.js';
 import type { ApiResponse, Context } from '../../http/types.js';
@@ -15,209 +14,26 @@ import {
   type ConventionsOptions,
   conventionsRunner,
   handedOnBody,
-  neutralHeaders,
   RecordedBody,
   recordedBytes,
 } from '../conventions.js';
 import { writeFallback500 } from '../fallback.js';
+import { frameworkBody, fromBodyParser } from '../framework-body.js';
 import { writeNodeResponse } from '../node.js';
-import {
-  type ClientAddressOption,
-  clientAddressOption,
-  incomingView,
-  replaceHeaders,
-  wireBody,
-} from '../node-host.js';
+import { type ClientAddressOption, clientAddressOption, incomingView, wireBody } from '../node-host.js';
+
+import { type Captured, capture } from './capture.js';
 
 export type { ConventionsOptions } from '../conventions.js';
 
+import { CONTEXTS, sendResponse } from './context.js';
+
+export { conventionsContext } from './context.js';
+export { describedRoutes, type ExpressRouterLike } from './described.js';
+export { conventionsNotFound } from './not-found.js';
+
 /** Options of the Express {@link conventions} middleware. */
 export interface ExpressConventionsOptions extends ConventionsOptions, ClientAddressOption<Request> {}
-
-const CONTEXTS = new WeakMap<IncomingMessage, Context>();
-
-/** What the route handler sent, caught before it reaches the socket. */
-interface Captured {
-  readonly response: ApiResponse;
-  readonly setCookie: readonly string[];
-}
-
-/**
- * One route response being caught: its chunks until `res.end`, then the response as the primitives
- * see it. A capture made while another is under way (a `conventions` on a route, inside the app's)
- * keeps the outer one, which catches what the inner one writes once its own primitives are done.
- */
-class Capture {
-  private chunks: Buffer[] | undefined = undefined;
-
-  constructor(
-    readonly outer: Capture | undefined,
-    private readonly settle: (captured: Captured) => void,
-  ) {}
-
-  /** A `res.write` chunk, copied: its callback runs at once, and the caller may then reuse it. */
-  write(chunk: unknown, encoding: unknown): void {
-    const bytes = chunkBytes(chunk, encoding);
-    if (bytes === undefined) return;
-    if (this.chunks === undefined) this.chunks = [];
-    this.chunks.push(Buffer.from(bytes));
-  }
-
-  /** The `res.end` chunk, kept as it is when it is the whole body (nothing may reuse it after end). */
-  end(res: ServerResponse, chunk: unknown, encoding: unknown): void {
-    const last = chunkBytes(chunk, encoding);
-    let raw: Buffer;
-    if (this.chunks === undefined) raw = last ?? EMPTY;
-    else {
-      if (last !== undefined) this.chunks.push(last);
-      raw = Buffer.concat(this.chunks);
-    }
-    const { headers, setCookie } = neutralHeaders(res.getHeaders());
-    this.settle({ response: { status: res.statusCode, headers, raw }, setCookie });
-  }
-}
-
-const EMPTY = Buffer.alloc(0);
-
-/** A chunk as a Buffer: strings in their encoding (UTF-8 unless named), byte arrays without a copy. */
-function chunkBytes(chunk: unknown, encoding: unknown): Buffer | undefined {
-  if (chunk === undefined || chunk === null || typeof chunk === 'function') return undefined;
-  if (typeof chunk === 'string')
-    return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
-  if (Buffer.isBuffer(chunk)) return chunk;
-  const bytes = chunk as Uint8Array;
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-/** The capture under way on each response that has one. */
-const CAPTURES = new WeakMap<ServerResponse, Capture>();
-
-interface WritingMethods {
-  readonly writeHead: ServerResponse['writeHead'];
-  readonly write: ServerResponse['write'];
-  readonly end: ServerResponse['end'];
-}
-
-/**
- * `writeHead`, `write` and `end` that catch what is written to a response with a capture under
- * way, and hand anything else to `original`.
- */
-function capturingMethods(original: WritingMethods): WritingMethods {
-  return {
-    writeHead: function capturedWriteHead(
-      this: ServerResponse,
-      status: number,
-      reasonOrHeaders?: unknown,
-      maybeHeaders?: unknown,
-    ) {
-      // biome-ignore lint/complexity/noArguments: passed on as they came
-      if (!CAPTURES.has(this)) return original.writeHead.apply(this, arguments as never);
-      this.statusCode = status;
-      // writeHead(status, [reason], [headers]): headers as an object or a flat [name, value, ...] list.
-      const headers =
-        typeof reasonOrHeaders === 'object' && reasonOrHeaders !== null ? reasonOrHeaders : maybeHeaders;
-      if (Array.isArray(headers)) {
-        for (let i = 0; i + 1 < headers.length; i += 2)
-          this.setHeader(String(headers[i]), headers[i + 1] as string);
-      } else if (typeof headers === 'object' && headers !== null) {
-        for (const [name, value] of Object.entries(headers as Record<string, string>))
-          this.setHeader(name, value);
-      }
-      return this;
-    } as ServerResponse['writeHead'],
-    write: function capturedWrite(
-      this: ServerResponse,
-      chunk: unknown,
-      encoding?: unknown,
-      callback?: unknown,
-    ) {
-      const capture = CAPTURES.get(this);
-      // biome-ignore lint/complexity/noArguments: passed on as they came
-      if (capture === undefined) return original.write.apply(this, arguments as never);
-      capture.write(chunk, encoding);
-      const done = typeof encoding === 'function' ? encoding : callback;
-      if (typeof done === 'function') queueMicrotask(done as () => void);
-      return true;
-    } as ServerResponse['write'],
-    end: function capturedEnd(this: ServerResponse, chunk?: unknown, encoding?: unknown, callback?: unknown) {
-      const capture = CAPTURES.get(this);
-      // biome-ignore lint/complexity/noArguments: passed on as they came
-      if (capture === undefined) return original.end.apply(this, arguments as never);
-      if (capture.outer === undefined) CAPTURES.delete(this);
-      else CAPTURES.set(this, capture.outer);
-      capture.end(this, chunk, typeof encoding === 'function' ? undefined : encoding);
-      const done = typeof chunk === 'function' ? chunk : typeof encoding === 'function' ? encoding : callback;
-      if (typeof done === 'function') this.once('finish', done as () => void);
-      return this;
-    } as ServerResponse['end'],
-  };
-}
-
-/** Apps' response prototypes (`app.response`) known to lead to Express's own, patched. */
-const READY = new WeakSet<object>();
-
-/**
- * Express's own response prototype (`express.response`, below every app's `app.response`), with
- * its `writeHead`, `write` and `end` made capturing; or `undefined` when `res` is not an Express
- * response. Patched once, on the first request, and shared by every app: responses without a
- * capture go straight through. On the prototype rather than on each response because an own
- * property added to a response costs V8 a new hidden class per request (Express gives every
- * response a fresh one): patching each response made most of the driver's overhead
- * (docs/benchmarks.md, "Adapter overhead").
- */
-function capturingPrototype(res: ServerResponse): boolean {
-  const appResponse = Object.getPrototypeOf(res) as object | null;
-  if (appResponse === null) return false;
-  if (READY.has(appResponse)) return true;
-  let base: object | null = appResponse;
-  while (base !== null && Object.hasOwn(base, 'app')) base = Object.getPrototypeOf(base);
-  if (base === appResponse || base === null || !Object.hasOwn(base, 'send')) return false;
-  if (!Object.hasOwn(base, CAPTURING)) {
-    const { writeHead, write, end } = base as ServerResponse;
-    Object.assign(base, capturingMethods({ writeHead, write, end }), { [CAPTURING]: true });
-  }
-  READY.add(appResponse);
-  return true;
-}
-
-const CAPTURING = Symbol('rest-conventions capturing');
-
-/**
- * Express has no after-phase, so the response the route writes (`res.send`, `res.json`, `res.end`)
- * is caught at `res.end`, given to the primitives as an `ApiResponse`, and what they return is
- * written instead. The route's body is buffered, whole. Express's response prototype catches it
- * ({@link capturingPrototype}); where a middleware before this one put its own `writeHead`,
- * `write` or `end` on the response (as `compression` does), the capture goes on top of them as own
- * methods of this one response, restored at `end` (the approach of `on-headers` and `compression`).
- */
-function capture(res: ServerResponse): Promise<Captured> {
-  return new Promise((resolve) => {
-    const caught = new Capture(CAPTURES.get(res), resolve);
-    if (
-      Object.hasOwn(res, 'end') ||
-      Object.hasOwn(res, 'write') ||
-      Object.hasOwn(res, 'writeHead') ||
-      !capturingPrototype(res)
-    )
-      captureOwn(res);
-    CAPTURES.set(res, caught);
-  });
-}
-
-/** Own capturing methods on one response, put back at its `end`. */
-function captureOwn(res: ServerResponse): void {
-  const { writeHead, write, end } = res;
-  const methods = capturingMethods({ writeHead, write, end });
-  res.writeHead = methods.writeHead;
-  res.write = methods.write;
-  res.end = function restoringEnd(this: ServerResponse) {
-    res.writeHead = writeHead;
-    res.write = write;
-    res.end = end;
-    // biome-ignore lint/complexity/noArguments: passed on as they came
-    return methods.end.apply(this, arguments as never);
-  } as ServerResponse['end'];
-}
 
 /**
  * Writes the primitives' answer over what the response holds, touching only the headers that
@@ -259,7 +75,10 @@ export function conventions(options: ExpressConventionsOptions): RequestHandler 
   const clientAddress = clientAddressOption(options.clientAddress, 'express conventions');
   return function expressConventions(req: Request, res: Response, next: NextFunction) {
     const outer = CONTEXTS.get(req);
-    const body = new RecordedBody(() => req, req);
+    const body = new RecordedBody(
+      frameworkBody(req, () => req.body),
+      req,
+    );
     const view = incomingView(req, req.originalUrl, clientAddress?.(req) ?? req.socket.remoteAddress, body);
     let captured: Captured | undefined;
     const downstream = (ctx: Context): Promise<ApiResponse> => {
@@ -289,14 +108,6 @@ export function conventions(options: ExpressConventionsOptions): RequestHandler 
 }
 
 /**
- * The rest-conventions context of a request that went through {@link conventions}: its `principal`
- * (after `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
- */
-export function conventionsContext(req: Request): Context | undefined {
-  return CONTEXTS.get(req);
-}
-
-/**
  * The error handler, after your routes: anything thrown or passed to `next(error)` (an `ApiError`,
  * an http-errors error from Express or its body parsers) becomes a JSON:API error document, or
  * problem+json when the client prefers it (see `docs/errors.md`); a 5xx is logged, never shown.
@@ -308,10 +119,7 @@ export function conventionsErrors(): ErrorRequestHandler {
       next(error);
       return;
     }
-    const response = renderError(fromExpress(error), ctx);
-    replaceHeaders(res, response, []);
-    res.statusCode = response.status;
-    res.end(bodyBytes(response));
+    sendResponse(res, renderError(fromExpress(error), ctx));
   };
 }
 
@@ -321,6 +129,8 @@ export function conventionsErrors(): ErrorRequestHandler {
  * mistake, answered 400 like the core router's `invalid-path`, not 500.
  */
 function fromExpress(error: unknown): unknown {
+  const parser = fromBodyParser(error);
+  if (parser !== undefined) return parser;
   if (error instanceof URIError && (error as { status?: unknown }).status === 400) {
     return new ApiError(400, {
       code: 'invalid-path',

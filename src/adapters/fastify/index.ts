@@ -6,32 +6,27 @@
  */
 import { Readable } from 'node:stream';
 import type {
-  FastifyError,
   FastifyInstance,
   FastifyPluginAsync,
   FastifyReply,
   FastifyRequest,
   RequestPayload,
 } from 'fastify';
-import type { App } from '../../app/app.js';
 import { bodyBytes, collectBody } from '../../core/response.js';
-import { ApiError } from '../../errors/api-error.js';
 import { renderError } from '../../errors/render.js';
 import type { ApiResponse, Context } from '../../http/types.js';
-import { type JsonText, malformedJsonError } from '../../validation/json-text.js';
-import {
-  type ConventionsOptions,
-  conventionsRunner,
-  mountPrefix,
-  neutralHeaders,
-  RecordedBody,
-} from '../conventions.js';
-import { type ClientAddressOption, clientAddressOption, incomingView, wireBody } from '../node-host.js';
+import { conventionsRunner, neutralHeaders, RecordedBody } from '../conventions.js';
+import { frameworkBody } from '../framework-body.js';
+import { clientAddressOption, incomingView, wireBody } from '../node-host.js';
+import { type FrameworkRoute, unmatched } from '../unmatched.js';
+import { CONTEXT, type WithContext } from './context.js';
+import { type FastifyConventionsOptions, fromFastifyError } from './errors.js';
+import { asBuffer, headPayload, payloadBody, send, writeAnswer } from './replies.js';
 
 export type { ConventionsOptions } from '../conventions.js';
-
-/** Options of the Fastify {@link conventions} plugin. */
-export interface FastifyConventionsOptions extends ConventionsOptions, ClientAddressOption<FastifyRequest> {}
+export { conventionsContext } from './context.js';
+export { conventionsFrameworkErrors, type FastifyConventionsOptions } from './errors.js';
+export { appHandler, type FastifyMountOptions, mountApp } from './mount.js';
 
 /** One request's trip through the primitives (the plugin's own request property, see `conventions`). */
 class Trip {
@@ -47,42 +42,27 @@ class Trip {
   constructor(readonly body: RecordedBody) {}
 }
 
-/**
- * The per-request properties are Fastify request decorations (`decorateRequest`, set in Fastify's
- * request constructor) rather than WeakMap entries or properties added later: each request keeps one
- * shape, and no weak table is written per request (docs/benchmarks.md, "Adapter overhead").
- */
-const CONTEXT = Symbol('rest-conventions context');
+/** The routes of the instance the plugin was registered on (and its scopes), for `conventionsNotFound`. */
+const ROUTES = Symbol('rest-conventions routes');
 
-type Decorated = FastifyRequest & { [CONTEXT]?: Context | null } & Record<symbol, Trip | null | undefined>;
+/** Per-request properties are request decorations, as the context is (see `./context.ts`). */
+type Decorated = WithContext & Record<symbol, Trip | null | undefined>;
+type WithRoutes = FastifyRequest & { [ROUTES]?: FrameworkRoute[] | null };
 
 /**
- * The rest-conventions context of a request that went through {@link conventions}: its `principal`
- * (after `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
+ * `server.setNotFoundHandler(conventionsNotFound())`: a request no route takes is 404 `No resource
+ * exists at this path.`, or 405 with `Allow` when a route registered after the `conventions` plugin has
+ * the path with another method (OPTIONS: 204 with `Allow`), as error documents through the primitives,
+ * rather than Fastify's own JSON (RFC 9110 sections 15.5.5 and 15.5.6).
  */
-export function conventionsContext(request: FastifyRequest): Context | undefined {
-  return (request as Decorated)[CONTEXT] ?? undefined;
-}
-
-/** Fastify's JSON parser's errors for a body that is not JSON text, as the body decoder reads it. */
-const JSON_BODY_ERRORS: Readonly<Record<string, JsonText & { ok: false }>> = {
-  FST_ERR_CTP_EMPTY_JSON_BODY: { ok: false, reason: 'empty', message: '' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { ok: false, reason: 'syntax', message: '' },
-};
-
-/**
- * Fastify's own errors carry `statusCode`; validation errors are 400s with a readable message. A body
- * its JSON parser refused is the 400 `decodeJsonBody` gives (`malformed-json`), as in the other adapters.
- */
-function fromFastifyError(thrown: unknown): unknown {
-  if (thrown instanceof ApiError || !(thrown instanceof Error)) return thrown;
-  const { code } = thrown as FastifyError;
-  if (typeof code === 'string' && Object.hasOwn(JSON_BODY_ERRORS, code)) {
-    return malformedJsonError(JSON_BODY_ERRORS[code]!, thrown);
-  }
-  const status = (thrown as FastifyError).statusCode;
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) return thrown;
-  return new ApiError(status, { ...(status < 500 ? { detail: thrown.message } : {}), cause: thrown });
+export function conventionsNotFound(): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+  return function fastifyConventionsNotFound(request, reply) {
+    const query = request.url.indexOf('?');
+    const path = query === -1 ? request.url : request.url.slice(0, query);
+    const answer = unmatched((request as WithRoutes)[ROUTES] ?? [], request.method, path);
+    if ('error' in answer) throw answer.error;
+    return reply.code(204).header('allow', answer.options).send();
+  };
 }
 
 /** Marks a plugin as not encapsulated, so its hooks apply to the routes of the instance using it. */
@@ -104,9 +84,15 @@ export function conventions(options: FastifyConventionsOptions): FastifyPluginAs
   const plugin = async (fastify: FastifyInstance) => {
     if (!fastify.hasRequestDecorator(CONTEXT)) fastify.decorateRequest(CONTEXT, null);
     if (!fastify.hasRequestDecorator(TRIP)) fastify.decorateRequest(TRIP, null);
+    if (!fastify.hasRequestDecorator(ROUTES)) fastify.decorateRequest(ROUTES, null);
+    const routes: FrameworkRoute[] = [];
+    fastify.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) routes.push({ method, path: route.url });
+    });
     fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
       const decorated = request as Decorated;
-      const body = new RecordedBody(() => request.raw);
+      (request as WithRoutes)[ROUTES] ??= routes;
+      const body = new RecordedBody(frameworkBody(request.raw, () => request.body));
       const view = incomingView(request.raw, request.url, clientAddress?.(request) ?? request.ip, body);
       const trip = new Trip(body);
       decorated[TRIP] = trip;
@@ -136,6 +122,7 @@ export function conventions(options: FastifyConventionsOptions): FastifyPluginAs
     fastify.addHook(
       'preParsing',
       (request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload, done: PreParsingDone) => {
+        withoutMediaType(request);
         const bytes = (request as Decorated)[TRIP]?.body.bytes();
         done(null, bytes === undefined ? payload : Readable.from([Buffer.from(bytes)]));
       },
@@ -187,162 +174,20 @@ export function conventions(options: FastifyConventionsOptions): FastifyPluginAs
   return unencapsulated(plugin);
 }
 
+/**
+ * A body without a `Content-Type` (absent or empty) is left unparsed, as the core leaves it: Fastify
+ * would answer its own 415 before the route, even one that takes no body; `decodeJsonBody` still
+ * reads it (and answers the core's 415). Fastify skips parsing a request without framing fields.
+ */
+function withoutMediaType(request: FastifyRequest): void {
+  const { headers } = request.raw;
+  if ((headers['content-type'] ?? '').trim() !== '') return;
+  delete headers['content-type'];
+  delete headers['content-length'];
+  delete headers['transfer-encoding'];
+}
+
 type PreParsingDone = (error: Error | null, payload?: RequestPayload) => void;
 type OnSendDone = (error: Error | null, payload?: unknown) => void;
 
-/** A route's payload other than a stream: strings and bytes as they are, anything else as JSON. */
-function payloadBody(payload: unknown): string | Uint8Array | undefined {
-  if (payload === undefined || payload === null) return undefined;
-  if (typeof payload === 'string' || payload instanceof Uint8Array) return payload;
-  return JSON.stringify(payload);
-}
-
-/**
- * Writes the primitives' answer over the reply, touching only the headers that differ from what
- * the route set (`before`): removing and setting every header again made up much of the driver's
- * cost. The route's `Set-Cookie` lines stay, after any the primitives add.
- */
-function writeAnswer(
-  reply: FastifyReply,
-  before: Record<string, unknown>,
-  response: ApiResponse,
-  setCookie: readonly string[],
-): void {
-  const { headers } = response;
-  for (const name in before) {
-    if (name === 'set-cookie') continue;
-    const value = headers[name];
-    if (value === undefined) reply.removeHeader(name);
-    else if (before[name] !== value) reply.header(name, value);
-  }
-  for (const name in headers) {
-    if (name === 'set-cookie') {
-      reply.removeHeader(name);
-      reply.header(name, [headers[name]!, ...setCookie]);
-    } else if (!(name in before)) reply.header(name, headers[name]!);
-  }
-  if (reply.statusCode !== response.status) reply.code(response.status);
-}
-
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-function send(reply: FastifyReply, response: ApiResponse, method: string): FastifyReply {
-  reply.code(response.status);
-  reply.headers(response.headers);
-  if (method === 'HEAD') return reply.send(headPayload(response));
-  const bytes = wireBody(response, method);
-  return reply.send(payloadOf(bytes, response.headers));
-}
-
-/**
- * The payload to hand Fastify for the answer to a HEAD: the GET's bytes. For a GET route Fastify
- * answers HEAD itself (`exposeHeadRoutes`) with an `onSend` hook that runs after ours, sizes
- * `Content-Length` from the payload and drops it (it fails on `null`, the "no payload" of `onSend`);
- * node writes no body for a HEAD either. So a HEAD gets the GET's headers without its content
- * (RFC 9110 section 9.3.2). Without content (204, 304) it gets an empty stream: for anything else
- * that hook would add `Content-Length: 0`, which a 204 must not carry, nor a 304 whose 200 has
- * content (RFC 9110 section 8.6).
- */
-function headPayload(response: ApiResponse): Buffer | Readable | undefined {
-  const bytes = wireBody(response, 'GET');
-  if (bytes !== undefined) return asBuffer(bytes);
-  return response.status === 204 || response.status === 304 ? Readable.from([]) : undefined;
-}
-
-/**
- * Fastify answers some requests before any hook runs: a malformed URL (`FST_ERR_BAD_URL`), a path
- * parameter longer than `maxParamLength` (`FST_ERR_MAX_PARAM_LENGTH`, 414), an async constraint that
- * failed. Its own JSON then goes out without the primitives' headers. Pass this as the server's
- * `frameworkErrors` option, with the same options as {@link conventions}, so those requests also go
- * through the primitives (security headers, rate limit) and get an error document:
- * `Fastify({ frameworkErrors: conventionsFrameworkErrors(primitives) })`.
- */
-export function conventionsFrameworkErrors(
-  options: FastifyConventionsOptions,
-): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
-  const run = conventionsRunner(options, 'fastify');
-  const clientAddress = clientAddressOption(options.clientAddress, 'fastify conventionsFrameworkErrors');
-  return function fastifyFrameworkErrors(error, request, reply) {
-    const view = incomingView(
-      request.raw,
-      request.url,
-      clientAddress?.(request) ?? request.ip,
-      () => request.raw,
-    );
-    run(view, (ctx) => Promise.resolve(renderError(fromFastifyError(error), ctx)), fromFastifyError).then(
-      (response) => send(reply, response, request.method),
-      () => reply.code(500).send(),
-    );
-  };
-}
-
-/** Options of {@link mountApp} and {@link appHandler}. */
-export interface FastifyMountOptions extends ClientAddressOption<FastifyRequest> {
-  /** The mount prefix, as given to `register` (set for you by {@link mountApp}). */
-  readonly prefix?: string;
-}
-
-/**
- * The app as a Fastify handler `(request, reply)`. {@link mountApp} routes to it; pass it also as
- * the server's `frameworkErrors` option so the requests Fastify refuses before routing (a
- * malformed URL: `FST_ERR_BAD_URL`) are answered by the app, as the node adapter would.
- */
-export function appHandler(
-  app: App,
-  options: FastifyMountOptions = {},
-): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
-  const clientAddress = clientAddressOption(options.clientAddress, 'fastify appHandler');
-  const prefix = mountPrefix(options.prefix, 'fastify appHandler');
-  return async function fastifyMountedApp(request, reply) {
-    const target = request.url.slice(prefix.length);
-    const parsed = request.body as AsyncIterable<Uint8Array> | undefined;
-    const stream = parsed !== undefined && Symbol.asyncIterator in Object(parsed) ? parsed : request.raw;
-    const view = incomingView(
-      request.raw,
-      target === '' || target.startsWith('?') ? `/${target}` : target,
-      clientAddress?.(request) ?? request.ip,
-      () => stream,
-      prefix,
-    );
-    const response = await app.handle(view);
-    if (response.status === 413) response.headers.connection = 'close';
-    reply.code(response.status);
-    reply.headers(response.headers);
-    const raw = response.raw;
-    if (raw !== undefined && typeof raw !== 'string' && !(raw instanceof Uint8Array)) {
-      return reply.send(Readable.from(raw));
-    }
-    const bytes = wireBody(response, request.method);
-    return reply.send(payloadOf(bytes, response.headers));
-  };
-}
-
-/**
- * A whole rest-conventions app as a Fastify plugin:
- * `await server.register(mountApp(app), { prefix: '/api' })`. Every method and path under the prefix
- * reaches the app, whose body limit and parsing apply (Fastify's parsers are bypassed); its
- * `Location` and links are given under the prefix.
- */
-export function mountApp(app: App, options: Omit<FastifyMountOptions, 'prefix'> = {}): FastifyPluginAsync {
-  clientAddressOption(options.clientAddress, 'fastify mountApp');
-  return async (fastify: FastifyInstance) => {
-    const handler = appHandler(app, { ...options, prefix: fastify.prefix });
-    fastify.removeAllContentTypeParsers();
-    fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    fastify.all('/*', handler);
-    fastify.all('/', handler);
-  };
-}
-
-const NO_BYTES = Buffer.alloc(0);
-
-/**
- * The payload to hand Fastify: bytes whenever there is a `Content-Type` (for an empty payload
- * Fastify would add `charset` to a JSON type, for empty bytes without a type `octet-stream`; `null` would be sent as JSON).
- */
-function payloadOf(bytes: Uint8Array | undefined, headers: Record<string, string>): Buffer | undefined {
-  if (bytes !== undefined) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return headers['content-type'] === undefined ? undefined : NO_BYTES;
-}
+export { describedRoutes } from './described.js';

@@ -11,7 +11,9 @@ import { renderError } from '../../errors/render.js';
 import type { ApiResponse, Context, HeaderBag } from '../../http/types.js';
 import { jsonTextOf, malformedJsonError } from '../../validation/json-text.js';
 import { type ConventionsOptions, conventionsRunner, mountPrefix, requestView } from '../conventions.js';
+import { type DescribedRoutes, describedRoutes as described, outsideConventions } from '../described.js';
 import { fromFetchRequest, toFetchResponse } from '../fetch.js';
+import { type FrameworkRoute, unmatched } from '../unmatched.js';
 
 export type { ConventionsOptions } from '../conventions.js';
 
@@ -159,6 +161,47 @@ async function malformedBody(error: unknown, c: HonoContext): Promise<ApiError |
   const text = jsonTextOf(body);
   if (text.ok || text.message !== message) return undefined;
   return malformedJsonError(text, error);
+}
+
+/**
+ * `app.notFound(conventionsNotFound(app))`: a request no route of `app` takes is 404 `No resource
+ * exists at this path.`, or 405 with `Allow` when a route has the path with another method (OPTIONS:
+ * 204 with `Allow`), as error documents through the primitives and `conventionsErrors()`, rather than
+ * Hono's plain-text `404 Not Found` (RFC 9110 sections 15.5.5 and 15.5.6).
+ */
+export function conventionsNotFound(app: {
+  readonly routes: readonly FrameworkRoute[];
+}): (c: HonoContext) => Response {
+  if (typeof app !== 'object' || app === null || !Array.isArray(app.routes)) {
+    throw new TypeError('hono conventionsNotFound: app must be the Hono app whose routes are matched');
+  }
+  return function honoConventionsNotFound(c) {
+    const answer = unmatched(app.routes, c.req.method, c.req.path);
+    if ('error' in answer) throw answer.error;
+    return c.body(null, 204, { allow: answer.options });
+  };
+}
+
+/**
+ * Declared routes registered on a Hono app (`app.on(method, path, handler)`), in the spirit of
+ * `@hono/zod-openapi`'s `createRoute`, run on the context of `conventions(...)`: the library decodes
+ * and checks the request as `createApp` does, the handler gets typed `ctx.params`, `ctx.query`,
+ * `ctx.body` and `ctx.principal`, and its response becomes Hono's. `routes()` lists the declarations
+ * for `openApiDocument`.
+ */
+export function describedRoutes(app: {
+  on(method: string, path: string, handler: (c: HonoContext) => Promise<Response>): unknown;
+}): DescribedRoutes {
+  if (typeof app?.on !== 'function') {
+    throw new TypeError('hono describedRoutes: pass the Hono app the routes go on');
+  }
+  return described(({ method, path, run }) => {
+    app.on(method, path, async function honoDescribedRoute(c) {
+      const ctx = CONTEXTS.get(c.req.raw);
+      if (ctx === undefined) throw outsideConventions('hono');
+      return toFetchResponse(await run(ctx, c.req.param() as Record<string, string>));
+    });
+  });
 }
 
 /** Options of {@link mountApp}. */

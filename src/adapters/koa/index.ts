@@ -6,8 +6,8 @@
 import { Readable } from 'node:stream';
 import type { Context as KoaContext, Middleware as KoaMiddleware, Next } from 'koa';
 import type { App } from '../../app/app.js';
-import { collectBody } from '../../core/response.js';
-import type { ApiResponse, Context } from '../../http/types.js';
+import { bodyBytes, collectBody } from '../../core/response.js';
+import type { ApiResponse, Context, Params } from '../../http/types.js';
 import {
   type ConventionsOptions,
   conventionsRunner,
@@ -17,9 +17,12 @@ import {
   RecordedBody,
   recordedBytes,
 } from '../conventions.js';
+import { type DescribedRoutes, describedRoutes as described, outsideConventions } from '../described.js';
 import { writeFallback500 } from '../fallback.js';
+import { frameworkBody, fromBodyParser } from '../framework-body.js';
 import { writeNodeResponse } from '../node.js';
 import { type ClientAddressOption, clientAddressOption, incomingView, wireBody } from '../node-host.js';
+import { unmatchedMethods } from '../unmatched.js';
 
 export type { ConventionsOptions } from '../conventions.js';
 
@@ -52,7 +55,10 @@ export function conventions(options: KoaConventionsOptions): KoaMiddleware {
   return async function koaConventions(ctx: KoaContext, next: Next) {
     const { req } = ctx;
     const outer = CONTEXTS.get(ctx);
-    const body = new RecordedBody(() => req, req);
+    const body = new RecordedBody(
+      frameworkBody(req, () => (ctx.request as { body?: unknown }).body),
+      req,
+    );
     const view = incomingView(req, ctx.originalUrl, clientAddress?.(ctx) ?? req.socket.remoteAddress, body);
     let setCookie: readonly string[] = [];
     const downstream = async (inner: Context): Promise<ApiResponse> => {
@@ -71,7 +77,7 @@ export function conventions(options: KoaConventionsOptions): KoaMiddleware {
       setCookie = caught.setCookie;
       return { status: ctx.status, headers: caught.headers, ...(raw === undefined ? {} : { raw }) };
     };
-    const response = await run(view, downstream, undefined, outer);
+    const response = await run(view, downstream, fromKoa, outer);
     const bytes = wireBody(response, ctx.method);
     ctx.body = bytes === undefined ? null : Buffer.from(bytes);
     ctx.status = response.status;
@@ -83,12 +89,79 @@ export function conventions(options: KoaConventionsOptions): KoaMiddleware {
 
 const CONTEXTS = new WeakMap<KoaContext, Context>();
 
+/** A body parser's refusal (`@koa/bodyparser`, `koa-body`) as the core's document; else as thrown. */
+function fromKoa(thrown: unknown): unknown {
+  return fromBodyParser(thrown) ?? thrown;
+}
+
 /**
  * The rest-conventions context of a request inside {@link conventions}: its `principal` (after
  * `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
  */
 export function conventionsContext(ctx: KoaContext): Context | undefined {
   return CONTEXTS.get(ctx);
+}
+
+/**
+ * Declared routes registered on a `@koa/router` (`router.get(path, handler)`, ...), run on the context
+ * of `conventions(...)` (outside the router): the library decodes and checks the request as
+ * `createApp` does, the handler gets typed `ctx.params`, `ctx.query`, `ctx.body` and `ctx.principal`,
+ * and its response becomes Koa's. `routes()` lists the declarations for `openApiDocument`.
+ */
+export function describedRoutes(router: object): DescribedRoutes {
+  if (
+    typeof router !== 'object' ||
+    router === null ||
+    typeof (router as KoaRouterLike).match !== 'function'
+  ) {
+    throw new TypeError('koa describedRoutes: pass the router the routes go on (@koa/router)');
+  }
+  const methods = router as Record<string, (path: string, handler: KoaMiddleware) => unknown>;
+  return described(({ method, path, run }) => {
+    methods[method.toLowerCase()]!.call(router, path, async function koaDescribedRoute(ctx: KoaContext) {
+      const inner = CONTEXTS.get(ctx);
+      if (inner === undefined) throw outsideConventions('koa');
+      const response = await run(inner, (ctx as { params?: Params }).params ?? {});
+      const bytes = bodyBytes(response);
+      ctx.status = response.status;
+      ctx.set(response.headers);
+      ctx.body = bytes === undefined ? null : Buffer.from(bytes);
+    });
+  });
+}
+
+/** What `conventionsNotFound` reads of a router: `@koa/router`'s `match(path, method)`. */
+export interface KoaRouterLike {
+  match(path: string, method: string): { readonly path: readonly { readonly methods: readonly string[] }[] };
+}
+
+/**
+ * Last in the onion, after your routers: `app.use(conventionsNotFound({ routers: [router] }))`. A
+ * request nothing answered is 404 `No resource exists at this path.`, or 405 with `Allow` when one of
+ * the routers has the path with another method (OPTIONS: 204 with `Allow`), as error documents through
+ * the primitives, rather than Koa's plain-text `Not Found` (RFC 9110 sections 15.5.5 and 15.5.6).
+ */
+export function conventionsNotFound(
+  options: { readonly routers?: readonly KoaRouterLike[] } = {},
+): KoaMiddleware {
+  const routers = options.routers ?? [];
+  if (!Array.isArray(routers) || routers.some((router) => typeof router?.match !== 'function')) {
+    throw new TypeError(
+      'koa conventionsNotFound: routers must be routers with match(path, method), as @koa/router',
+    );
+  }
+  return async function koaConventionsNotFound(ctx: KoaContext) {
+    const methods = new Set<string>();
+    for (const router of routers) {
+      for (const layer of router.match(ctx.path, ctx.method).path) {
+        for (const method of layer.methods) methods.add(method.toUpperCase());
+      }
+    }
+    const answer = unmatchedMethods(methods, ctx.method);
+    if ('error' in answer) throw answer.error;
+    ctx.status = 204;
+    ctx.set('allow', answer.options);
+  };
 }
 
 /** Options of {@link mountApp}. */

@@ -1,0 +1,80 @@
+/**
+ * Described routes in a framework's own router, framework-free: a route declared with the library's
+ * codecs (`params`, `query`, `body`, `responses`, `auth`) is registered where the framework registers
+ * its routes, runs the core's pipeline for a matched route (406, auth, decoding, its `use`, the body,
+ * the handler with typed input), and is listed for `openApiDocument(routes.routes(), options)`, as
+ * `app.routes()` lists a rest-conventions app's (see `docs/adapters.md`, `docs/openapi.md`).
+ */
+
+import { enterRoute, runnableRoute } from '../app/route-runner.js';
+import type { RouteAuth, RouteDefinition, RouteInfo } from '../core/route.js';
+import { renderError } from '../errors/render.js';
+import type { ApiResponse, Context, Params } from '../http/types.js';
+
+/** What each framework's `describedRoutes(...)` offers. */
+export interface DescribedRoutes {
+  /**
+   * Declares a route and registers it in the framework's router (chainable). Its `{params}`, declared
+   * `query` and `body`, and what `auth` guarantees (`ctx.principal`) are typed in the handler.
+   */
+  route<
+    const P extends string,
+    PC = {},
+    QC = undefined,
+    B = undefined,
+    V extends object = {},
+    const A extends RouteAuth | undefined = undefined,
+  >(definition: RouteDefinition<P, PC, QC, B, V, A>): DescribedRoutes;
+  /** The declared routes, frozen, in registration order: for `openApiDocument`, the linter and the kit. */
+  routes(): readonly RouteInfo[];
+}
+
+/** A declared route as a framework registers it. */
+export interface FrameworkRegistration {
+  /** Upper-case method. */
+  readonly method: string;
+  /** The path in the framework's syntax: `{id}` as `:id`. */
+  readonly path: string;
+  /**
+   * Runs the route for a request the framework matched, on the rest-conventions context; never
+   * rejects: every failure is an error response.
+   */
+  readonly run: (ctx: Context, params: Params) => Promise<ApiResponse>;
+}
+
+/**
+ * The framework-free half of `describedRoutes`: `register` puts one declared route into the
+ * framework's router. A declaration the library refuses throws a TypeError naming the route.
+ */
+export function describedRoutes(register: (route: FrameworkRegistration) => void): DescribedRoutes {
+  const declared: RouteInfo[] = [];
+  const described: DescribedRoutes = {
+    route(definition) {
+      const route = runnableRoute(definition as unknown as RouteDefinition, renderError);
+      const entry = { pattern: route.info.pattern, facts: route.info, negotiate: route.negotiate };
+      register({
+        method: route.info.method,
+        path: route.info.pattern.replace(/\{([^}]+)\}/g, ':$1'),
+        run: (ctx, params) => {
+          try {
+            enterRoute(ctx, entry, params);
+            return Promise.resolve(route.pipeline(ctx));
+          } catch (error) {
+            return Promise.resolve(renderError(error, ctx));
+          }
+        },
+      });
+      declared.push(route.info);
+      return described;
+    },
+    routes: () => Object.freeze(declared.slice()),
+  };
+  return described;
+}
+
+/** The error when a described route runs outside `conventions(...)`: a server mistake, logged as a 500. */
+export function outsideConventions(framework: string): Error {
+  return new Error(
+    `${framework} describedRoutes: the route runs outside conventions(...); register conventions first`,
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * The framework-free half of each adapter's `conventionsNotFound`: given the routes a framework
+ * registered (method and path pattern in its own syntax), what the core router would answer a
+ * request none of them took: 404, 405 with `Allow`, or for OPTIONS on a known path 204 with `Allow`
+ * (RFC 9110 sections 15.5.5, 15.5.6, 9.3.7 and 10.2.1).
+ */
+import { allowField, methodNotAllowedError, notFoundError } from '../core/unmatched.js';
+import type { ApiError } from '../errors/api-error.js';
+
+/** A route as a framework registered it: `/books/:id`, `/files/*`, `/files/*rest`. */
+export interface FrameworkRoute {
+  readonly method: string;
+  readonly path: string;
+}
+
+/** What to answer: an error to throw, or the `Allow` of an OPTIONS request. */
+export type Unmatched = { readonly error: ApiError } | { readonly options: string };
+
+/**
+ * Whether a framework's path pattern matches a path, segment by segment: `:name` (with any
+ * `{regex}` or `?` after it, taken as any segment) matches one non-empty segment, `*` or `*name`
+ * the rest; other segments match literally. A trailing slash is ignored, as the core router does.
+ */
+function patternMatches(pattern: string, path: string): boolean {
+  const want = segmentsOf(pattern);
+  const got = segmentsOf(path);
+  for (let i = 0; i < want.length; i++) {
+    const segment = want[i]!;
+    if (segment.startsWith('*')) return true;
+    if (segment.startsWith(':')) {
+      if (segment.endsWith('?') && i === got.length) return i === want.length - 1;
+      if (got[i] === undefined || got[i] === '') return false;
+    } else if (segment !== got[i]) return false;
+  }
+  return want.length === got.length;
+}
+
+function segmentsOf(path: string): string[] {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed === '/' || trimmed === '' ? [] : trimmed.slice(1).split('/');
+}
+
+/** The answer to a request for `path` with `method` that no route took (see the module comment). */
+export function unmatched(routes: Iterable<FrameworkRoute>, method: string, path: string): Unmatched {
+  const methods = new Set<string>();
+  for (const route of routes) {
+    const name = route.method.toUpperCase();
+    if (name !== 'ALL' && patternMatches(route.path, path)) methods.add(name);
+  }
+  return unmatchedMethods(methods, method);
+}
+
+/** The answer to a request for `method` on a path that the routes in `methods` take (none: 404). */
+export function unmatchedMethods(methods: ReadonlySet<string>, method: string): Unmatched {
+  if (methods.size === 0) return { error: notFoundError() };
+  const allow = allowField(methods);
+  if (method === 'OPTIONS') return { options: allow };
+  return { error: methodNotAllowedError(method, allow) };
+}

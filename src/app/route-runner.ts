@@ -1,0 +1,74 @@
+/**
+ * A declared route once the path matched, as `createApp`'s router and the framework adapters'
+ * described routes run it: the response media type negotiated among the route's `produces` (406,
+ * RFC 9110 section 12.5.1), `ctx.params`, `ctx.route` set, then the route's pipeline (auth, decoding,
+ * its `use`, the body, the handler) and the negotiated `Content-Type` (see `docs/architecture.md`).
+ */
+import { composePipeline, type MaybePromise } from '../core/compose.js';
+import { underMountPath } from '../core/mount-path.js';
+import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
+import type { RouteDefinition } from '../core/route.js';
+import { ApiError } from '../errors/api-error.js';
+import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
+import type { ApiResponse, Context, Handler, Params, RouteFacts } from '../http/types.js';
+import { type DeclaredRoute, declareRoute } from './declare-route.js';
+
+/** A declaration compiled to run: its declaration, and its pipeline with the negotiated type. */
+export interface RunnableRoute extends DeclaredRoute {
+  /** The route's pipeline; a throw in any layer is that layer's error response (`onError`). */
+  readonly pipeline: Handler;
+}
+
+/** Checks and compiles a declaration (a TypeError names the route). */
+export function runnableRoute(
+  definition: RouteDefinition,
+  onError: (error: unknown, ctx: Context) => ApiResponse,
+): RunnableRoute {
+  const route = declareRoute(definition);
+  const { handler } = route;
+  const withType = (ctx: Context): MaybePromise<ApiResponse> => {
+    const response = handler(ctx);
+    return response instanceof Promise
+      ? response.then((r) => withContentType(r, ctx))
+      : withContentType(response, ctx);
+  };
+  return { ...route, pipeline: composePipeline(route.use, withType, onError) };
+}
+
+/** What entering a matched route needs: its pattern, facts and media type negotiator. */
+export interface MatchedRoute {
+  readonly pattern: string;
+  readonly facts?: RouteFacts | undefined;
+  readonly negotiate?: DeclaredRoute['negotiate'];
+}
+
+/** Negotiates the response media type (406 when nothing acceptable) and sets the route on `ctx`. */
+export function enterRoute(ctx: Context, route: MatchedRoute, params: Params): void {
+  const { negotiate } = route;
+  const accept = ctx.request.headers.get('accept');
+  const mediaType = negotiate === undefined ? negotiateResponseType(accept) : negotiate(accept);
+  if (mediaType === undefined) {
+    const offered = route.facts?.produces ?? RESPONSE_MEDIA_TYPES;
+    throw new ApiError(406, {
+      code: 'not-acceptable',
+      detail: `None of the media types this resource offers is acceptable: ${offered.join(', ')}.`,
+      source: { header: 'Accept' },
+    });
+  }
+  ctx.set(RESPONSE_MEDIA_TYPE, mediaType);
+  ctx.params = params;
+  ctx.routePattern = route.pattern;
+  ctx.route = route.facts;
+}
+
+function withContentType(response: ApiResponse, ctx: Context): ApiResponse {
+  const { mountPath } = ctx.request;
+  if (mountPath !== undefined && mountPath !== '') underMountPath(response, mountPath);
+  if (
+    (response.json !== undefined || (response.raw !== undefined && ctx.route?.produces !== undefined)) &&
+    response.headers['content-type'] === undefined
+  ) {
+    response.headers['content-type'] = ctx.get(RESPONSE_MEDIA_TYPE) ?? RESPONSE_MEDIA_TYPES[0]!;
+  }
+  return response;
+}

@@ -1,0 +1,119 @@
+/**
+ * One adopter app per framework, built only from the code blocks of `docs/adapters.md` ("A described
+ * API in your framework's router"): the blocks are extracted, compiled with tsc, served over a socket,
+ * linted by the built `rest-conventions lint` and checked by the built `rest-conventions check` with
+ * only its documented flags. The page cannot drift from what works.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { getRequestListener } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen, type Served } from '../../examples/reference-app/serve.js';
+import { signHs256Token } from '../../src/auth/index.js';
+import { ensureBuilt, root } from '../support/built-package.js';
+
+const run = promisify(execFile);
+const SECRET = 'adopter-apps test secret, thirty-two bytes or more';
+
+/** The `adopter:<file>` code blocks of the page, by file name. */
+function adopterBlocks(): Map<string, string> {
+  const page = readFileSync(join(root, 'docs', 'adapters.md'), 'utf8');
+  const blocks = new Map<string, string>();
+  for (const [, file, code] of page.matchAll(/```ts adopter:(\S+)\n([\s\S]*?)```/g)) blocks.set(file!, code!);
+  return blocks;
+}
+
+let dir: string;
+beforeAll(async () => {
+  ensureBuilt();
+  dir = mkdtempSync(join(root, 'test', 'adapters', '.adopter-'));
+  for (const [file, code] of adopterBlocks()) writeFileSync(join(dir, file), code);
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      extends: '../../../tsconfig.json',
+      include: ['./*.ts'],
+      compilerOptions: { noEmit: true },
+    }),
+  );
+  process.env.AUTH_SECRET = SECRET;
+}, 120_000);
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  delete process.env.AUTH_SECRET;
+});
+
+const cli = (...args: string[]) =>
+  run(process.execPath, [join(root, 'dist', 'cli', 'main.js'), ...args], { cwd: root }).then(
+    ({ stdout }) => ({ code: 0, out: stdout }),
+    (error: { code?: number; stdout?: string }) => ({ code: error.code ?? 1, out: error.stdout ?? '' }),
+  );
+
+async function serve(framework: string): Promise<Served> {
+  const { app } = await import(join(dir, `${framework}.ts`));
+  switch (framework) {
+    case 'express':
+      return listen(http.createServer(app), 0);
+    case 'koa':
+      return listen(http.createServer(app.callback()), 0);
+    case 'hono':
+      return listen(http.createServer(getRequestListener(app.fetch)), 0);
+    default: {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      return { port: app.server.address().port, close: () => app.close() };
+    }
+  }
+}
+
+describe('the adopter apps of docs/adapters.md', () => {
+  it('has one block per framework and the shared one, and they compile (tsc --strict)', async () => {
+    expect([...adopterBlocks().keys()].sort()).toEqual([
+      'express.ts',
+      'fastify.ts',
+      'hono.ts',
+      'koa.ts',
+      'shop.ts',
+    ]);
+    const tsc = join(root, 'node_modules', '.bin', 'tsc');
+    const { stdout } = await run(tsc, ['-p', join(dir, 'tsconfig.json')], { cwd: root }).catch(
+      (error: { stdout: string }) => ({ stdout: error.stdout }),
+    );
+    expect(stdout).toBe('');
+  }, 120_000);
+
+  for (const framework of ['express', 'fastify', 'koa', 'hono']) {
+    it(`${framework}: lints clean and passes rest-conventions check over a socket`, async () => {
+      const served = await serve(framework);
+      try {
+        const base = `http://127.0.0.1:${served.port}`;
+        const lint = await cli('lint', `${base}/openapi.json`);
+        expect(lint.out).toContain('No findings.');
+        const page = await fetch(`${base}/docs`);
+        expect(page.status).toBe(200);
+        expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+        const [a, b] = await Promise.all(['alice', 'bob'].map((sub) => signHs256Token(SECRET, { sub })));
+        const check = await cli(
+          'check',
+          ...['--base', base, '--token-a', a!, '--token-b', b!],
+          ...[
+            '--create',
+            '/orders={"bookId":1,"quantity":1}',
+            '--runs',
+            '5',
+            '--seconds',
+            '5',
+            '--seed',
+            '25',
+          ],
+        );
+        expect(check.code, check.out).toBe(0);
+        expect(check.out).toMatch(/^\d+ passed, 0 failed$/m);
+      } finally {
+        await served.close();
+      }
+    }, 180_000);
+  }
+});
