@@ -15,7 +15,10 @@ function readmeOperations(): [string, string][] {
   return rows.flatMap((row) => {
     const cell = row.split('|')[1]!;
     const path = /(\/[^\s`?]*)/.exec(cell)![1]!;
-    return [...cell.matchAll(/\b(GET|POST|PATCH|PUT|DELETE)\b/g)].map(([method]): [string, string] => [method!, path]);
+    return [...cell.matchAll(/\b(GET|POST|PATCH|PUT|DELETE)\b/g)].map(([method]): [string, string] => [
+      method!,
+      path,
+    ]);
   });
 }
 
