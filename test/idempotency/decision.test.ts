@@ -1,4 +1,3 @@
-import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import {
   DEFAULT_REPLAY_HEADERS,
@@ -6,6 +5,7 @@ import {
   shouldStore,
   toStoredResponse,
 } from '../../src/idempotency/index.js';
+import { fc, test } from '../support/prop.js';
 
 // The plain-value core of `idempotency`: which answers are kept, what is kept of them, and the replay.
 describe('the idempotency decision core', () => {

@@ -1,7 +1,7 @@
-import { fc, test } from '@fast-check/vitest';
 import { serializeItem, Token } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import { MAX_KEY_LENGTH, parseIdempotencyKey } from '../../src/idempotency/index.js';
+import { fc, test } from '../support/prop.js';
 
 const printable = fc.string({
   unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
