@@ -91,7 +91,7 @@ describe('rest-conventions check against a server that leaks stack traces', () =
       '5',
     ]);
     const output = lines.join('\n');
-    expect(output).toMatch(/^FAIL {2}every response is a convention document/m);
+    expect(output).toMatch(/^FAIL {2}documents: every response is a convention document/m);
     expect(output).toMatch(/the body contains a stack trace/);
     expect(output).toMatch(/request: GET \/things\//);
     expect(lines.at(-1)).toMatch(/^\d+ passed, [1-9]\d* failed$/);
