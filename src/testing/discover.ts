@@ -1,6 +1,11 @@
 import { resolveRef } from '../openapi/refs.js';
-import { OPENAPI_METHODS, type OpenApiDocument, type OpenApiOperation } from '../openapi/types.js';
-import { changedValue, exampleBodies } from './example-values.js';
+import {
+  type JsonSchema,
+  OPENAPI_METHODS,
+  type OpenApiDocument,
+  type OpenApiOperation,
+} from '../openapi/types.js';
+import { changedValue, exampleBodies, simplestValue } from './example-values.js';
 import type { CreateHint, MovedUrl } from './properties/context.js';
 
 /** What the kit reads from an OpenAPI document when it is not told. */
@@ -85,13 +90,24 @@ function discoverCreates(document: OpenApiDocument, operations: Operations): Cre
   return hints;
 }
 
-/** A PATCH body that changes the created resource: the example, or the simplest one changed. */
+/** A PATCH body that changes the created resource: the example, or the simplest one, changed where it would not. */
 function changingUpdate(
   created: unknown,
   media: Parameters<typeof exampleBodies>[0],
   document: OpenApiDocument,
 ): unknown {
-  const update = exampleBodies(media, document)[0];
+  let update = exampleBodies(media, document)[0];
+  const members = (resolveRef(document, media.schema ?? {}) as { properties?: Record<string, JsonSchema> })
+    .properties;
+  const first = Object.entries(members ?? {})[0];
+  // Nothing required (a merge patch): an empty body changes nothing; send the first member.
+  if (
+    typeof update === 'object' &&
+    update !== null &&
+    Object.keys(update).length === 0 &&
+    first !== undefined
+  )
+    update = { [first[0]]: simplestValue(first[1], document) };
   if (typeof update !== 'object' || update === null || typeof created !== 'object' || created === null)
     return update;
   const same = Object.entries(update).every(
