@@ -33,3 +33,20 @@ describe.each(BROKEN_VARIANTS)('rest-conventions check against $name', async (va
     expect(code).toBe(1);
   }, 60_000);
 });
+
+// Found by `npm run test:explore` (seed 1838968686): the 429 variant kept the app's Content-Length
+// for its own, shorter body, so clients saw the connection cut ("terminated") on other properties.
+describe('the 429 variant (a regression case)', async () => {
+  const variant = BROKEN_VARIANTS.find((v) => v.property === 'rate-limits')!;
+  const served = await listen(http.createServer(getRequestListener(variant.handler())), 0);
+  afterAll(() => served.close());
+
+  it('answers the fifth identical GET with a whole 429 document', async () => {
+    const authorization = `Bearer ${await rawToken('1')}`;
+    let last: Response | undefined;
+    for (let i = 0; i < 5; i++)
+      last = await fetch(`http://127.0.0.1:${served.port}/books`, { headers: { authorization } });
+    expect(last!.status).toBe(429);
+    expect(await last!.json()).toEqual({ errors: [{ status: '429', title: 'Too Many Requests' }] });
+  });
+});

@@ -151,3 +151,27 @@ describe('rest-conventions check refuses what it cannot run', () => {
     }
   });
 });
+
+describe('rest-conventions check against a server that cuts the connection', () => {
+  it('fails with "no answer" and the request as curl, not a bare network error', async () => {
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'cut', version: '1' },
+      paths: { '/cut': { get: { responses: { 200: { description: 'never' } } } } },
+    };
+    const server = http.createServer((request, response) => {
+      if (request.url === '/openapi.json') response.end(JSON.stringify(document));
+      else request.socket.destroy();
+    });
+    const served = await listen(server, 0);
+    try {
+      const { code, output } = await runCheck(await args(served.port, '--only', 'documents'));
+      expect(output).toMatch(/^FAIL {2}documents: /m);
+      expect(output).toMatch(/no answer: fetch failed/);
+      expect(output).toMatch(/curl -i -X GET 'http:\/\/127\.0\.0\.1:\d+\/cut'/);
+      expect(code).toBe(1);
+    } finally {
+      await served.close();
+    }
+  }, 30_000);
+});

@@ -91,7 +91,17 @@ export interface ContextOptions {
 export function kitContext(options: ContextOptions): KitContext {
   const { target, document, principals, subjects, numRuns, seed } = options;
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-  const send = (request: TargetRequest) => target.send(request);
+  // A request that gets no answer (a reset, a body shorter than its Content-Length) fails with it.
+  const send = (request: TargetRequest) =>
+    target.send(request).catch((error: unknown) => {
+      const cause = (error as { cause?: { message?: string } }).cause?.message;
+      return fail(
+        `no answer: ${(error as Error).message}${cause ? ` (${cause})` : ''}`,
+        request,
+        undefined,
+        target.base,
+      );
+    });
   const failHere = (what: string, request: TargetRequest, response?: TargetResponse): never =>
     fail(what, request, response, target.base);
   const known = subjects ? { pathValues: [subjects.a] } : {};
