@@ -2,7 +2,7 @@ import type { PropertyReport } from '../testing/kit.js';
 import type { Reporter } from './check-args.js';
 
 /** The last line of the text report: how many properties passed, failed and did not apply. */
-export function summary(reports: readonly PropertyReport[]): string {
+function summary(reports: readonly PropertyReport[]): string {
   const skipped = reports.filter((r) => r.skipped !== undefined).length;
   const failed = reports.filter((r) => !r.passed).length;
   return `${reports.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;

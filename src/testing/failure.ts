@@ -2,7 +2,7 @@ import { describeResponse } from './response-checks.js';
 import type { TargetRequest, TargetResponse } from './target.js';
 
 /** A property does not hold: the message names the violation, the request (as `curl`) and the response. */
-export class Violation extends Error {}
+class Violation extends Error {}
 
 /** A property does not apply to this API (nothing to check): reported as skipped, with the reason. */
 export class NotApplicable extends Error {}

@@ -57,7 +57,7 @@ export const ownershipProperty: PropertyFactory = (ctx) =>
     }));
 
 /** The operation requires credentials: a non-empty security requirement, its own or the document's. */
-export function declaresAuth(document: OpenApiDocument, operation: OpenApiOperation): boolean {
+function declaresAuth(document: OpenApiDocument, operation: OpenApiOperation): boolean {
   const requirements = operation.security ?? document.security ?? [];
   return requirements.length > 0 && requirements.every((r) => Object.keys(r).length > 0);
 }

@@ -4,7 +4,7 @@ import type { KitContext } from './context.js';
 import type { PropertyFactory } from './property.js';
 
 /** How many times the rate-limit property sends each request in a row. */
-export const RATE_BURST = 6;
+const RATE_BURST = 6;
 
 /**
  * Rate-limited operations announce `RateLimit` and `RateLimit-Policy` together

@@ -5,7 +5,7 @@ import type { KitContext } from './context.js';
 import type { PropertyFactory } from './property.js';
 
 /** A version no API lists, asked for to see it refused (406, or 404 in a path). */
-export const UNKNOWN_VERSION = '99';
+const UNKNOWN_VERSION = '99';
 
 const VERSION_IN_PATH = /\/v\d+(?=\/|$)/;
 
