@@ -1,29 +1,12 @@
 import fc from 'fast-check';
 import { resolveRef } from '../openapi/refs.js';
 import type { JsonSchema, OpenApiDocument, OpenApiMediaType } from '../openapi/types.js';
+import type { Schema as KeywordsOf } from './schema-arbitrary.js';
 
-type Schema = {
-  type?: string | string[];
-  const?: unknown;
-  enum?: unknown[];
+type Schema = KeywordsOf & {
   default?: unknown;
   example?: unknown;
   examples?: unknown[];
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  format?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  minItems?: number;
-  oneOf?: JsonSchema[];
-  anyOf?: JsonSchema[];
-  allOf?: JsonSchema[];
 };
 
 /** The fixed seed simple values are drawn with, when a pattern leaves no simpler way. */

@@ -7,7 +7,7 @@ import http from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listen } from '../../examples/reference-app/serve.js';
-import { runCheck } from '../support/check-cli.js';
+import { basicArgs, runCheck } from '../support/check-cli.js';
 import { rawToken } from '../support/reference-kit.js';
 import { BROKEN_VARIANTS } from './broken-variants.js';
 
@@ -17,12 +17,7 @@ describe.each(BROKEN_VARIANTS)('rest-conventions check against $name', async (va
 
   it(`fails ${variant.property}, and no other property, showing the request as curl`, async () => {
     const { code, output } = await runCheck([
-      '--base',
-      `http://127.0.0.1:${served.port}`,
-      '--token-a',
-      await rawToken('1'),
-      '--token-b',
-      await rawToken('2'),
+      ...(await basicArgs(`http://127.0.0.1:${served.port}`)),
       '--runs',
       process.env.VARIANT_RUNS ?? '30',
     ]);

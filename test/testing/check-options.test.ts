@@ -10,9 +10,8 @@ import { getRequestListener } from '@hono/node-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listen } from '../../examples/reference-app/serve.js';
 import { toFetchHandler } from '../../src/adapters/fetch.js';
-import { runCheck } from '../support/check-cli.js';
+import { basicArgs, runCheck } from '../support/check-cli.js';
 import { referenceApp } from '../support/reference-app.js';
-import { rawToken } from '../support/reference-kit.js';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -33,12 +32,7 @@ async function serveHandler(handler: Handler) {
 }
 
 const args = async (port: number, ...more: string[]) => [
-  '--base',
-  `http://127.0.0.1:${port}`,
-  '--token-a',
-  await rawToken('1'),
-  '--token-b',
-  await rawToken('2'),
+  ...(await basicArgs(`http://127.0.0.1:${port}`)),
   '--runs',
   '5',
   ...more,

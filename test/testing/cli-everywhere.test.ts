@@ -4,9 +4,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, serve } from '../../examples/reference-app/serve.js';
-import { runCheck } from '../support/check-cli.js';
+import { basicArgs, runCheck } from '../support/check-cli.js';
 import { referenceApp } from '../support/reference-app.js';
-import { rawToken } from '../support/reference-kit.js';
 
 /** Few runs per property: `npm test` stays fast; the fixed seed keeps it the same on every run. */
 const CLI_RUNS = ['--runs', '4'];
@@ -17,12 +16,7 @@ describe.each(ADAPTERS)('rest-conventions check against the reference app served
 
   it('passes every property with only --base, --token-a and --token-b', async () => {
     const { code, output } = await runCheck([
-      '--base',
-      `http://127.0.0.1:${served.port}`,
-      '--token-a',
-      await rawToken('1'),
-      '--token-b',
-      await rawToken('2'),
+      ...(await basicArgs(`http://127.0.0.1:${served.port}`)),
       ...CLI_RUNS,
     ]);
     expect(output).not.toMatch(/^FAIL/m);

@@ -12,7 +12,7 @@ import { configFromEnv } from '../../examples/reference-app/config.js';
 import { toFetchHandler } from '../../src/adapters/fetch.js';
 import type { OpenApiDocument } from '../../src/openapi/types.js';
 import { conventionProperties, urlTarget } from '../../src/testing/index.js';
-import { runCheck } from '../support/check-cli.js';
+import { basicArgs, runCheck } from '../support/check-cli.js';
 import { referenceApp } from '../support/reference-app.js';
 import { rawToken } from '../support/reference-kit.js';
 
@@ -59,12 +59,7 @@ describe.each(EXAMPLES)('the conventions kit against the %s example', async (nam
     const file = join(await mkdtemp(join(tmpdir(), 'kit-example-')), 'openapi.json');
     await writeFile(file, JSON.stringify(document));
     const { code, output } = await runCheck([
-      '--base',
-      `http://127.0.0.1:${served.port}`,
-      '--token-a',
-      await token('kit-alice'),
-      '--token-b',
-      await token('kit-bob'),
+      ...(await basicArgs(`http://127.0.0.1:${served.port}`, 'kit-alice', 'kit-bob')),
       '--openapi',
       file,
       '--runs',

@@ -71,6 +71,8 @@ export interface KitContext {
    * not applicable when the principal may not create (401, 403).
    */
   mustCreate(hint: CreateHint, token: string): Promise<string>;
+  /** Create as principal a: the new resource's path and the GET that reads it as a. */
+  createdByA(hint: CreateHint): Promise<{ path: string; read: TargetRequest }>;
 }
 
 export interface ContextOptions {
@@ -119,6 +121,16 @@ export function kitContext(options: ContextOptions): KitContext {
     const response = await send(request);
     return { request, response, location: response.headers.location };
   };
+  const mustCreate: KitContext['mustCreate'] = async (hint, token) => {
+    const made = await create(hint, token, crypto.randomUUID());
+    if (made.response.status === 401 || made.response.status === 403)
+      throw new NotApplicable(
+        `POST ${hint.path} answers ${made.response.status}: the principal may not create`,
+      );
+    if (made.response.status !== 201 || made.location === undefined)
+      return failHere('creating the resource did not answer 201 with Location', made.request, made.response);
+    return made.location;
+  };
   return {
     document,
     principals,
@@ -158,25 +170,16 @@ export function kitContext(options: ContextOptions): KitContext {
       });
     },
     create,
-    mustCreate: async (hint, token) => {
-      const made = await create(hint, token, crypto.randomUUID());
-      if (made.response.status === 401 || made.response.status === 403)
-        throw new NotApplicable(
-          `POST ${hint.path} answers ${made.response.status}: the principal may not create`,
-        );
-      if (made.response.status !== 201 || made.location === undefined)
-        return failHere(
-          'creating the resource did not answer 201 with Location',
-          made.request,
-          made.response,
-        );
-      return made.location;
+    mustCreate,
+    createdByA: async (hint) => {
+      const path = pathOf(await mustCreate(hint, principals.a));
+      return { path, read: { method: 'GET', path, headers: bearer(principals.a) } };
     },
   };
 }
 
 /** The path of a `Location` (absolute or relative). */
-export const pathOf = (location: string): string => new URL(location, 'http://x').pathname;
+const pathOf = (location: string): string => new URL(location, 'http://x').pathname;
 
 /** The last segment of a path, decoded: the id of what it names. */
 export const idOf = (location: string): string =>

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import type { TargetRequest, TargetResponse } from '../target.js';
-import { pathOf } from './context.js';
 import type { PropertyFactory } from './property.js';
 
 /** PATCH with the same body and DELETE are idempotent (RFC 9110 section 9.2.2): twice is once. */
@@ -12,8 +11,7 @@ export const idempotentWritesProperty: PropertyFactory = (ctx) =>
       ctx.run(
         fc.constant(null),
         async () => {
-          const path = pathOf(await ctx.mustCreate(hint, ctx.principals.a));
-          const read: TargetRequest = { method: 'GET', path, headers: ctx.bearer(ctx.principals.a) };
+          const { path, read } = await ctx.createdByA(hint);
           if (hint.update !== undefined && ctx.match('PATCH', path) !== undefined) {
             const twice: TargetResponse[] = [];
             for (let i = 0; i < 2; i++) {

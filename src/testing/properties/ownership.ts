@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { OpenApiDocument, OpenApiOperation } from '../../openapi/types.js';
 import type { TargetRequest } from '../target.js';
-import { idOf, pathOf } from './context.js';
+import { idOf } from './context.js';
 import type { PropertyFactory } from './property.js';
 
 /**
@@ -22,7 +22,7 @@ export const ownershipProperty: PropertyFactory = (ctx) =>
         ctx.run(
           fc.constant(null),
           async () => {
-            const path = pathOf(await ctx.mustCreate(hint, ctx.principals.a));
+            const { path } = await ctx.createdByA(hint);
             const id = idOf(path);
             const missingId = `${id}9999999`;
             const swap = (p: string) => p.replace(new RegExp(`${escapeRegExp(id)}$`), missingId);

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { documentProblems } from '../response-checks.js';
 import type { TargetRequest } from '../target.js';
-import { pathOf } from './context.js';
 import type { PropertyFactory } from './property.js';
 
 /**
@@ -17,8 +16,7 @@ export const validatorsProperty: PropertyFactory = (ctx) =>
       ctx.run(
         fc.constant(null),
         async () => {
-          const path = pathOf(await ctx.mustCreate(hint, ctx.principals.a));
-          const read: TargetRequest = { method: 'GET', path, headers: ctx.bearer(ctx.principals.a) };
+          const { path, read } = await ctx.createdByA(hint);
           const got = await ctx.send(read);
           const etag = got.headers.etag;
           if (etag === undefined) return;
