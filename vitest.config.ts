@@ -14,6 +14,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    // One fixed fast-check seed for every property (FC_SEED=random in `npm run test:explore`).
+    setupFiles: ['test/support/fixed-seed.ts'],
     // Type-level tests (`*.test-d.ts`): vitest runs tsc on them, and a type error fails the run.
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     testTimeout: 20_000,

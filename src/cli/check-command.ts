@@ -1,80 +1,59 @@
 import type { OpenApiDocument } from '../openapi/types.js';
 import { checkConventions } from '../testing/kit.js';
 import { urlTarget } from '../testing/target.js';
+import { checkSettings, UsageError } from './check-args.js';
+import { REPORTERS } from './check-reporters.js';
 import { readJsonDocument } from './read-document.js';
 
 export const CHECK_USAGE = `Usage: rest-conventions check --base <URL> --token-a <T> --token-b <T> [options]
 
-Runs the convention properties (docs/testing.md) against a running API.
+Runs the convention properties (docs/testing.md) against a running API; what to create, the
+versions, deprecated operations and moved URLs come from its OpenAPI document.
   --openapi <URL-or-file>   its OpenAPI document (default <base>/openapi.json)
-  --create <path>=<json>    a resource the kit may create, e.g. '/orders={"bookId":1,"quantity":1}'
-  --update <json>           a PATCH body for the created resource
+  --only <ids>, --skip <ids>  properties by id, comma-separated (documents, bad-input, ...)
+  --profile development     plain HTTP: Strict-Transport-Security not required
+  --relax <headers>         response headers not required (cache-control, ...)
+  --create <path>=<json>    a resource to create instead of the document's; --update <json> a PATCH body
   --runs <n>                runs per property (default 30)     --seed <n>   replay a run
   --seconds <n>             time per property (default 30)
-Prints one line per property and, last, "N passed, N failed"; exit status 1 on any failure.`;
+  --reporter text|json|junit   the report's form (default text)
+  --config <file>           a JSON object of these flags ("token-a": "..."); flags given win
+Exit status: 0 every property held, 1 one failed, 2 wrong arguments or no document.`;
 
 /** `rest-conventions check`: the convention properties against a base URL. */
 export async function checkCommand(args: readonly string[], out: (line: string) => void): Promise<number> {
-  const flags = new Map<string, string>();
-  for (let i = 0; i < args.length; i += 2) {
-    const name = args[i]!;
-    const value = args[i + 1];
-    if (!name.startsWith('--') || value === undefined) {
-      out(CHECK_USAGE);
-      return 2;
-    }
-    flags.set(name.slice(2), value);
-  }
-  const base = flags.get('base');
-  const a = flags.get('token-a');
-  const b = flags.get('token-b');
-  if (base === undefined || a === undefined || b === undefined) {
-    out(CHECK_USAGE);
-    return 2;
-  }
-  const numeric = (name: string) => (flags.has(name) ? Number(flags.get(name)) : undefined);
   let document: OpenApiDocument;
+  let settings: Awaited<ReturnType<typeof checkSettings>>;
   try {
+    settings = await checkSettings(args);
     document = (await readJsonDocument(
-      flags.get('openapi') ?? `${base.replace(/\/$/, '')}/openapi.json`,
+      settings.openapi ?? `${settings.base.replace(/\/$/, '')}/openapi.json`,
     )) as OpenApiDocument;
   } catch (error) {
-    out(`rest-conventions check: ${(error as Error).message}`);
+    if (error instanceof UsageError) out(`rest-conventions check: ${error.message}\n\n${CHECK_USAGE}`);
+    else out(`rest-conventions check: ${(error as Error).message}`);
     return 2;
   }
-  const creates = [];
-  const create = flags.get('create');
-  if (create !== undefined) {
-    const at = create.indexOf('=');
-    try {
-      creates.push({
-        path: create.slice(0, at),
-        body: JSON.parse(create.slice(at + 1)),
-        ...(flags.has('update') ? { update: JSON.parse(flags.get('update')!) } : {}),
-      });
-    } catch {
-      out('rest-conventions check: --create and --update take <path>=<json> and <json>');
-      return 2;
-    }
+  let reports: Awaited<ReturnType<typeof checkConventions>>;
+  try {
+    reports = await checkConventions({
+      target: urlTarget(settings.base),
+      document,
+      principals: { a: settings.tokenA, b: settings.tokenB },
+      ...(settings.creates === undefined ? {} : { creates: settings.creates }),
+      ...(settings.only === undefined ? {} : { only: settings.only }),
+      ...(settings.skip === undefined ? {} : { skip: settings.skip }),
+      ...(settings.profile === undefined ? {} : { profile: settings.profile }),
+      ...(settings.relax === undefined ? {} : { relax: settings.relax }),
+      ...(settings.seed === undefined ? {} : { seed: settings.seed }),
+      ...(settings.runs === undefined ? {} : { numRuns: settings.runs }),
+      ...(settings.seconds === undefined ? {} : { timeLimitMs: settings.seconds * 1000 }),
+    });
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    out(`rest-conventions check: ${error.message.replace(/^conventionProperties: /, '')}`);
+    return 2;
   }
-  const seed = numeric('seed');
-  const runs = numeric('runs');
-  const seconds = numeric('seconds');
-  const reports = await checkConventions({
-    target: urlTarget(base),
-    document,
-    principals: { a, b },
-    creates,
-    ...(seed === undefined ? {} : { seed }),
-    ...(runs === undefined ? {} : { numRuns: runs }),
-    ...(seconds === undefined ? {} : { timeLimitMs: seconds * 1000 }),
-  });
-  out(`seed ${reports[0]?.seed ?? seed ?? 'n/a'}`);
-  for (const report of reports) {
-    out(`${report.passed ? 'pass' : 'FAIL'}  ${report.name}`);
-    if (!report.passed) out(`      ${report.message?.replace(/\n/g, '\n      ')}`);
-  }
-  const failed = reports.filter((r) => !r.passed).length;
-  out(`${reports.length - failed} passed, ${failed} failed`);
-  return failed === 0 ? 0 : 1;
+  out(REPORTERS[settings.reporter](reports, reports[0]?.seed ?? settings.seed ?? 0));
+  return reports.every((r) => r.passed) ? 0 : 1;
 }

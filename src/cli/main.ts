@@ -11,6 +11,13 @@ ${LINT_USAGE}
 
 See docs/testing.md for check's options.`;
 
+/** The package a failed import could not find (an optional peer: fast-check, ajv), if that is what failed. */
+function missingPackage(error: unknown): string | undefined {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return undefined;
+  return /Cannot find (?:package|module) '((?:@[^/']+\/)?[^/']+)/.exec(String(message))?.[1];
+}
+
 const [command, ...args] = process.argv.slice(2);
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const commands: Record<string, (args: readonly string[], out: (line: string) => void) => Promise<number>> = {
@@ -28,7 +35,12 @@ if (run === undefined) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`rest-conventions ${command}: ${(error as Error).message}\n`);
+      const peer = missingPackage(error);
+      process.stderr.write(
+        peer === undefined
+          ? `rest-conventions ${command}: ${(error as Error).message}\n`
+          : `rest-conventions ${command}: needs the optional peer dependency ${peer}: npm install --save-dev ${peer}\n`,
+      );
       process.exitCode = 2;
     },
   );

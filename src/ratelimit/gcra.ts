@@ -59,7 +59,7 @@ function ceilDiv(a: number, b: number): number {
  * How far the TAT lies ahead of `nowMs`, in ticks, clamped to `[0, window * quota]`. The upper clamp
  * keeps a clock that stepped backwards from refusing a client for longer than one window.
  */
-function gcraDebt(state: GcraState | undefined, nowMs: number, policy: RateLimitPolicy): number {
+export function gcraDebt(state: GcraState | undefined, nowMs: number, policy: RateLimitPolicy): number {
   if (state === undefined) return 0;
   const capacity = windowMs(policy) * policy.quota;
   const debt = (state.tatMs - nowMs) * policy.quota + state.tatFraction;
@@ -67,7 +67,7 @@ function gcraDebt(state: GcraState | undefined, nowMs: number, policy: RateLimit
 }
 
 /** The state whose TAT lies `debt` ticks after `nowMs`. */
-function gcraStateFromDebt(debt: number, nowMs: number, policy: RateLimitPolicy): GcraState {
+export function gcraStateFromDebt(debt: number, nowMs: number, policy: RateLimitPolicy): GcraState {
   const { quota } = policy;
   let whole = Math.floor(debt / quota);
   if (whole * quota > debt) whole -= 1;

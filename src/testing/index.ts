@@ -18,12 +18,20 @@ export {
   invalidHttpDate,
   jsonApiDocument,
 } from './convention-arbitraries.js';
+export { type Discovered, discover, subjectOf } from './discover.js';
+export { changedValue, exampleBodies, simplestValue } from './example-values.js';
+export { curlCommand } from './failure.js';
 export {
   type ConventionProperty,
   type CreateHint,
   checkConventions,
   conventionProperties,
+  FRAMEWORK_STATUSES,
   type KitOptions,
+  type KitProfile,
+  type MovedUrl,
+  PROPERTY_IDS,
+  type PropertyId,
   type PropertyReport,
 } from './kit.js';
 export { type MatchedOperation, operationMatcher } from './operation-matcher.js';

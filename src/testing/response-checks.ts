@@ -39,14 +39,20 @@ const isMetaDocument = ref('MetaDocument');
 /**
  * What is wrong with a response as a convention document: not JSON:API (errors for 4xx/5xx) or
  * RFC 9457 problem details, a security header or an explicit caching statement (`Cache-Control`)
- * missing, a stack trace or an internal member in the body. Empty when it is right.
+ * missing (unless `relaxed` names it: `strict-transport-security` on plain HTTP), a stack trace or an
+ * internal member in the body. Empty when it is right.
  */
-export function documentProblems(response: TargetResponse, method = 'GET'): string[] {
+export function documentProblems(
+  response: TargetResponse,
+  method = 'GET',
+  relaxed: ReadonlySet<string> = new Set(),
+): string[] {
   const problems: string[] = [];
   for (const name of REQUIRED_SECURITY_HEADERS) {
-    if (response.headers[name] === undefined) problems.push(`security header ${name} is missing`);
+    if (response.headers[name] === undefined && !relaxed.has(name))
+      problems.push(`security header ${name} is missing`);
   }
-  if (response.headers['cache-control'] === undefined)
+  if (response.headers['cache-control'] === undefined && !relaxed.has('cache-control'))
     problems.push('no Cache-Control: the response does not say whether it may be cached');
   // In JSON a trace's line breaks are escaped (`\n`): look at the text with them unescaped too.
   if (STACK_TRACE.test(response.text) || STACK_TRACE.test(response.text.replace(/\\n/g, '\n')))

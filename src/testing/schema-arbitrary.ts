@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { resolveRef } from '../openapi/refs.js';
 import type { JsonSchema, OpenApiDocument } from '../openapi/types.js';
 
-type Schema = {
+/** The JSON Schema keywords the kit reads (2020-12, the subset API descriptions use). */
+export type Schema = {
   /** Every pattern of the schema and its `allOf` branches (see `merged`). */
   patterns?: string[];
   type?: string | string[];

@@ -20,6 +20,8 @@ export interface TargetResponse {
 /** The API under test: anything that answers requests. */
 export interface Target {
   send(request: TargetRequest): Promise<TargetResponse>;
+  /** The URL requests go to, when there is one: failure reports show requests as `curl` commands to it. */
+  readonly base?: string;
 }
 
 /** How long one request may take before the kit reports it (10 s). */
@@ -43,6 +45,7 @@ export function fetchTarget(
   base = 'http://target.test',
 ): Target {
   return {
+    base,
     async send(request) {
       const url = `${base}${request.path}${request.query ? `?${request.query}` : ''}`;
       const init: RequestInit = {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type EntityTag,
   formatEtag,
+  misplacedWildcard,
   parseEntityTag,
   parseEntityTagList,
   serializeEntityTagList,
@@ -11,6 +12,13 @@ import {
   versionEtag,
   weakMatch,
 } from '../../src/caching/index.js';
+
+// First in the file: validateEtag's one-entry cache starts out holding `""`.
+describe('validateEtag before any other tag', () => {
+  it('reads the empty tag "" as strong and empty', () => {
+    expect(validateEtag('""')).toEqual({ weak: false, opaque: '' });
+  });
+});
 
 // etagc = %x21 / %x23-7E / obs-text: every visible character but DQUOTE, plus %x80-FF.
 const etagc = fc.oneof(
@@ -158,6 +166,68 @@ describe('when a developer supplies an entity tag', () => {
       fc.property(entityTag, (tag) => {
         expect(validateEtag(formatEtag(tag.opaque, { weak: tag.weak }))).toEqual(tag);
       }),
+    );
+  });
+});
+
+describe('a wildcard among other members (RFC 9110 sections 13.1.1-2)', () => {
+  it.each([
+    ['*, "1"', true],
+    ['"1", *', true],
+    ['"1",*', true],
+    ['*, *', true],
+    ['"1", * ,"2"', true],
+    [' * ', false],
+    ['*', false],
+    ['"1", "2"', false],
+    ['"a*b"', false],
+    ['"a,*", "b"', false],
+    ['W/"x*", "y"', false],
+    ['"1", "*"', false],
+  ])('misplacedWildcard(%j) is %s', (value, misplaced) => {
+    expect(misplacedWildcard(value)).toBe(misplaced);
+  });
+});
+
+describe('entity tags a developer supplies', () => {
+  it('serializes a list: * alone, tags joined with ", ", nothing for none', () => {
+    expect(serializeEntityTagList('*')).toBe('*');
+    expect(serializeEntityTagList([])).toBe('');
+    expect(
+      serializeEntityTagList([
+        { weak: false, opaque: 'a' },
+        { weak: true, opaque: 'b' },
+      ]),
+    ).toBe('"a", W/"b"');
+  });
+
+  it('refuses an opaque value outside etagc, naming it', () => {
+    expect(() => formatEtag('a b')).toThrow(
+      new TypeError(`An entity tag may contain only visible characters other than '"'; got "a b"`),
+    );
+    expect(() => formatEtag(7 as unknown as string)).toThrow(TypeError);
+  });
+
+  it('refuses a tag that is not one, naming it, and returns the same parse for the same tag', () => {
+    expect(() => validateEtag('v7')).toThrow(
+      new TypeError(
+        'Not an entity tag: "v7". ETags are quoted ("v7") or weak (W/"v7"); use formatEtag() to quote one.',
+      ),
+    );
+    const quoted = { toString: () => '"v7"' } as unknown as string;
+    expect(() => validateEtag(quoted)).toThrow(TypeError);
+    expect(validateEtag('"same"')).toBe(validateEtag('"same"'));
+    expect(validateEtag('W/"same"')).toEqual({ weak: true, opaque: 'same' });
+  });
+
+  it('quotes a version: numbers as they are, text checked', () => {
+    expect(versionEtag(7)).toBe('"7"');
+    expect(versionEtag(7, { weak: true })).toBe('W/"7"');
+    expect(versionEtag(7n, { weak: true })).toBe('W/"7"');
+    expect(versionEtag('v7', { weak: true })).toBe('W/"v7"');
+    expect(() => versionEtag('v 7')).toThrow(TypeError);
+    expect(() => versionEtag(Number.NaN)).toThrow(
+      new TypeError('A version must be a finite number, got NaN'),
     );
   });
 });

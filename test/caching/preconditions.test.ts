@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import fresh from 'fresh';
 import { describe, expect, it } from 'vitest';
-import { evaluatePreconditions, type PreconditionOutcome } from '../../src/caching/index.js';
+import {
+  decidePreconditions,
+  evaluatePreconditions,
+  type PreconditionOutcome,
+} from '../../src/caching/index.js';
 
 const NOW = Date.UTC(2025, 5, 15, 12, 0, 0);
 const T = Date.UTC(2024, 0, 10, 10, 0, 0); // a modification time
@@ -413,6 +417,69 @@ describe('when compared with jshttp fresh on the GET cases it covers', () => {
         },
       ),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('which field decided, and the dates that decide nothing', () => {
+  const current = { exists: true, etag: '"v2"', lastModified: T };
+  const decide = (method: string, headers: object, now = NOW, state: object = current) =>
+    decidePreconditions({ method, headers, current: state as typeof current, now });
+
+  it('names the field that decided', () => {
+    expect(decide('PATCH', { ifMatch: '"v1"' })).toEqual({
+      outcome: 'precondition-failed',
+      decidedBy: 'If-Match',
+    });
+    expect(decide('PATCH', { ifUnmodifiedSince: imf(T - 1000) })).toEqual({
+      outcome: 'precondition-failed',
+      decidedBy: 'If-Unmodified-Since',
+    });
+    expect(decide('GET', { ifNoneMatch: '"v2"' })).toEqual({
+      outcome: 'not-modified',
+      decidedBy: 'If-None-Match',
+    });
+    expect(decide('GET', { ifModifiedSince: imf(T) })).toEqual({
+      outcome: 'not-modified',
+      decidedBy: 'If-Modified-Since',
+    });
+  });
+
+  it('If-Unmodified-Since: proceeds when unmodified since, when the date is not one, when no time is known', () => {
+    expect(decide('PATCH', { ifUnmodifiedSince: imf(T) }).outcome).toBe('proceed');
+    expect(decide('PATCH', { ifUnmodifiedSince: 'yesterday' }).outcome).toBe('proceed');
+    expect(
+      decide('PATCH', { ifUnmodifiedSince: imf(T - 1000) }, NOW, { exists: true, etag: '"v2"' }).outcome,
+    ).toBe('proceed');
+  });
+
+  it('If-Modified-Since: proceeds when modified since, when the date is not one, when no time is known', () => {
+    expect(decide('GET', { ifModifiedSince: imf(T - 1000) }).outcome).toBe('proceed');
+    expect(decide('GET', { ifModifiedSince: 'yesterday' }).outcome).toBe('proceed');
+    expect(decide('GET', { ifModifiedSince: imf(T) }, NOW, { exists: true, etag: '"v2"' }).outcome).toBe(
+      'proceed',
+    );
+  });
+
+  it("reads a two-digit year against the caller's now (RFC 9110 section 5.6.7), not the clock's", () => {
+    // Seen from 1990, "45" is 1945 (2045 is more than 50 years ahead): T, in 2024, is after it.
+    const rfc850 = 'Wednesday, 10-Jan-45 10:00:00 GMT';
+    expect(decide('PATCH', { ifUnmodifiedSince: rfc850 }, Date.UTC(1990, 0, 1)).outcome).toBe(
+      'precondition-failed',
+    );
+    expect(decide('PATCH', { ifUnmodifiedSince: rfc850 }, Date.UTC(2030, 0, 1)).outcome).toBe('proceed');
+  });
+
+  it('takes lastModified as a Date too, and refuses one that is not a time', () => {
+    expect(
+      decide('GET', { ifModifiedSince: imf(T) }, NOW, { exists: true, lastModified: new Date(T + 999) })
+        .outcome,
+    ).toBe('not-modified');
+    expect(() => decide('GET', {}, NOW, { exists: true, lastModified: new Date(Number.NaN) })).toThrow(
+      new TypeError('lastModified must be a valid time, got Invalid Date'),
+    );
+    expect(() => decide('GET', {}, NOW, { exists: true, lastModified: Number.NaN })).toThrow(
+      new TypeError('lastModified must be a valid time, got NaN'),
     );
   });
 });

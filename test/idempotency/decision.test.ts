@@ -1,11 +1,12 @@
-import { fc, test } from '@fast-check/vitest';
-import { describe, expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scopeKey } from '../../src/idempotency/decision.js';
 import {
   DEFAULT_REPLAY_HEADERS,
   replayOf,
   shouldStore,
   toStoredResponse,
 } from '../../src/idempotency/index.js';
+import { fc, test } from '../support/prop.js';
 
 // The plain-value core of `idempotency`: which answers are kept, what is kept of them, and the replay.
 describe('the idempotency decision core', () => {
@@ -43,6 +44,75 @@ describe('the idempotency decision core', () => {
       ).toBe(true);
       if (body.byteLength === 0) expect(replay.raw).toBeUndefined();
       else expect(Buffer.from(replay.raw as Uint8Array)).toEqual(Buffer.from(body));
+    },
+  );
+
+  // The boundaries a drawn status rarely hits: each class's first status, and 401/429 beside it.
+  it.each([
+    [399, true, true],
+    [399, false, true],
+    [400, true, true],
+    [400, false, false],
+    [401, true, false],
+    [428, false, false],
+    [429, true, false],
+    [430, true, true],
+    [499, false, false],
+    [500, true, false],
+    [500, false, false],
+    [599, true, false],
+  ])('stores %i with storeClientErrors %s: %s', (status, storeClientErrors, stored) => {
+    expect(shouldStore(status, storeClientErrors)).toBe(stored);
+  });
+
+  it('stores and replays, by default, the headers that describe the representation or the created resource', () => {
+    // Written out here, not taken from the constant under test.
+    expect([...DEFAULT_REPLAY_HEADERS]).toEqual([
+      'content-type',
+      'content-encoding',
+      'content-language',
+      'content-location',
+      'location',
+      'etag',
+      'last-modified',
+      'link',
+      'cache-control',
+    ]);
+  });
+
+  it('stores mixed-case header names under their lower-case name, and only allowed ones', () => {
+    const stored = toStoredResponse(
+      {
+        status: 201,
+        headers: {
+          'Content-Type': 'application/json',
+          ETag: '"a"',
+          'Set-Cookie': 's=1',
+          'X-Request-Id': 'r',
+          link: '<a>',
+        },
+      },
+      new Uint8Array(),
+      new Set(['content-type', 'etag', 'link']),
+    );
+    expect(stored.headers).toEqual({ 'content-type': 'application/json', etag: '"a"', link: '<a>' });
+  });
+
+  it('scopes a key by the length-prefixed subject, or as anonymous', () => {
+    expect(scopeKey('user-7', 'a1b2')).toBe('sub:6:user-7:a1b2');
+    expect(scopeKey(undefined, 'a1b2')).toBe('anonymous:a1b2');
+    expect(scopeKey('', 'k')).toBe('sub:0::k');
+  });
+
+  test.prop([
+    fc.option(fc.string(), { nil: undefined }),
+    fc.string(),
+    fc.option(fc.string(), { nil: undefined }),
+    fc.string(),
+  ])(
+    'gives two (subject, key) pairs the same store key only when they are the same pair',
+    (subA, keyA, subB, keyB) => {
+      expect(scopeKey(subA, keyA) === scopeKey(subB, keyB)).toBe(subA === subB && keyA === keyB);
     },
   );
 });

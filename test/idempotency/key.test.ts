@@ -1,7 +1,8 @@
-import { fc, test } from '@fast-check/vitest';
 import { serializeItem, Token } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
-import { MAX_KEY_LENGTH, parseIdempotencyKey } from '../../src/idempotency/index.js';
+import { IDEMPOTENCY_KEY_HEADER, MAX_KEY_LENGTH, parseIdempotencyKey } from '../../src/idempotency/index.js';
+import { invalidKeyDetail } from '../../src/idempotency/key.js';
+import { fc, test } from '../support/prop.js';
 
 const printable = fc.string({
   unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
@@ -92,4 +93,45 @@ describe('when the key breaks the limits', () => {
       expect(parseIdempotencyKey(`"${key}"`)).toEqual({ kind: 'invalid', reason: 'invalid-character' });
     },
   );
+});
+
+describe('the edges of a key', () => {
+  it.each([
+    ['a'.repeat(255), { kind: 'valid', key: 'a'.repeat(255) }],
+    [`"${'a'.repeat(255)}"`, { kind: 'valid', key: 'a'.repeat(255) }],
+    ['a'.repeat(256), { kind: 'invalid', reason: 'too-long' }],
+    [`"${'a'.repeat(256)}"`, { kind: 'invalid', reason: 'too-long' }],
+    ['"a" , "b"', { kind: 'invalid', reason: 'several-values' }],
+    ['"a", "b"', { kind: 'invalid', reason: 'several-values' }],
+    ['"a, b', { kind: 'invalid', reason: 'several-values' }],
+    ['"a', { kind: 'invalid', reason: 'malformed' }],
+    ['"a"b', { kind: 'invalid', reason: 'malformed' }],
+    ['"é"', { kind: 'invalid', reason: 'invalid-character' }],
+    ['"a";v=12', { kind: 'valid', key: 'a' }],
+    ['"a";v=1.25', { kind: 'valid', key: 'a' }],
+    ['"a";v=1.2345', { kind: 'invalid', reason: 'malformed' }],
+    ['"a"; v=1', { kind: 'valid', key: 'a' }],
+    ['"a";abc_1=?1', { kind: 'valid', key: 'a' }],
+    ['"a";v="x";w=tok;z=:AQ==:', { kind: 'valid', key: 'a' }],
+    ['"a";V=1', { kind: 'invalid', reason: 'malformed' }],
+    ['"a\\"b"', { kind: 'valid', key: 'a"b' }],
+    ['"a\\\\b"', { kind: 'valid', key: 'a\\b' }],
+  ])('%s reads as %j', (field, expected) => {
+    expect(parseIdempotencyKey(field)).toEqual(expected);
+  });
+
+  it('is the Idempotency-Key field, and each refusal explains itself', () => {
+    expect(IDEMPOTENCY_KEY_HEADER).toBe('Idempotency-Key');
+    expect(invalidKeyDetail('empty')).toBe('Idempotency-Key must not be empty.');
+    expect(invalidKeyDetail('too-long')).toBe('Idempotency-Key must be at most 255 characters.');
+    expect(invalidKeyDetail('invalid-character')).toBe(
+      'Idempotency-Key must contain printable ASCII characters only.',
+    );
+    expect(invalidKeyDetail('several-values')).toBe(
+      'Idempotency-Key must carry exactly one key (several values or field lines were sent, or a bare key contains a comma).',
+    );
+    expect(invalidKeyDetail('malformed')).toBe(
+      'Idempotency-Key must be a quoted structured-field string or a bare key.',
+    );
+  });
 });

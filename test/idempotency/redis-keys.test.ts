@@ -1,7 +1,7 @@
-import { fc, it } from '@fast-check/vitest';
 import keySlot from 'cluster-key-slot';
-import { describe, expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ownerKeys, ownerOfToken, ownerToken } from '../../src/idempotency/redis-keys.js';
+import { fc, test } from '../support/prop.js';
 
 // Owners and keys drawn from text heavy in the characters a hash tag is made of.
 const text = fc.string({
@@ -10,7 +10,7 @@ const text = fc.string({
 });
 
 describe('the Redis idempotency key layout', () => {
-  it.prop([text, text, fc.constantFrom('idempotency:', 'app:idem:', '')], { seed: 28 })(
+  test.prop([text, text, fc.constantFrom('idempotency:', 'app:idem:', '')], { seed: 28 })(
     "puts a record, its owner's expiry set and usage in one Redis Cluster slot",
     (owner, key, prefix) => {
       const { record, expiry, usage } = ownerKeys(prefix, owner, key);
@@ -20,7 +20,7 @@ describe('the Redis idempotency key layout', () => {
     },
   );
 
-  it.prop([text, text, text, text], { seed: 28, numRuns: 500 })(
+  test.prop([text, text, text, text], { seed: 28, numRuns: 500 })(
     "never lets one owner's key name another owner's record, expiry set or usage",
     (ownerA, keyA, ownerB, keyB) => {
       fc.pre(ownerA !== ownerB || keyA !== keyB);
@@ -32,7 +32,7 @@ describe('the Redis idempotency key layout', () => {
     },
   );
 
-  it.prop([text], { seed: 28 })(
+  test.prop([text], { seed: 28 })(
     'reads the owner back from a token it issued, and none from a short string',
     (owner) => {
       expect(ownerOfToken(ownerToken(owner))).toBe(owner);

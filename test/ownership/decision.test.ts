@@ -65,7 +65,12 @@ describe('nextOwnershipStep', () => {
 
   describe('when called with impossible facts', () => {
     it('throws a TypeError for a depth below 1 or more facts than levels', () => {
-      expect(() => nextOwnershipStep({ depth: 0, authenticated: true, levels: [] })).toThrow(TypeError);
+      expect(() => nextOwnershipStep({ depth: 0, authenticated: true, levels: [] })).toThrow(
+        new TypeError('depth must be a positive integer, got 0'),
+      );
+      expect(() => nextOwnershipStep({ depth: 1.5, authenticated: true, levels: [] })).toThrow(
+        new TypeError('depth must be a positive integer, got 1.5'),
+      );
       expect(() =>
         nextOwnershipStep({
           depth: 1,
@@ -73,7 +78,7 @@ describe('nextOwnershipStep', () => {
           mayAccessParent: true,
           levels: ['present', 'present'],
         }),
-      ).toThrow(TypeError);
+      ).toThrow(new TypeError('2 level facts for a path of depth 1'));
     });
   });
 

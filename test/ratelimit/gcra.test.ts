@@ -1,11 +1,12 @@
-import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { gcraDebt, gcraStateFromDebt } from '../../src/ratelimit/gcra.js';
 import {
   type GcraState,
   gcraDecide,
   gcraDecideAll,
   type RateLimitPolicy,
 } from '../../src/ratelimit/index.js';
+import { fc, test } from '../support/prop.js';
 
 const T0 = 1_760_000_000_000; // a realistic epoch in ms: the arithmetic must stay exact there
 
@@ -61,20 +62,23 @@ describe('when a client is new', () => {
 
 describe('when the quota is used up', () => {
   const policy = { name: 'burst', quota: 3, windowSeconds: 60 };
-  const used = [0, 1, 2].reduce<GcraState | undefined>((s) => gcraDecide(s, T0, policy).newState, undefined);
+  // Made in each test, not while the suite is collected: a fault in gcraDecide fails the tests.
+  const usedUp = () =>
+    [0, 1, 2].reduce<GcraState | undefined>((s) => gcraDecide(s, T0, policy).newState, undefined);
 
   it('refuses with r=0 and Retry-After equal to t', () => {
-    const d = gcraDecide(used, T0 + 5_000, policy);
+    const d = gcraDecide(usedUp(), T0 + 5_000, policy);
     expect(d).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 15, resetSeconds: 15 });
   });
 
   it('leaves the state unchanged on refusal', () => {
+    const used = usedUp();
     expect(gcraDecide(used, T0 + 5_000, policy).newState).toEqual(used);
   });
 
   it('admits one request again after window / quota, and the full quota after the window', () => {
-    expect(gcraDecide(used, T0 + 19_999, policy).allowed).toBe(false);
-    expect(gcraDecide(used, T0 + 20_000, policy).allowed).toBe(true);
+    expect(gcraDecide(usedUp(), T0 + 19_999, policy).allowed).toBe(false);
+    expect(gcraDecide(usedUp(), T0 + 20_000, policy).allowed).toBe(true);
     expect(run(policy, [T0, T0, T0, T0 + 60_000, T0 + 60_000, T0 + 60_000, T0 + 60_000])).toEqual([
       true,
       true,
@@ -205,4 +209,54 @@ describe('for any arrival sequence (fake clock)', () => {
       }
     },
   );
+});
+
+describe('the debt a state stands for (ticks: ms x quota)', () => {
+  const policy = { name: 'p', quota: 7, windowSeconds: 1 };
+
+  it('is 0 for a client never seen or whose TAT has passed, and at most one window', () => {
+    expect(gcraDebt(undefined, T0, policy)).toBe(0);
+    expect(gcraDebt({ tatMs: T0 - 1, tatFraction: 0 }, T0, policy)).toBe(0);
+    expect(gcraDebt({ tatMs: T0, tatFraction: 3 }, T0, policy)).toBe(3);
+    expect(gcraDebt({ tatMs: T0 + 10, tatFraction: 1 }, T0, policy)).toBe(71);
+    // A clock that stepped back a day still owes one window (1000 ms x 7) at most.
+    expect(gcraDebt({ tatMs: T0 + 86_400_000, tatFraction: 0 }, T0, policy)).toBe(7000);
+  });
+
+  test.prop([fc.nat({ max: 7000 }), fc.integer({ min: 1, max: 1000 })])(
+    'is stored as a normalized state (0 <= fraction < quota) that stands for the same debt',
+    (debt, quota) => {
+      const p = { name: 'p', quota, windowSeconds: 1 };
+      const state = gcraStateFromDebt(debt, T0, p);
+      expect(state.tatFraction).toBeGreaterThanOrEqual(0);
+      expect(state.tatFraction).toBeLessThan(quota);
+      expect((state.tatMs - T0) * quota + state.tatFraction).toBe(debt);
+    },
+  );
+
+  it('one policy and a list of one decide alike, from the same state', () => {
+    const one = { name: 'p', quota: 2, windowSeconds: 10 };
+    const state = { tatMs: T0 + 4_000, tatFraction: 1 };
+    const single = gcraDecide(state, T0, one);
+    const listed = gcraDecideAll([state, undefined], T0, [
+      one,
+      { name: 'wide', quota: 1000, windowSeconds: 1 },
+    ]);
+    expect(listed.policies[0]).toEqual({
+      policy: one,
+      allowed: single.allowed,
+      remaining: single.remaining,
+      resetSeconds: single.resetSeconds,
+      retryAfterSeconds: single.retryAfterSeconds,
+    });
+    expect(listed.newStates[0]).toEqual(single.newState);
+    expect(single).toEqual({
+      policy: one,
+      allowed: true,
+      remaining: 0,
+      resetSeconds: 5,
+      retryAfterSeconds: 0,
+      newState: { tatMs: T0 + 9_000, tatFraction: 1 },
+    });
+  });
 });

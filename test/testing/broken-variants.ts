@@ -4,14 +4,15 @@
  * property, and only that one.
  */
 import { toFetchHandler } from '../../src/adapters/fetch.js';
+import type { PropertyId } from '../../src/testing/index.js';
 import { bearer, referenceApp } from '../support/reference-app.js';
 
 type Handler = (request: Request) => Promise<Response>;
 
 export interface BrokenVariant {
   readonly name: string;
-  /** A part of the name of the property that must fail, and be the only one. */
-  readonly property: string;
+  /** The id of the property that must fail, and be the only one. */
+  readonly property: PropertyId;
   readonly handler: () => Handler;
 }
 
@@ -42,7 +43,7 @@ const path = (request: Request) => new URL(request.url).pathname;
 export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   {
     name: 'a nested route without its ownership check (it trusts the user in the path)',
-    property: 'invisible to another',
+    property: 'ownership',
     handler: () => {
       const inner = app();
       return async (request) => {
@@ -55,7 +56,7 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   },
   {
     name: 'an ETag that does not change on update',
-    property: 'keeps its validators',
+    property: 'validators',
     handler: () => {
       const inner = app();
       // Per order: the first tag ever sent (always shown) and the current one (what the app checks).
@@ -82,7 +83,7 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   },
   {
     name: 'an Idempotency-Key that is not honoured (a replay creates a second order)',
-    property: 'Idempotency-Key is replayed',
+    property: 'idempotency',
     handler: () => {
       const inner = app();
       return (request) =>
@@ -95,7 +96,7 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   },
   {
     name: 'a 500 that leaks a stack trace (for a book or user that is not there)',
-    property: 'every response is a convention document',
+    property: 'documents',
     handler: () => {
       const inner = app();
       return async (request) => {
@@ -125,7 +126,7 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   },
   {
     name: 'an unknown version silently served as the default',
-    property: 'every version the API lists',
+    property: 'versions',
     handler: () => {
       const inner = app();
       return (request) => {
@@ -138,7 +139,7 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   },
   {
     name: 'a 304 without X-Frame-Options',
-    property: 'keeps its validators',
+    property: 'validators',
     handler: () => {
       const inner = app();
       return async (request) => {
@@ -149,7 +150,7 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   },
   {
     name: 'a 429 without Retry-After (the fifth identical request in a row)',
-    property: 'rate-limited operations',
+    property: 'rate-limits',
     handler: () => {
       const inner = app();
       let last = '';
@@ -168,9 +169,40 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
             h.delete('last-modified');
             h.set('content-type', 'application/vnd.api+json');
             h.set('cache-control', 'no-store');
+            // The body is another one now: its length is not the app's.
+            h.delete('content-length');
           }).headers,
         });
       };
+    },
+  },
+  {
+    name: 'a stale If-Match answered 200 (the write goes through whatever the client last saw)',
+    property: 'validators',
+    handler: () => {
+      const inner = app();
+      return async (request) => {
+        if (request.method !== 'PATCH' || !request.headers.has('if-match')) return inner(request);
+        const current = await inner(
+          new Request(request.url, {
+            headers: { authorization: request.headers.get('authorization') ?? '' },
+          }),
+        );
+        const etag = current.headers.get('etag');
+        return inner(etag === null ? request : withRequest(request, (h) => h.set('if-match', etag)));
+      };
+    },
+  },
+  {
+    name: 'a deprecated operation without its Deprecation and Sunset headers',
+    property: 'deprecation',
+    handler: () => {
+      const inner = app();
+      return async (request) =>
+        withHeaders(await inner(request), (h) => {
+          h.delete('deprecation');
+          h.delete('sunset');
+        });
     },
   },
 ];

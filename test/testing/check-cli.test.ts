@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppProcess, startProcess } from '../support/app-process.js';
 import { rawToken } from '../support/reference-kit.js';
@@ -91,10 +92,50 @@ describe('rest-conventions check against a server that leaks stack traces', () =
       '5',
     ]);
     const output = lines.join('\n');
-    expect(output).toMatch(/^FAIL {2}every response is a convention document/m);
+    expect(output).toMatch(/^FAIL {2}documents: every response is a convention document/m);
     expect(output).toMatch(/the body contains a stack trace/);
     expect(output).toMatch(/request: GET \/things\//);
     expect(lines.at(-1)).toMatch(/^\d+ passed, [1-9]\d* failed$/);
     expect(code).toBe(1);
+    // The failure's curl command, run by a shell and curl, gets the response the report shows.
+    const curl = lines.find((line) => /^ +curl -i -X GET /.test(line))!.trim();
+    // Asynchronously: the server answering it runs in this process.
+    const replayed = await promisify(execFile)('sh', ['-c', curl], { encoding: 'utf8', timeout: 10_000 });
+    expect(replayed.stdout).toMatch(/^HTTP\/1\.1 500/);
+    expect(replayed.stdout).toMatch(/at getThing \(\/srv\/app\/things\.js:12:7\)/);
+  }, 60_000);
+
+  it('reports as JSON and as JUnit XML that a JUnit reader parses, exit 1 on the failure', async () => {
+    const { port } = server.address() as AddressInfo;
+    const base = ['--base', `http://127.0.0.1:${port}`, '--token-a', 'a', '--token-b', 'b', '--runs', '3'];
+    const json = await check([...base, '--only', 'documents,safe-methods', '--reporter', 'json']);
+    const report = JSON.parse(json.lines.join('\n')) as {
+      passed: boolean;
+      properties: { id: string; passed: boolean; message?: string }[];
+    };
+    expect(report.passed).toBe(false);
+    expect(report.properties.map((p) => [p.id, p.passed])).toEqual([
+      ['documents', false],
+      ['safe-methods', true],
+    ]);
+    expect(report.properties[0]!.message).toMatch(/curl -i -X GET/);
+    expect(json.code).toBe(1);
+
+    const junit = await check([...base, '--skip', 'rate-limits', '--reporter', 'junit']);
+    expect(junit.code).toBe(1);
+    // Python's XML parser reads what a CI server would: one testcase per property, the failure inside.
+    const read = spawnSync(
+      'python3',
+      [
+        '-c',
+        'import sys, xml.etree.ElementTree as E; r = E.fromstring(sys.stdin.read()); print(len(list(r.iter("testcase"))), len(list(r.iter("failure"))))',
+      ],
+      { input: junit.lines.join('\n'), encoding: 'utf8' },
+    );
+    expect(read.stderr).toBe('');
+    const [cases, failures] = read.stdout.trim().split(' ').map(Number);
+    // documents, bad-input and safe-methods: rate-limits skipped.
+    expect(cases).toBe(3);
+    expect(failures).toBeGreaterThanOrEqual(1);
   }, 60_000);
 });

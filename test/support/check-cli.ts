@@ -1,0 +1,14 @@
+import { checkCommand } from '../../src/cli/check-command.js';
+import { rawToken } from './reference-kit.js';
+
+/** `rest-conventions check` in process (its argument parsing, discovery and report): exit status and output. */
+export async function runCheck(args: readonly string[]): Promise<{ code: number; output: string }> {
+  const lines: string[] = [];
+  const code = await checkCommand(args, (line) => lines.push(line));
+  return { code, output: lines.join('\n') };
+}
+
+/** The three flags a team gives: the base URL and the development tokens of `a` and `b`. */
+export async function basicArgs(base: string, a = '1', b = '2'): Promise<string[]> {
+  return ['--base', base, '--token-a', await rawToken(a), '--token-b', await rawToken(b)];
+}
