@@ -2,57 +2,13 @@
  * node:http adapter: `createNodeServer(app, options)`, or `http.createServer(toNodeHandler(app))`.
  * The core never sees IncomingMessage.
  */
-import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { App } from '../app/app.js';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { bodyBytes, fieldsOf } from '../core/response.js';
 import type { ApiResponse, HeaderBag, RequestView } from '../http/types.js';
 import { answerClientError, writeFallback500 } from './fallback.js';
-
-/**
- * Request fields node keeps only the first line of when a request repeats them. The core reads a
- * repeated field joined by `", "` (RFC 9110 section 5.3), as the fetch adapter's `Headers` does, so
- * that it can refuse a second `Authorization` instead of silently using the first.
- */
-const FIRST_LINE_ONLY = new Set([
-  'authorization',
-  'proxy-authorization',
-  'content-type',
-  'if-modified-since',
-  'if-unmodified-since',
-  'from',
-  'referer',
-  'user-agent',
-  'host',
-  'max-forwards',
-]);
-
-class NodeHeaders implements HeaderBag {
-  constructor(
-    private readonly headers: IncomingHttpHeaders,
-    private readonly raw: readonly string[],
-  ) {}
-  get(name: string): string | undefined {
-    const value = this.headers[name];
-    if (typeof value === 'string') return FIRST_LINE_ONLY.has(name) ? this.allLines(name, value) : value;
-    return Array.isArray(value) ? value.join(', ') : value;
-  }
-
-  /** Every line of a field node kept once, joined; `first` itself when it came once (the usual case). */
-  private allLines(name: string, first: string): string {
-    const { raw } = this;
-    let joined: string | undefined;
-    let seen = 0;
-    for (let i = 0; i < raw.length; i += 2) {
-      const field = raw[i]!;
-      if (field.length !== name.length || field.toLowerCase() !== name) continue;
-      seen++;
-      if (seen === 2) joined = `${first}, ${raw[i + 1]}`;
-      else if (seen > 2) joined = `${joined}, ${raw[i + 1]}`;
-    }
-    return joined ?? first;
-  }
-}
+import { nodeHeaders } from './node-headers.js';
 
 /** A neutral request view over a node:http request. */
 class NodeRequestView implements RequestView {
@@ -69,7 +25,7 @@ class NodeRequestView implements RequestView {
     this.method = req.method ?? 'GET';
     this.path = query === -1 ? url : url.slice(0, query);
     this.search = query === -1 ? '' : url.slice(query + 1);
-    this.headers = new NodeHeaders(req.headers, req.rawHeaders);
+    this.headers = nodeHeaders(req);
     this.remoteAddress = req.socket.remoteAddress;
   }
 
