@@ -9,6 +9,7 @@ import type { RouteAuth, RouteDefinition, RouteInfo } from '../core/route.js';
 import type { NamingRules } from '../core/route-pattern.js';
 import { Router } from '../core/router.js';
 import { ApiError } from '../errors/api-error.js';
+import { echo } from '../errors/echo.js';
 import { renderError } from '../errors/render.js';
 import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
 import type { ApiResponse, Context, Logger, Middleware, RequestView } from '../http/types.js';
@@ -81,7 +82,7 @@ export function createApp(options: AppOptions = {}): App {
         throw new ApiError(404, { detail: 'No resource exists at this path.' });
       case 'method-not-allowed':
         throw new ApiError(405, {
-          detail: `${method} is not allowed here; allowed: ${match.allow}.`,
+          detail: `${echo(method)} is not allowed here; allowed: ${match.allow}.`,
           headers: { allow: match.allow },
         });
       case 'options':
