@@ -154,6 +154,11 @@ function codePoints(s: string): number {
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is what this matches.
 export const UNSTORABLE_TEXT = /[\u0000\uD800-\uDFFF]/u;
+/** Whether a store can hold `text` as given: no U+0000, no lone surrogate ({@link UNSTORABLE_TEXT}). */
+export function isStorableText(text: string): boolean {
+  return !UNSTORABLE_TEXT.test(text);
+}
+
 const UNSTORABLE_SCHEMA = { type: 'string', pattern: '[\\u0000\\uD800-\\uDFFF]' } as const;
 
 /**

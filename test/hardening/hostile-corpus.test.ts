@@ -34,6 +34,8 @@ describe.each(DATA_STORES)('the hostile corpus on $dataStore', ({ dataStore }) =
     let alice: string;
     let writer: string;
     let mallory: string;
+    let reader: string;
+    let keys = 0;
     beforeAll(async () => {
       const built = await referenceAppOn(dataStore);
       logger = built.logger;
@@ -41,6 +43,7 @@ describe.each(DATA_STORES)('the hostile corpus on $dataStore', ({ dataStore }) =
       served = await serve(adapter, built.app, 0);
       alice = await bearer('1');
       mallory = await bearer('2');
+      reader = await bearer('27', 'users:read standards:read');
       writer = await bearer('27', 'standards:read standards:write');
     });
     afterAll(async () => {
@@ -70,6 +73,68 @@ describe.each(DATA_STORES)('the hostile corpus on $dataStore', ({ dataStore }) =
         expect(reply.body).not.toContain('@');
         expect(JSON.parse(reply.body).errors[0].source).toEqual({ header: 'Authorization' });
       }
+    });
+
+    it('answers NUL and other text no store can hold with 400, logging no error (finding 1)', async () => {
+      for (const target of [
+        'GET /books?author=%00',
+        'GET /books?author=a%00b',
+        'GET /users/%00',
+        'GET /users/a%00/orders',
+        'GET /users/1/orders?page[after]=%00',
+        'GET /api/v1/standards/%00',
+      ]) {
+        // With a token that may read them, so the request reaches the store.
+        const reply = await send(request(target, [`Authorization: ${reader}`]));
+        expect(reply.status, target).toBeGreaterThanOrEqual(400);
+        expect(reply.status, target).toBeLessThan(500);
+      }
+      for (const [name, description] of [
+        ['a\u0000b', 'fine'],
+        ['fine', 'x\u0000'],
+      ]) {
+        const { fields, body } = json(
+          [`Authorization: ${writer}`, `Idempotency-Key: "nul-${adapter}-${++keys}"`],
+          { data: { type: 'standards', attributes: { code: 'NUL-1', name, description } } },
+        );
+        const reply = await send(request('POST /api/v1/standards/', fields, body));
+        expect(reply.status).toBe(400);
+        expect(JSON.parse(reply.body).errors[0].source.pointer).toMatch(
+          /^\/data\/attributes\/(name|description)$/,
+        );
+      }
+      expect(errorLogs()).toEqual([]);
+    });
+
+    it('answers forged cursors and out-of-range pages with 400 (finding 1)', async () => {
+      const forged = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      for (const cursor of [
+        forged([-8.64e15, 'x']),
+        forged([8.64e15 + 1, 'x']),
+        forged(['x', 1]),
+        forged([1, '\u0000']),
+        forged({}),
+        'not base64 at all!',
+      ]) {
+        const reply = await send(
+          request(`GET /api/v1/standards/?page[after]=${encodeURIComponent(cursor)}`, [
+            `Authorization: ${writer}`,
+          ]),
+        );
+        expect(reply.status, cursor).toBe(400);
+        expect(JSON.parse(reply.body).errors[0].code).toBe('invalid-cursor');
+      }
+      for (const target of [
+        'GET /books?page[number]=99999999999999999999',
+        'GET /books?page[size]=1e400',
+        'GET /books/99999999999999999999',
+        'GET /orders/99999999999999999999',
+      ]) {
+        const reply = await send(request(target, [`Authorization: ${alice}`]));
+        expect(reply.status, target).toBeGreaterThanOrEqual(400);
+        expect(reply.status, target).toBeLessThan(500);
+      }
+      expect(errorLogs()).toEqual([]);
     });
 
     it('answers obs-fold, bare CR, NUL in a field and unknown codings with 4xx or 501 (findings 2, 7)', async () => {
