@@ -38,10 +38,19 @@ export function withOwnerShares(options: MemoryStoreOptions): StoreLimits {
   };
 }
 
-/** `maxResponseBytes` checked at start-up: a positive integer below the owner's byte budget. */
+/**
+ * `maxResponseBytes` checked at start-up: a positive integer below the owner's byte budget. Not
+ * given, it is 8 KiB, or half the owner's byte budget when that is smaller.
+ */
 export function readMaxResponseBytes(options: MemoryStoreOptions, ownerMaxBytes: number): number {
-  const value = options.maxResponseBytes ?? DEFAULT_MEMORY_MAX_RESPONSE_BYTES;
-  if (!Number.isSafeInteger(value) || value < 1 || value >= ownerMaxBytes) {
+  const value =
+    options.maxResponseBytes ??
+    Math.max(1, Math.min(DEFAULT_MEMORY_MAX_RESPONSE_BYTES, Math.floor(ownerMaxBytes / 2)));
+  if (
+    !Number.isSafeInteger(value) ||
+    value < 1 ||
+    (options.maxResponseBytes !== undefined && value >= ownerMaxBytes)
+  ) {
     throw new TypeError(
       `memoryStore: maxResponseBytes must be a positive integer below ownerMaxBytes (${ownerMaxBytes}), got ${String(options.maxResponseBytes)}`,
     );
