@@ -8,6 +8,9 @@ import type { App } from '../app/app.js';
 import { bodyBytes, fieldsOf } from '../core/response.js';
 import type { ApiResponse, HeaderBag, RequestView } from '../http/types.js';
 import { writeFallback500 } from './fallback.js';
+
+export { CLIENT_ERROR_LINGER_MS } from './fallback.js';
+
 import { nodeHeaders } from './node-headers.js';
 import { boundedServer, type DrainState, type NodeServerOptions } from './node-server.js';
 

@@ -14,12 +14,12 @@ export interface MemoryStoreOptions extends StoreLimits {
 
 export const DEFAULT_MEMORY_MAX_ENTRIES = 100_000;
 export const DEFAULT_MEMORY_MAX_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_MEMORY_MAX_RESPONSE_BYTES = 8 * 1024;
+const DEFAULT_MEMORY_MAX_RESPONSE_BYTES = 8 * 1024;
 /**
  * Owners whose budgets fit in the store at once: the default owner budgets are this fraction of the
  * totals, so that fewer owners than this cannot fill the store for another (docs/idempotency.md).
  */
-export const GUARANTEED_OWNERS = 1_000;
+const GUARANTEED_OWNERS = 1_000;
 /**
  * The options with each owner budget not given set to a {@link GUARANTEED_OWNERS}th of its total
  * (given or default), so that fewer owners than that cannot fill the store for another.

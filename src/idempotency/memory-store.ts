@@ -28,8 +28,6 @@ export interface MemoryIdempotencyStore extends IdempotencyStore {
 export {
   DEFAULT_MEMORY_MAX_BYTES,
   DEFAULT_MEMORY_MAX_ENTRIES,
-  DEFAULT_MEMORY_MAX_RESPONSE_BYTES,
-  GUARANTEED_OWNERS,
   type MemoryStoreOptions,
 } from './memory-budgets.js';
 
