@@ -1,8 +1,10 @@
 /**
  * The reference app served by any adapter: node and fetch (the library's own), or mounted in
- * Express, Fastify, Koa or Hono (`ADAPTER=express npm start`). Each returns a started node server.
+ * Express, Fastify, Koa or Hono (`ADAPTER=express npm start`). Each returns a started node server
+ * with the same bounds (header and request timeouts, idle limits, a connection cap and a
+ * per-address share of it: `boundedServer`, docs/security.md).
  */
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import express from 'express';
@@ -11,7 +13,12 @@ import { Hono } from 'hono';
 import Koa from 'koa';
 import type { App } from 'rest-conventions';
 import { toFetchHandler } from 'rest-conventions/adapters/fetch';
-import { closeGracefully, createNodeServer } from 'rest-conventions/adapters/node';
+import {
+  boundedServer,
+  closeGracefully,
+  createNodeServer,
+  type NodeServerOptions,
+} from 'rest-conventions/adapters/node';
 import { mountApp as expressMount } from 'rest-conventions/express';
 import { appHandler, mountApp as fastifyMount } from 'rest-conventions/fastify';
 import { mountApp as honoMount } from 'rest-conventions/hono';
@@ -41,12 +48,20 @@ export function listen(server: http.Server, port: number): Promise<Served> {
   });
 }
 
-/** Serves `app` at the root of the chosen adapter on `port` (0: any free port). */
-export async function serve(adapter: AdapterName, app: App, port: number): Promise<Served> {
+/**
+ * Serves `app` at the root of the chosen adapter on `port` (0: any free port), every adapter within
+ * the same server `limits` (default: the library's defaults).
+ */
+export async function serve(
+  adapter: AdapterName,
+  app: App,
+  port: number,
+  limits: NodeServerOptions = {},
+): Promise<Served> {
   switch (adapter) {
     case 'node': {
       // Header, request and idle timeouts and a connection cap (docs/security.md), and a graceful close.
-      const server = createNodeServer(app);
+      const server = createNodeServer(app, limits);
       const served = await listen(server, port);
       return {
         port: served.port,
@@ -56,10 +71,11 @@ export async function serve(adapter: AdapterName, app: App, port: number): Promi
     case 'fetch': {
       const fetchHandler = toFetchHandler(app);
       return listen(
-        http.createServer(
+        boundedServer(
           getRequestListener((request, env) =>
             fetchHandler(request, { remoteAddress: env.incoming.socket.remoteAddress }),
           ),
+          limits,
         ),
         port,
       );
@@ -68,17 +84,17 @@ export async function serve(adapter: AdapterName, app: App, port: number): Promi
       const server = express();
       server.disable('x-powered-by');
       server.use(expressMount(app));
-      return listen(http.createServer(server), port);
+      return listen(boundedServer(server, limits), port);
     }
     case 'koa': {
       const server = new Koa();
       server.use(koaMount(app));
-      return listen(http.createServer(server.callback()), port);
+      return listen(boundedServer(server.callback(), limits), port);
     }
     case 'hono': {
       const server = new Hono();
       server.all('*', honoMount(app));
-      return listen(http.createServer(getRequestListener(server.fetch)), port);
+      return listen(boundedServer(getRequestListener(server.fetch), limits), port);
     }
     case 'fastify': {
       let server!: http.Server;
@@ -86,7 +102,7 @@ export async function serve(adapter: AdapterName, app: App, port: number): Promi
         // Fastify answers a malformed URL itself before routing; let the app answer it instead.
         frameworkErrors: (_error, request, reply) => void appHandler(app)(request, reply),
         serverFactory: (handler) => {
-          server = http.createServer(handler);
+          server = boundedServer(handler, limits);
           return server;
         },
       });

@@ -44,7 +44,18 @@ function clientErrorResponse(status: number): Buffer {
   return bytes;
 }
 
-/** A `clientError` listener for a node:http server: answer with an error document, then close. */
+/**
+ * How long a connection answered for a parser error or a timeout may stay open after its answer:
+ * long enough for the client to read it, then the socket is destroyed whatever the client does.
+ */
+export const CLIENT_ERROR_LINGER_MS = 1000;
+
+/**
+ * A `clientError` listener for a node:http server: answer with an error document, then close. A
+ * client that keeps sending (one header byte a second) and never ends its side keeps a socket that
+ * is only ended open: it is destroyed after {@link CLIENT_ERROR_LINGER_MS}, as node destroys it
+ * when it answers a timeout itself.
+ */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   // A reset connection, or one whose response has begun (node keeps it on the socket): nothing can
   // be written.
@@ -54,4 +65,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     return;
   }
   socket.end(clientErrorResponse(CLIENT_ERRORS.get(error.code ?? '') ?? 400));
+  const linger = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS);
+  linger.unref();
+  socket.once('close', () => clearTimeout(linger));
 }

@@ -4,14 +4,8 @@
  */
 import type { App } from '../app/app.js';
 import { bodyBytes } from '../core/response.js';
-import type { ApiResponse, HeaderBag, RequestView } from '../http/types.js';
-
-class FetchHeaders implements HeaderBag {
-  constructor(private readonly headers: Headers) {}
-  get(name: string): string | undefined {
-    return this.headers.get(name) ?? undefined;
-  }
-}
+import type { ApiResponse, RequestView } from '../http/types.js';
+import { fetchHeaders } from './fetch-headers.js';
 
 const EMPTY_BODY: AsyncIterable<Uint8Array> = { async *[Symbol.asyncIterator]() {} };
 
@@ -27,7 +21,7 @@ export function fromFetchRequest(request: Request, remoteAddress?: string): Requ
     method: request.method,
     path: query === -1 ? target : target.slice(0, query),
     search: query === -1 ? '' : target.slice(query + 1),
-    headers: new FetchHeaders(request.headers),
+    headers: fetchHeaders(request.headers),
     remoteAddress,
     body: () => (request.body as AsyncIterable<Uint8Array> | null) ?? EMPTY_BODY,
   };

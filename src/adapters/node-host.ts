@@ -3,18 +3,11 @@
  * `IncomingMessage`, the client address, and writing a neutral response through node's response.
  * Types only from node:http; no framework is imported here.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyBytes } from '../core/response.js';
-import type { ApiResponse, HeaderBag, RequestView } from '../http/types.js';
+import type { ApiResponse, RequestView } from '../http/types.js';
 import { type RecordedBody, requestView } from './conventions.js';
-
-class IncomingHeaders implements HeaderBag {
-  constructor(private readonly headers: IncomingHttpHeaders) {}
-  get(name: string): string | undefined {
-    const value = this.headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  }
-}
+import { nodeHeaders } from './node-headers.js';
 
 /** Options every node-based driver takes for the client address. */
 export interface ClientAddressOption<R> {
@@ -48,7 +41,7 @@ export function incomingView(
   return requestView({
     method: req.method ?? 'GET',
     target,
-    headers: new IncomingHeaders(req.headers),
+    headers: nodeHeaders(req),
     remoteAddress,
     mountPath,
     body: typeof body === 'function' ? body : body.read,

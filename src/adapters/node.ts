@@ -2,57 +2,31 @@
  * node:http adapter: `createNodeServer(app, options)`, or `http.createServer(toNodeHandler(app))`.
  * The core never sees IncomingMessage.
  */
-import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app/app.js';
-import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { bodyBytes, fieldsOf } from '../core/response.js';
 import type { ApiResponse, HeaderBag, RequestView } from '../http/types.js';
-import { answerClientError, writeFallback500 } from './fallback.js';
+import { writeFallback500 } from './fallback.js';
 
-/**
- * Request fields node keeps only the first line of when a request repeats them. The core reads a
- * repeated field joined by `", "` (RFC 9110 section 5.3), as the fetch adapter's `Headers` does, so
- * that it can refuse a second `Authorization` instead of silently using the first.
- */
-const FIRST_LINE_ONLY = new Set([
-  'authorization',
-  'proxy-authorization',
-  'content-type',
-  'if-modified-since',
-  'if-unmodified-since',
-  'from',
-  'referer',
-  'user-agent',
-  'host',
-  'max-forwards',
-]);
+export { CLIENT_ERROR_LINGER_MS } from './fallback.js';
 
-class NodeHeaders implements HeaderBag {
-  constructor(
-    private readonly headers: IncomingHttpHeaders,
-    private readonly raw: readonly string[],
-  ) {}
-  get(name: string): string | undefined {
-    const value = this.headers[name];
-    if (typeof value === 'string') return FIRST_LINE_ONLY.has(name) ? this.allLines(name, value) : value;
-    return Array.isArray(value) ? value.join(', ') : value;
-  }
+import { nodeHeaders } from './node-headers.js';
+import { boundedServer, type DrainState, type NodeServerOptions } from './node-server.js';
 
-  /** Every line of a field node kept once, joined; `first` itself when it came once (the usual case). */
-  private allLines(name: string, first: string): string {
-    const { raw } = this;
-    let joined: string | undefined;
-    let seen = 0;
-    for (let i = 0; i < raw.length; i += 2) {
-      const field = raw[i]!;
-      if (field.length !== name.length || field.toLowerCase() !== name) continue;
-      seen++;
-      if (seen === 2) joined = `${first}, ${raw[i + 1]}`;
-      else if (seen > 2) joined = `${joined}, ${raw[i + 1]}`;
-    }
-    return joined ?? first;
-  }
-}
+export {
+  boundedServer,
+  closeGracefully,
+  DEFAULT_ADDRESS_SHARE,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+  DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  type NodeServerOptions,
+  nodeServerLimits,
+} from './node-server.js';
 
 /** A neutral request view over a node:http request. */
 class NodeRequestView implements RequestView {
@@ -69,7 +43,7 @@ class NodeRequestView implements RequestView {
     this.method = req.method ?? 'GET';
     this.path = query === -1 ? url : url.slice(0, query);
     this.search = query === -1 ? '' : url.slice(query + 1);
-    this.headers = new NodeHeaders(req.headers, req.rawHeaders);
+    this.headers = nodeHeaders(req);
     this.remoteAddress = req.socket.remoteAddress;
   }
 
@@ -187,13 +161,7 @@ export function toNodeHandler(app: App): (req: IncomingMessage, res: ServerRespo
   return nodeHandlerFor(app, NEVER_DRAINING);
 }
 
-/** Whether the server is shutting down; read when each response is written. */
-interface DrainState {
-  draining: boolean;
-}
-
 const NEVER_DRAINING: DrainState = Object.freeze({ draining: false });
-const drainStates = new WeakMap<http.Server, DrainState>();
 
 function nodeHandlerFor(app: App, state: DrainState): (req: IncomingMessage, res: ServerResponse) => void {
   return function nodeHandler(req, res) {
@@ -219,140 +187,13 @@ function nodeHandlerFor(app: App, state: DrainState): (req: IncomingMessage, res
   };
 }
 
-/** Options of {@link createNodeServer}. Every time is in milliseconds. */
-export interface NodeServerOptions {
-  /** Time to receive a request's whole header section (node `headersTimeout`). Default 15 s. */
-  readonly headersTimeoutMs?: number;
-  /**
-   * Time to receive a whole request, body included (node `requestTimeout`). Default: the headers
-   * timeout plus the body limit at the minimum body rate, so a bigger limit allows a longer request.
-   */
-  readonly requestTimeoutMs?: number;
-  /** The largest body the app accepts, to derive the request timeout (default 100 KiB, as `readBody`). */
-  readonly bodyLimit?: number;
-  /** Slowest body upload accepted within the default request timeout, bytes per second (default 8 KiB/s). */
-  readonly minBodyBytesPerSecond?: number;
-  /** How long an idle keep-alive connection stays open between requests (node `keepAliveTimeout`). Default 5 s. */
-  readonly keepAliveTimeoutMs?: number;
-  /** A socket with no traffic at all for this long is destroyed (node `server.timeout`). Default 60 s. */
-  readonly idleTimeoutMs?: number;
-  /** Connections open at once; further ones are closed at once, unanswered (node `maxConnections`). Default 1024. */
-  readonly maxConnections?: number;
-}
-
-export const DEFAULT_HEADERS_TIMEOUT_MS = 15_000;
-export const DEFAULT_MIN_BODY_BYTES_PER_SECOND = 8 * 1024;
-export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
-export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
-export const DEFAULT_MAX_CONNECTIONS = 1024;
-
-function positive(name: string, value: number | undefined, fallback: number): number {
-  const chosen = value ?? fallback;
-  if (!Number.isFinite(chosen) || chosen <= 0) {
-    throw new TypeError(`createNodeServer: ${name} must be a positive number, got ${String(value)}`);
-  }
-  return chosen;
-}
-
 /**
- * The timeouts and connection cap a node server needs against slow or idle clients, resolved from
- * the options with their defaults (a `TypeError` names a bad option).
- */
-export function nodeServerLimits(
-  options: NodeServerOptions = {},
-): Required<Omit<NodeServerOptions, 'bodyLimit' | 'minBodyBytesPerSecond'>> {
-  const headersTimeoutMs = positive('headersTimeoutMs', options.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
-  const bodyLimit = positive('bodyLimit', options.bodyLimit, DEFAULT_BODY_LIMIT);
-  const rate = positive(
-    'minBodyBytesPerSecond',
-    options.minBodyBytesPerSecond,
-    DEFAULT_MIN_BODY_BYTES_PER_SECOND,
-  );
-  const requestTimeoutMs = positive(
-    'requestTimeoutMs',
-    options.requestTimeoutMs,
-    headersTimeoutMs + Math.ceil((bodyLimit / rate) * 1000),
-  );
-  if (requestTimeoutMs < headersTimeoutMs) {
-    throw new TypeError('createNodeServer: requestTimeoutMs must be at least headersTimeoutMs');
-  }
-  const maxConnections = positive('maxConnections', options.maxConnections, DEFAULT_MAX_CONNECTIONS);
-  if (!Number.isSafeInteger(maxConnections)) {
-    throw new TypeError(`createNodeServer: maxConnections must be an integer, got ${maxConnections}`);
-  }
-  return {
-    headersTimeoutMs,
-    requestTimeoutMs,
-    keepAliveTimeoutMs: positive(
-      'keepAliveTimeoutMs',
-      options.keepAliveTimeoutMs,
-      DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
-    ),
-    idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
-    maxConnections,
-  };
-}
-
-/**
- * A node:http server for `app` with bounds against slow and idle clients (see `docs/security.md`):
- * headers within `headersTimeoutMs`, the whole request within `requestTimeoutMs` (both answered
- * 408 and closed by node), idle keep-alive connections closed after `keepAliveTimeoutMs`, silent
- * sockets destroyed after `idleTimeoutMs`, and at most `maxConnections` at once. Not listening yet.
+ * A node:http server for `app` with bounds against slow, idle and greedy clients (see
+ * {@link boundedServer} and `docs/security.md`). Not listening yet; `closeGracefully` stops it.
  *
  * @example createNodeServer(app, { bodyLimit: 1 << 20 }).listen(3000)
  */
 export function createNodeServer(app: App, options: NodeServerOptions = {}): http.Server {
-  const limits = nodeServerLimits(options);
   const state: DrainState = { draining: false };
-  const server = http.createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      // node checks both timeouts on this period (30 s by default): check often enough to hold them.
-      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
-    },
-    nodeHandlerFor(app, state),
-  );
-  server.timeout = limits.idleTimeoutMs;
-  // A request node's parser refuses gets an error document too, not a bare status line.
-  server.on('clientError', answerClientError);
-  server.maxConnections = limits.maxConnections;
-  drainStates.set(server, state);
-  return server;
-}
-
-/** Default bound on a graceful shutdown: 10 s. */
-export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
-
-/**
- * Shut a server made by {@link createNodeServer} down gracefully: stop accepting connections, close
- * the idle keep-alive ones at once, let requests in flight finish (each response then says
- * `Connection: close` and its connection ends), and after `timeoutMs` close whatever is still open.
- * Resolves `drained` when every connection ended by itself, `timed-out` when some had to be cut.
- *
- * @example process.once('SIGTERM', () => closeGracefully(server).then(() => process.exit(0)))
- */
-export function closeGracefully(
-  server: http.Server,
-  options: { readonly timeoutMs?: number } = {},
-): Promise<'drained' | 'timed-out'> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
-  if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
-    throw new TypeError(`closeGracefully: timeoutMs must be a non-negative number, got ${String(timeoutMs)}`);
-  }
-  const state = drainStates.get(server);
-  if (state === undefined) throw new TypeError('closeGracefully: give a server made by createNodeServer');
-  state.draining = true;
-  return new Promise((resolve) => {
-    const cut = setTimeout(() => {
-      server.closeAllConnections();
-      resolve('timed-out');
-    }, timeoutMs);
-    server.close(() => {
-      clearTimeout(cut);
-      resolve('drained');
-    });
-    server.closeIdleConnections();
-  });
+  return boundedServer(nodeHandlerFor(app, state), options, state);
 }

@@ -34,6 +34,8 @@ export interface HmacJwtOptions {
   readonly now?: () => number;
   /** Verified tokens remembered (default {@link VERIFIED_TOKENS_CACHED}); 0 remembers none. */
   readonly cacheSize?: number;
+  /** A further check of the protected header, run after the MAC; it throws to refuse the token. */
+  readonly checkHeader?: (header: Readonly<Record<string, unknown>>) => void;
 }
 
 /**
@@ -97,7 +99,7 @@ function hasAudience(aud: unknown, audience: string): boolean {
 export function hmacJwtVerifier(options: HmacJwtOptions): (token: string) => JWTPayload | typeof DELEGATE {
   const allowed = new Set(options.algorithms);
   const key: KeyObject = createSecretKey(Uint8Array.prototype.slice.call(options.secret));
-  const { issuer, audience, now } = options;
+  const { issuer, audience, now, checkHeader } = options;
   const tolerance = options.clockToleranceSeconds;
   const cacheSize = options.cacheSize ?? VERIFIED_TOKENS_CACHED;
   const verified = new Map<string, JWTPayload>();
@@ -156,6 +158,8 @@ export function hmacJwtVerifier(options: HmacJwtOptions): (token: string) => JWT
     if (signature.length !== mac.length || !timingSafeEqual(signature, mac)) {
       throw new joseErrors.JWSSignatureVerificationFailed();
     }
+    // Where jose checks its `typ` option: after the signature, before the claims.
+    checkHeader?.(header);
 
     let claims: JWTPayload | undefined;
     try {

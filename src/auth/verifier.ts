@@ -2,6 +2,7 @@ import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import { JOSEError } from 'jose/errors';
 import type { Principal } from '../http/types.js';
 import { checkTimeClaims, timeClaimsOptions } from './claims.js';
+import { assertCanonicalJws, assertJwtType } from './compact-form.js';
 import { DELEGATE, hmacJwtVerifier } from './hmac-jwt.js';
 import { InvalidTokenError } from './invalid-token.js';
 
@@ -103,12 +104,15 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const viaJose = async (token: string): Promise<Principal> => {
     const checked = now === undefined ? verifyOptions : { ...verifyOptions, currentDate: new Date(now()) };
     try {
+      // jose forgives padding and whitespace: one token has one spelling here.
+      assertCanonicalJws(token);
       // Loaded on first use: HMAC tokens are decided without jose (see hmacJwtVerifier).
       const { jwtVerify } = await import('jose');
-      const { payload } =
+      const { payload, protectedHeader } =
         typeof key === 'function'
           ? await jwtVerify(token, key as JWTVerifyGetKey, checked)
           : await jwtVerify(token, key, checked);
+      assertJwtType(protectedHeader);
       return principalOf(payload);
     } catch (error) {
       return invalidToken(error);
@@ -122,12 +126,15 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     ...(options.issuer ? { issuer: options.issuer } : {}),
     ...(options.audience ? { audience: options.audience } : {}),
     ...(now === undefined ? {} : { now }),
+    checkHeader: assertJwtType,
   });
   // The HMAC path needs no waiting: `authenticate` calls it directly, so a request with a valid
   // token goes on without a promise (see VERIFY_NOW).
   const verifyNow = (token: string): Principal | undefined => {
     let claims: JWTPayload | typeof DELEGATE;
     try {
+      // Before the fast path too: it decodes a signature whose unused bits are set as if they were not.
+      assertCanonicalJws(token);
       claims = fast(token);
       if (claims === DELEGATE) return undefined;
       return principalOf(claims as JwtClaims);

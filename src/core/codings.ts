@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/api-error.js';
+import { echo } from '../errors/echo.js';
 import type { HeaderBag } from '../http/types.js';
 
 /** The content codings a request body may carry: none but `identity` (sent as `Accept-Encoding`). */
@@ -30,7 +31,7 @@ export function checkRequestCodings(headers: HeaderBag): void {
     if (codings.length !== 1 || codings[0] !== 'chunked') {
       throw new ApiError(501, {
         code: 'unsupported-transfer-coding',
-        detail: `Transfer-Encoding "${transfer.slice(0, 100)}" is not supported; send the body as is or chunked.`,
+        detail: `Transfer-Encoding "${echo(transfer)}" is not supported; send the body as is or chunked.`,
         source: { header: 'Transfer-Encoding' },
       });
     }

@@ -4,6 +4,7 @@
  * (RFC 9110 sections 15.5.5, 15.5.6 and 10.2.1), and the `Allow` of an OPTIONS request.
  */
 import { ApiError } from '../errors/api-error.js';
+import { echo } from '../errors/echo.js';
 
 /** The `Allow` field for a path's methods: HEAD with GET, OPTIONS always, sorted. */
 export function allowField(methods: Iterable<string>): string {
@@ -21,7 +22,7 @@ export function notFoundError(): ApiError {
 /** 405: the path exists, the method does not; `allow` lists what does. */
 export function methodNotAllowedError(method: string, allow: string): ApiError {
   return new ApiError(405, {
-    detail: `${method} is not allowed here; allowed: ${allow}.`,
+    detail: `${echo(method)} is not allowed here; allowed: ${allow}.`,
     headers: { allow },
   });
 }

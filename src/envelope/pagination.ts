@@ -1,3 +1,4 @@
+import { isStorableText } from '../validation/storable-text.js';
 import { type LinkContext, selfLink } from './build.js';
 
 /**
@@ -28,15 +29,23 @@ export function encodeCursor(position: readonly (string | number | null)[]): str
   return Buffer.from(JSON.stringify(position)).toString('base64url');
 }
 
-/** The position inside a cursor, or `undefined` when it is not one this server made. */
+/**
+ * The position inside a cursor, or `undefined` when it is not one {@link encodeCursor} could have
+ * made: another spelling of it (padding, spaces in the JSON), values other than strings, numbers
+ * and `null`, or text no store can hold (U+0000, a lone surrogate). The values are still the
+ * client's: check that they fit the listing (types, ranges) before they reach a query.
+ */
 export function decodeCursor(cursor: string): Array<string | number | null> | undefined {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (!Array.isArray(value)) return undefined;
-    return value.every((v) => v === null || typeof v === 'string' || typeof v === 'number')
-      ? (value as Array<string | number | null>)
-      : undefined;
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     return undefined;
   }
+  if (!Array.isArray(value) || !value.every(isCursorValue)) return undefined;
+  return encodeCursor(value) === cursor ? value : undefined;
+}
+
+function isCursorValue(value: unknown): value is string | number | null {
+  return value === null || typeof value === 'number' || (typeof value === 'string' && isStorableText(value));
 }

@@ -199,7 +199,7 @@ export function cursorPaginator(options: {
     const decoded = decodeCursor(value);
     if (decoded === undefined || !fits(decoded)) {
       throw new ApiError(400, {
-        code: 'invalid-parameter',
+        code: 'invalid-cursor',
         detail: `${name} is not a cursor from this listing.`,
         source: { parameter: name },
       });

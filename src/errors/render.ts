@@ -1,18 +1,35 @@
 import { copyWith } from '../http/header-copy.js';
 import { negotiateErrorType, PROBLEM_JSON } from '../http/media-types.js';
 import type { ApiResponse, Context } from '../http/types.js';
+import { clientErrorLog } from './client-error-log.js';
 import { errorDocument, problemDocument } from './error-document.js';
 import { toApiError } from './to-api-error.js';
+
+const logClientError = clientErrorLog();
 
 /**
  * The response for anything thrown: an error document, or an RFC 9457 problem document when the
  * client prefers `application/problem+json`. Server errors are logged with the request id and their
- * cause; the client sees only the status phrase. Error responses are never stored by caches
- * (`Cache-Control: no-store`).
+ * cause; the client sees only the status phrase. A 501 (a request the server does not implement,
+ * RFC 9110 section 15.6.2, such as an unknown transfer coding) is the client's doing: a warning
+ * without a stack, at most `CLIENT_ERROR_LOGS_PER_SECOND` a second. Other client errors are not
+ * logged. Error responses are never stored by caches (`Cache-Control: no-store`).
  */
 export function renderError(thrown: unknown, ctx: Context): ApiResponse {
   const error = toApiError(thrown);
-  if (error.status >= 500) {
+  if (error.status === 501) {
+    try {
+      logClientError(ctx.logger, {
+        requestId: ctx.requestId,
+        method: ctx.request.method,
+        route: ctx.routePattern,
+        status: error.status,
+        code: error.errors[0]?.code,
+      });
+    } catch {
+      // A failing logger must not turn one error response into none.
+    }
+  } else if (error.status >= 500) {
     try {
       ctx.logger.error(
         {

@@ -1,11 +1,12 @@
 import { ExpiryQueue } from './expiry-queue.js';
+import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } from './limits.js';
 import {
-  ANONYMOUS_OWNER,
-  RECORD_OVERHEAD_BYTES,
-  readStoreLimits,
-  recordBytes,
-  type StoreLimits,
-} from './limits.js';
+  DEFAULT_MEMORY_MAX_BYTES,
+  DEFAULT_MEMORY_MAX_ENTRIES,
+  type MemoryStoreOptions,
+  readMaxResponseBytes,
+  withOwnerShares,
+} from './memory-budgets.js';
 import {
   decodeResponse,
   encodeFingerprint,
@@ -16,12 +17,6 @@ import {
 } from './record-codec.js';
 import type { ClaimOutcome, IdempotencyStore } from './store.js';
 
-/** Options of {@link memoryStore}: the budgets ({@link StoreLimits}) and a clock. */
-export interface MemoryStoreOptions extends StoreLimits {
-  /** Clock in milliseconds (default `Date.now`); tests pass a fake one. */
-  readonly now?: () => number;
-}
-
 /** A memory store whose usage can be read, for tests, metrics and the memory benchmark. */
 export interface MemoryIdempotencyStore extends IdempotencyStore {
   /** Records held (in progress and completed, expired ones not yet reclaimed included). */
@@ -30,8 +25,12 @@ export interface MemoryIdempotencyStore extends IdempotencyStore {
   readonly bytes: number;
 }
 
-export const DEFAULT_MEMORY_MAX_ENTRIES = 100_000;
-export const DEFAULT_MEMORY_MAX_BYTES = 64 * 1024 * 1024;
+export {
+  DEFAULT_MEMORY_MAX_BYTES,
+  DEFAULT_MEMORY_MAX_ENTRIES,
+  type MemoryStoreOptions,
+} from './memory-budgets.js';
+
 /** Expired records reclaimed per claim when the store has room (when full: all of them). */
 const SWEEP_PER_CLAIM = 8;
 /** Distinct lease and retention durations given their own expiry queue. */
@@ -67,7 +66,9 @@ type Stored = Pending | string;
  * An in-process {@link IdempotencyStore}: the embedded default, for a single app instance.
  *
  * Bounded by entries and bytes, in total and per owner (defaults: 100 000 records, 64 MiB, and per
- * owner 1 000 records, 4 MiB). An unexpired record is never dropped: a claim that does not fit is
+ * owner a thousandth of each: 100 records, 64 KiB, so that fewer than 1 000 owners cannot fill it
+ * for another). Each claim reserves `maxResponseBytes` (8 KiB) of its owner's budget for its
+ * response; a larger response is not stored. An unexpired record is never dropped: a claim that does not fit is
  * refused (`full`; the middleware answers 429 for the owner's quota, 503 for the whole store) after
  * every expired record has been reclaimed. Expiry is amortized O(1): one FIFO queue per lease or
  * retention duration, consumed from its oldest entry. A completed record is one Latin-1 string
@@ -78,10 +79,11 @@ type Stored = Pending | string;
  * idempotency({ store: memoryStore({ maxEntries: 50_000, ownerMaxEntries: 500 }) });
  */
 export function memoryStore(options: MemoryStoreOptions = {}): MemoryIdempotencyStore {
-  const limits = readStoreLimits('memoryStore', options, {
+  const limits = readStoreLimits('memoryStore', withOwnerShares(options), {
     maxEntries: DEFAULT_MEMORY_MAX_ENTRIES,
     maxBytes: DEFAULT_MEMORY_MAX_BYTES,
   });
+  const maxResponseBytes = readMaxResponseBytes(options, limits.ownerMaxBytes);
   const clock = options.now ?? Date.now;
   if (typeof clock !== 'function') throw new TypeError('memoryStore: now must be a function');
   // Whole milliseconds: a record's expiry is stored as an integer and compared with its queue entry.
@@ -220,7 +222,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryIdempotency
         return stored.fingerprint === fingerprint ? { kind: 'in-progress' } : { kind: 'mismatch' };
       }
       sweep(at, SWEEP_PER_CLAIM);
-      const bytes = recordBytes(key, fingerprint);
+      // The claim holds room for the largest response it may store, so completing never overdraws.
+      const bytes = recordBytes(key, fingerprint) + maxResponseBytes;
       if (overBudget(ownerName, bytes) !== undefined) {
         // Expired records are reclaimed before any claim is refused.
         sweep(at, Number.POSITIVE_INFINITY);
@@ -251,9 +254,17 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryIdempotency
       const pending = owned(key, token, at);
       if (pending === undefined) return false;
       const expiresAt = after(at, retentionMs);
+      if (
+        recordBytes(key, pending.fingerprint, response) >
+        recordBytes(key, pending.fingerprint) + maxResponseBytes
+      ) {
+        // Larger than the claim reserved: not kept (the middleware answers it and logs that it was not
+        // stored), and the claim released, so that a retry runs instead of waiting for the lease.
+        remove(key, pending);
+        return false;
+      }
       const record = encodeRecord(expiresAt, pending.owner.id, pending.fingerprint, response);
-      // The response is stored even past the byte budget: dropping it would let a retry run again.
-      // Budgets are checked on claim, so the overshoot is bounded by the responses in flight.
+      // Within the reservation made at the claim: the owner's and the store's budgets still hold.
       account(pending.owner, 0, bytesOf(key, record) - pending.bytes);
       put(pending.key, record, retentionMs, expiresAt);
       return true;

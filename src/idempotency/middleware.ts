@@ -285,7 +285,7 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
       if (!completed) {
         ctx.logger.warn(
           { requestId: ctx.requestId },
-          'idempotency: lease was taken over before completion; response not stored',
+          'idempotency: response not stored (the lease was taken over, or the store does not keep a response that large)',
         );
       }
     } catch (error) {

@@ -14,6 +14,10 @@ export {
   UNKNOWN_FIELD,
 } from './failure-messages.js';
 
+import { UNSTORABLE_TEXT } from './storable-text.js';
+
+export { isStorableText } from './storable-text.js';
+
 type Out<R extends t.Props, O extends t.Props> = t.TypeOf<t.TypeC<R>> & Partial<t.TypeOf<t.TypeC<O>>>;
 
 /**
@@ -148,11 +152,14 @@ function codePoints(s: string): number {
   return n;
 }
 
+const UNSTORABLE_SCHEMA = { type: 'string', pattern: '[\\u0000\\uD800-\\uDFFF]' } as const;
+
 /**
  * A string of `minLength..maxLength` characters (Unicode code points, as JSON Schema counts them;
  * default 1..10 000; whitespace-only is refused when a minimum applies), optionally matching
  * `pattern` (anchor it: `^...$`; with flags other than `u` it works but `toJsonSchema` cannot describe
- * it, since JSON Schema patterns take no flags).
+ * it, since JSON Schema patterns take no flags). Text holding U+0000 or a lone surrogate
+ * ({@link UNSTORABLE_TEXT}) is refused: a store could not keep it (JSON Schema: a `not` pattern).
  * `description` names the expected form in error details (default: the length bounds).
  *
  * @example text({ maxLength: 32, pattern: /^[A-Z0-9][A-Z0-9.-]*$/, description: 'an upper-case code' })
@@ -170,7 +177,7 @@ export function text(
   if (pattern !== undefined && (pattern.global || pattern.sticky)) {
     throw new TypeError('text: pattern must not be global or sticky (it would keep state between requests)');
   }
-  const schema: Record<string, unknown> = { type: 'string', minLength, maxLength };
+  const schema: Record<string, unknown> = { type: 'string', minLength, maxLength, not: UNSTORABLE_SCHEMA };
   const patterns = [...(minLength > 0 ? ['\\S'] : []), ...(pattern === undefined ? [] : [pattern.source])];
   if (patterns.length === 1) schema.pattern = patterns[0];
   if (patterns.length > 1) schema.allOf = patterns.map((p) => ({ type: 'string', pattern: p }));
@@ -180,7 +187,12 @@ export function text(
       u.length <= maxLength && u.length >= 2 * minLength
         ? true
         : ((n) => n >= minLength && n <= maxLength)(codePoints(u));
-    return lengthFits && (minLength === 0 || u.trim() !== '') && (pattern === undefined || pattern.test(u));
+    return (
+      lengthFits &&
+      (minLength === 0 || u.trim() !== '') &&
+      (pattern === undefined || pattern.test(u)) &&
+      !UNSTORABLE_TEXT.test(u)
+    );
   };
   const name = bounds.description ?? `a string of ${minLength} to ${maxLength} characters`;
   // JSON Schema patterns take no flags: a pattern with flags other than `u` decodes as before but has

@@ -2,6 +2,7 @@ import type * as t from 'io-ts';
 import { bodyTooLarge, DEFAULT_BODY_LIMIT, readBody } from '../core/body.js';
 import { mediaTypeParameters } from '../core/media-type-parameters.js';
 import { ApiError, type ErrorDetail } from '../errors/api-error.js';
+import { echo, echoedWhole } from '../errors/echo.js';
 import { essence, JSON_API, JSON_MEDIA } from '../http/media-types.js';
 import type { Context } from '../http/types.js';
 import { checkMaxErrors, ErrorList, type MAX_ERRORS, type MAX_ERRORS_LIMIT } from './error-cap.js';
@@ -102,8 +103,8 @@ function unwrapDocument(document: unknown, type: string, id: string | undefined,
       problems.add(() => ({
         code: 'unknown-field',
         title: 'Unknown field',
-        detail: `"${member}" is not allowed in a request document.`,
-        source: { pointer: `/${escapePointerToken(member)}` },
+        detail: `"${echo(member)}" is not allowed in a request document.`,
+        source: { pointer: echoedWhole(member) ? `/${escapePointerToken(member)}` : '' },
       }));
     }
   }
@@ -117,8 +118,8 @@ function unwrapDocument(document: unknown, type: string, id: string | undefined,
       problems.add(() => ({
         code: 'unknown-field',
         title: 'Unknown field',
-        detail: `"${member}" is not a resource object member.`,
-        source: { pointer: `/data/${escapePointerToken(member)}` },
+        detail: `"${echo(member)}" is not a resource object member.`,
+        source: { pointer: echoedWhole(member) ? `/data/${escapePointerToken(member)}` : '/data' },
       }));
     }
   }
@@ -173,7 +174,7 @@ function jsonBodyKind(contentType: string | undefined): 'document' | 'attributes
   if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
     throw new ApiError(415, {
       code: 'unsupported-media-type',
-      detail: `Request bodies must be encoded in UTF-8 (RFC 8259 section 8.1), not charset "${charset.slice(0, 40)}".`,
+      detail: `Request bodies must be encoded in UTF-8 (RFC 8259 section 8.1), not charset "${echo(charset)}".`,
       source: { header: 'Content-Type' },
       headers: ACCEPTED_BODIES,
     });
@@ -185,7 +186,7 @@ function jsonBodyKind(contentType: string | undefined): 'document' | 'attributes
   if (unsupported !== undefined) {
     throw new ApiError(415, {
       code: 'unsupported-media-type',
-      detail: `${JSON_API} does not take the media type parameter "${unsupported}".`,
+      detail: `${JSON_API} does not take the media type parameter "${echo(unsupported)}".`,
       source: { header: 'Content-Type' },
     });
   }

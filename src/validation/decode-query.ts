@@ -1,5 +1,6 @@
 import type * as t from 'io-ts';
 import type { ErrorDetail } from '../errors/api-error.js';
+import { echo } from '../errors/echo.js';
 import type { Context } from '../http/types.js';
 import { checkMaxErrors, ErrorList } from './error-cap.js';
 
@@ -29,14 +30,16 @@ export function decodeQuery<Q extends QueryCodecs>(
   };
   const result: Record<string, unknown> = {};
   for (const name of Object.keys(ctx.query)) {
+    // What the errors repeat of the name: a prefix of a long one (docs/errors.md).
+    const shown = echo(name);
     // Own names only: `?toString=1` must be an unknown parameter, not Object.prototype.toString.
     const codec = Object.hasOwn(codecs, name) ? codecs[name] : undefined;
     if (codec === undefined) {
       report(() => ({
         code: 'unknown-parameter',
         title: 'Unknown query parameter',
-        detail: `"${name}" is not a query parameter of this resource${allowedList(codecs)}.`,
-        source: { parameter: name },
+        detail: `"${shown}" is not a query parameter of this resource${allowedList(codecs)}.`,
+        source: { parameter: shown },
       }));
       continue;
     }
@@ -45,8 +48,8 @@ export function decodeQuery<Q extends QueryCodecs>(
       report({
         code: 'repeated-parameter',
         title: 'Repeated query parameter',
-        detail: `"${name}" may be given once.`,
-        source: { parameter: name },
+        detail: `"${shown}" may be given once.`,
+        source: { parameter: shown },
       });
       continue;
     }

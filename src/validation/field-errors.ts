@@ -1,7 +1,9 @@
 import type * as t from 'io-ts';
 import type { ErrorDetail } from '../errors/api-error.js';
+import { echo, echoedWhole } from '../errors/echo.js';
 import { ErrorList } from './error-cap.js';
 import { MISSING_FIELD, OMITTED_FAILURES, UNKNOWN_FIELD } from './failure-messages.js';
+import { UNSTORABLE_TEXT } from './storable-text.js';
 
 const FRIENDLY: Readonly<Record<string, string>> = {
   string: 'a string',
@@ -23,6 +25,7 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   switch (typeof value) {
     case 'string':
+      if (UNSTORABLE_TEXT.test(value)) return 'a string holding U+0000 or a lone surrogate';
       return value.length > 40 ? 'a string' : `the string ${JSON.stringify(value)}`;
     case 'number':
       return `the number ${value}`;
@@ -74,7 +77,10 @@ export function addFieldErrors(errors: t.Errors, prefix: string, list: ErrorList
       continue;
     }
     const { keys, expected } = pathOf(error.context);
-    const pointer = prefix + keys.map((k) => `/${escapePointerToken(k)}`).join('');
+    // A name too long to repeat is not repeated in the pointer either: it points at the object.
+    const long = keys.findIndex((k) => !echoedWhole(k));
+    const shown = long === -1 ? keys : keys.slice(0, long);
+    const pointer = prefix + shown.map((k) => `/${escapePointerToken(k)}`).join('');
     if (seen.has(pointer)) continue;
     seen.add(pointer);
     list.add(() => fieldError(error, keys, expected, pointer));
@@ -87,7 +93,7 @@ function fieldError(
   expected: string,
   pointer: string,
 ): ErrorDetail {
-  const field = keys.length > 0 ? `"${keys.join('.')}"` : 'The body';
+  const field = keys.length > 0 ? `"${echo(keys.join('.'))}"` : 'The body';
   if (error.message === UNKNOWN_FIELD) {
     return {
       code: 'unknown-field',

@@ -1,6 +1,7 @@
 export {
   date,
   integer,
+  isStorableText,
   list,
   MAX_UNKNOWN_FIELD_FAILURES,
   MISSING_FIELD,

@@ -1,6 +1,6 @@
+import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, type AdapterName, type Served, serve } from '../../examples/reference-app/serve.js';
-import { fc, test } from '../support/prop.js';
 import { bearer, referenceApp } from '../support/reference-app.js';
 
 /**

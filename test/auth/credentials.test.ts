@@ -1,6 +1,6 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { bearerCredential, missingScopes } from '../../src/auth/index.js';
-import { fc, test } from '../support/prop.js';
 
 // RFC 6750 section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
 const b64token = fc

@@ -1,7 +1,7 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { digestEtag } from '../../src/caching/digest-etag.js';
 import { validateEtag } from '../../src/caching/entity-tag.js';
-import { fc, test } from '../support/prop.js';
 
 const part = fc.oneof(
   fc.string({ maxLength: 12 }),

@@ -1,7 +1,7 @@
+import { fc, test } from '@fast-check/vitest';
 import Negotiator from 'negotiator';
 import { describe, expect, it } from 'vitest';
 import { parseAccept, preferredMediaType } from '../../src/http/accept.js';
-import { fc, test } from '../support/prop.js';
 
 const OFFERS = [
   ['application/vnd.api+json', 'application/json'],

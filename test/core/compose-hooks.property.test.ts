@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { compose, defineMiddleware } from '../../src/core/compose.js';
 import { RequestContext } from '../../src/core/context.js';
@@ -5,7 +6,6 @@ import { json, noContent } from '../../src/core/response.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { renderError } from '../../src/errors/render.js';
 import type { ApiResponse, Middleware } from '../../src/http/types.js';
-import { fc, test } from '../support/prop.js';
 import { requestView } from '../support/request.js';
 import { recordingLogger } from './send.js';
 

@@ -1,7 +1,7 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { RequestContext } from '../../src/core/context.js';
 import { contextKey } from '../../src/http/types.js';
-import { fc, test } from '../support/prop.js';
 import { requestView } from '../support/request.js';
 import { recordingLogger } from './send.js';
 

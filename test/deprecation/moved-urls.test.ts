@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fc, test } from '@fast-check/vitest';
 import { fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../../src/adapters/node.js';
@@ -8,7 +9,6 @@ import { readBody } from '../../src/core/body.js';
 import { json } from '../../src/core/response.js';
 import { type MovedUrl, movedUrls, movedUrlTable } from '../../src/deprecation/moved-urls.js';
 import type { Context } from '../../src/http/types.js';
-import { fc, test } from '../support/prop.js';
 import { requestView } from '../support/request.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;

@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/app.js';
 import { json } from '../../src/core/response.js';
@@ -11,7 +12,6 @@ import {
 import { text } from '../../src/validation/codecs.js';
 import { decodeQuery } from '../../src/validation/decode-query.js';
 import { send } from '../core/send.js';
-import { fc, test } from '../support/prop.js';
 
 /** A listing of `total` items `1..total`, paged by offset, with one more parameter (`tag`) kept. */
 function offsetApp(total: number) {

@@ -1,7 +1,7 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { checkRequestCodings } from '../../src/core/codings.js';
 import { ApiError } from '../../src/errors/api-error.js';
-import { fc, test } from '../support/prop.js';
 import { requestView } from '../support/request.js';
 
 /** The status checkRequestCodings answers for these headers, or 0 when it lets the body through. */

@@ -136,7 +136,13 @@ async function refused(port: number): Promise<boolean> {
 
 describe('graceful shutdown of the reference app', () => {
   it('on SIGTERM under load: every answered order is consistent, no accepted request is reset, exit 0', async () => {
-    const { child, port, exited } = await startApp({ SHUTDOWN_TIMEOUT: '5' });
+    // One principal sends thousands of keyed orders, 16 at a time: far past its default share of the
+    // idempotency store (a thousandth, docs/idempotency.md), so the store is sized for it.
+    const { child, port, exited } = await startApp({
+      SHUTDOWN_TIMEOUT: '5',
+      IDEMPOTENCY_MAX_ENTRIES: '10000000',
+      IDEMPOTENCY_MAX_BYTES: '17179869184',
+    });
     const token = `Bearer ${await signHs256Token(SECRET, { sub: '1' })}`;
     const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
     const outcomes: Outcome[] = [];

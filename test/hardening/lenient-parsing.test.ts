@@ -1,7 +1,7 @@
+import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { misplacedWildcard } from '../../src/caching/entity-tag.js';
 import { send } from '../core/send.js';
-import { fc, test } from '../support/prop.js';
 import { bearer, referenceApp } from '../support/reference-app.js';
 import { exchange, listen } from './raw-http.js';
 

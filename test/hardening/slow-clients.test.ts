@@ -13,6 +13,7 @@ const FAST: NodeServerOptions = {
   keepAliveTimeoutMs: 200,
   idleTimeoutMs: 400,
   maxConnections: 2,
+  maxConnectionsPerAddress: 2,
 };
 
 const running: Array<() => Promise<void>> = [];

@@ -1,8 +1,8 @@
+import { fc, test } from '@fast-check/vitest';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { checkTimeClaims } from '../../src/auth/claims.js';
 import { hs256Verifier, InvalidTokenError, jwtVerifier } from '../../src/auth/index.js';
-import { fc, test } from '../support/prop.js';
 
 const SECRET = new TextEncoder().encode('0123456789abcdef0123456789abcdef');
 const NOW = 1_800_000_000; // seconds

@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { scopeKey } from '../../src/idempotency/decision.js';
 import {
@@ -6,7 +7,6 @@ import {
   shouldStore,
   toStoredResponse,
 } from '../../src/idempotency/index.js';
-import { fc, test } from '../support/prop.js';
 
 // The plain-value core of `idempotency`: which answers are kept, what is kept of them, and the replay.
 describe('the idempotency decision core', () => {

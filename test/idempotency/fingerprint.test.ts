@@ -1,6 +1,6 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, requestFingerprint } from '../../src/idempotency/fingerprint.js';
-import { fc, test } from '../support/prop.js';
 
 const JSON_TYPE = 'application/json';
 

@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { createApp } from '../../src/app/app.js';
 import { created } from '../../src/core/response.js';
@@ -8,7 +9,6 @@ import {
   memoryStore,
   REPLAYED_HEADER,
 } from '../../src/idempotency/index.js';
-import { fc, test } from '../support/prop.js';
 import { requestView } from '../support/request.js';
 import { bodyOf, orderInput, userFromHeader } from './order-app.js';
 

@@ -1,8 +1,8 @@
+import { fc, test } from '@fast-check/vitest';
 import { serializeItem, Token } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_HEADER, MAX_KEY_LENGTH, parseIdempotencyKey } from '../../src/idempotency/index.js';
 import { invalidKeyDetail } from '../../src/idempotency/key.js';
-import { fc, test } from '../support/prop.js';
 
 const printable = fc.string({
   unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),

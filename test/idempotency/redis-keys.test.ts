@@ -1,7 +1,7 @@
+import { fc, test } from '@fast-check/vitest';
 import keySlot from 'cluster-key-slot';
 import { describe, expect, it } from 'vitest';
 import { ownerKeys, ownerOfToken, ownerToken } from '../../src/idempotency/redis-keys.js';
-import { fc, test } from '../support/prop.js';
 
 // Owners and keys drawn from text heavy in the characters a hash tag is made of.
 const text = fc.string({

@@ -1,7 +1,7 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { LINT_RULE_IDS, type LintRuleId, lintOpenApi } from '../../src/lint/index.js';
 import type { OpenApiDocument, OpenApiOperation, OpenApiResponse } from '../../src/openapi/types.js';
-import { fc, test } from '../support/prop.js';
 
 /**
  * The model: every path segment and every operation is generated together with the facts a reader

@@ -1,8 +1,8 @@
+import { fc, test } from '@fast-check/vitest';
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { type DescribedRoute, openApiDocument } from '../../src/openapi/index.js';
 import { integer, oneOf, strictObject, text } from '../../src/validation/index.js';
-import { fc, test } from '../support/prop.js';
 
 const NAMES = ['books', 'orders', 'users', 'account-types', 'standards'] as const;
 const CODECS = [text({ maxLength: 20 }), integer({ min: 1, max: 9 }), oneOf(['a', 'b'])] as const;

@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/app.js';
 import { authenticate, hs256Verifier, requireAuth, signHs256Token } from '../../src/auth/index.js';
@@ -5,7 +6,6 @@ import { conditional, versionEtag } from '../../src/caching/index.js';
 import { json } from '../../src/core/response.js';
 import type { ApiResponse } from '../../src/http/types.js';
 import { ownedRecordFact, ownedResource } from '../../src/ownership/index.js';
-import { fc, test } from '../support/prop.js';
 import { requestView } from '../support/request.js';
 
 const SECRET = 'owned-resource-test-secret-of-32-bytes!';

@@ -1,4 +1,5 @@
 import { BlockList } from 'node:net';
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { RequestContext } from '../../src/core/context.js';
 import type { Logger, Principal } from '../../src/http/types.js';
@@ -10,7 +11,6 @@ import {
   parseAddressBlock,
   parseIp,
 } from '../../src/ratelimit/index.js';
-import { fc, test } from '../support/prop.js';
 import { requestView } from '../support/request.js';
 
 const silent: Logger = { error: () => {}, warn: () => {} };

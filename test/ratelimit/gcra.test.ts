@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { gcraDebt, gcraStateFromDebt } from '../../src/ratelimit/gcra.js';
 import {
@@ -6,7 +7,6 @@ import {
   gcraDecideAll,
   type RateLimitPolicy,
 } from '../../src/ratelimit/index.js';
-import { fc, test } from '../support/prop.js';
 
 const T0 = 1_760_000_000_000; // a realistic epoch in ms: the arithmetic must stay exact there
 

@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { parseList } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,7 +10,6 @@ import {
   tightestPolicy,
 } from '../../src/ratelimit/index.js';
 import { validatePolicies } from '../../src/ratelimit/policy.js';
-import { fc, test } from '../support/prop.js';
 
 const T0 = 1_760_000_000_000;
 

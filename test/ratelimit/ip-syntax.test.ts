@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { ipFamily } from '../../src/ratelimit/ip-syntax.js';
-import { fc, test } from '../support/prop.js';
 
 // Text near the address grammar: valid addresses, and pieces of them glued in any order, so that
 // misplaced `::`, dotted quads in the wrong group, too many groups and leading zeros all occur.

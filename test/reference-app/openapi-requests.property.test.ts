@@ -1,8 +1,8 @@
+import { fc, test } from '@fast-check/vitest';
 import { beforeAll, describe, expect } from 'vitest';
 import { toFetchHandler } from '../../src/adapters/fetch.js';
 import type { OpenApiDocument } from '../../src/openapi/index.js';
 import { conformanceChecker, fetchTarget, requestArbitrary } from '../../src/testing/index.js';
-import { fc, test } from '../support/prop.js';
 import { bearer, referenceApp } from '../support/reference-app.js';
 
 /**

@@ -41,13 +41,12 @@ export async function bearer(sub: string, scope?: string): Promise<string> {
 
 /**
  * The data stores the reference app's HTTP suite runs on: `memory` always, `postgres` when PostgreSQL
- * is reachable (under `CI=true` it must be). Used with `describe.each` below.
+ * is reachable (under `CI=true` it must be). Use with `describe.each`.
  */
-const DATA_STORES: ReadonlyArray<{ readonly dataStore: 'memory' | 'postgres' }> = (await serviceAvailable(
-  'PostgreSQL',
-))
-  ? [{ dataStore: 'memory' }, { dataStore: 'postgres' }]
-  : [{ dataStore: 'memory' }];
+export const DATA_STORES: ReadonlyArray<{ readonly dataStore: 'memory' | 'postgres' }> =
+  (await serviceAvailable('PostgreSQL'))
+    ? [{ dataStore: 'memory' }, { dataStore: 'postgres' }]
+    : [{ dataStore: 'memory' }];
 
 /**
  * A fresh reference app on `dataStore`. On `postgres` its tables live under a unique prefix, created

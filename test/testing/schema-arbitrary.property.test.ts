@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect } from 'vitest';
 import { invalidValue, validValue } from '../../src/testing/schema-arbitrary.js';
@@ -10,7 +11,6 @@ import {
   text,
   toJsonSchema,
 } from '../../src/validation/index.js';
-import { fc, test } from '../support/prop.js';
 
 const ajv = new Ajv2020({ strict: false });
 ajv.addFormat('date', /^\d{4}-\d{2}-\d{2}$/);

@@ -1,9 +1,9 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors/api-error.js';
 import { errorDocument } from '../../src/errors/error-document.js';
 import { decodeJsonBytes } from '../../src/validation/decode-body.js';
 import { send } from '../core/send.js';
-import { fc, test } from '../support/prop.js';
 import { asDocument, OrderInput, orderApp } from './order-app.js';
 
 // decodeJsonBytes is decodeJsonBody without a request: the same bytes and Content-Type must get the

@@ -238,7 +238,13 @@ describe('toJsonSchema: what it says and when it cannot', () => {
       type: 'object',
       properties: {
         bookId: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The book' },
-        note: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
+        note: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 200,
+          not: { type: 'string', pattern: '[\\u0000\\uD800-\\uDFFF]' },
+          pattern: '\\S',
+        },
       },
       required: ['bookId'],
       additionalProperties: false,

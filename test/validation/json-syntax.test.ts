@@ -1,7 +1,7 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { jsonSyntaxErrorAt } from '../../src/validation/json-syntax.js';
 import { jsonTextOf, malformedJsonError } from '../../src/validation/json-text.js';
-import { fc, test } from '../support/prop.js';
 
 function parses(text: string): boolean {
   try {

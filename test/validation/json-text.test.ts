@@ -1,8 +1,8 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { RequestContext } from '../../src/core/context.js';
 import { parseJsonText, peekJsonBody, takeJsonBody } from '../../src/validation/json-text.js';
 import { recordingLogger } from '../core/send.js';
-import { fc, test } from '../support/prop.js';
 import { requestView } from '../support/request.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);

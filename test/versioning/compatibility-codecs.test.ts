@@ -1,8 +1,8 @@
+import { fc, test } from '@fast-check/vitest';
 import * as t from 'io-ts';
 import { describe, expect, it } from 'vitest';
 import { integer, list, nullable, oneOf, strictObject, text } from '../../src/validation/index.js';
 import { compatibilityProblems } from '../../src/versioning/compatibility.js';
-import { fc, test } from '../support/prop.js';
 
 const name = text({ maxLength: 100 });
 const age = integer({ min: 0, max: 150 });

@@ -1,7 +1,7 @@
+import { fc, test } from '@fast-check/vitest';
 import * as t from 'io-ts';
 import { describe, expect, it } from 'vitest';
 import { assertCompatibleChange, compatibilityProblems } from '../../src/versioning/compatibility.js';
-import { fc, test } from '../support/prop.js';
 
 const UserV1 = t.intersection([
   t.type({ name: t.string, email: t.string, tags: t.array(t.string) }),

@@ -1,7 +1,7 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { negotiateVersion, type VersionDecision } from '../../src/versioning/negotiate.js';
 import { type VersionConflictRule, versionPolicy } from '../../src/versioning/policy.js';
-import { fc, test } from '../support/prop.js';
 
 const JSON_API = 'application/vnd.api+json';
 const PLAIN_JSON = 'application/json';

@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import * as t from 'io-ts';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/app.js';
@@ -5,7 +6,6 @@ import { created, json } from '../../src/core/response.js';
 import { decodeJsonBody } from '../../src/validation/decode-body.js';
 import { versionedRoutes } from '../../src/versioning/routes.js';
 import { defineVersions, mapAttributes, type VersionChange } from '../../src/versioning/transforms.js';
-import { fc, test } from '../support/prop.js';
 import { requestView } from '../support/request.js';
 
 // A user in three versions:

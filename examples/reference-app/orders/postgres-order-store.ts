@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { isStorableText } from 'rest-conventions/validation';
 import { pgTransaction, type WriteOptions } from '../database/write-options.js';
 import type { Order, OrderLookup, OrderStore } from './order-store.js';
 
@@ -104,6 +105,8 @@ export class PostgresOrderStore implements OrderStore {
   }
 
   async listByOwner(ownerId: string): Promise<readonly Order[]> {
+    // An owner id from a path may hold U+0000, which PostgreSQL's text refuses: nobody owns that.
+    if (!isStorableText(ownerId)) return [];
     return (await this.pool.query<OrderRow>({ ...this.sql.byOwner, values: [ownerId] })).rows.map(toOrder);
   }
 }

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { isStorableText } from 'rest-conventions/validation';
 import { pgTransaction, type WriteOptions } from '../database/write-options.js';
 import { keysetCondition, orderBy } from './keyset-sql.js';
 import { type Page, type PageRequest, positionOf } from './standard-order.js';
@@ -139,6 +140,8 @@ export class PostgresStandardStore implements StandardStore {
   }
 
   async find(id: string): Promise<StandardLookup> {
+    // A path segment may decode to U+0000, which PostgreSQL's text refuses: no standard has that id.
+    if (!isStorableText(id)) return { kind: 'absent' };
     const row = (await this.pool.query<StandardRow>({ ...this.sql.find, values: [id] })).rows[0];
     if (row === undefined) return { kind: 'absent' };
     return row.deleted_at === null ? { kind: 'live', standard: toStandard(row) } : { kind: 'deleted' };

@@ -54,13 +54,22 @@ export function comparePositions(a: Position, b: Position, keys: readonly SortKe
   return 0;
 }
 
-/** Whether `position` has the shape of a place in the order of `keys` (a cursor may be forged). */
+/** The instants a position may name: years 0001 to 9999 (RFC 3339), all of which PostgreSQL holds. */
+const EARLIEST_MS = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * Whether `position` has the shape of a place in the order of `keys`, with values the store can
+ * compare (a cursor may be forged: a date far outside PostgreSQL's range would fail the query).
+ * The cursor's text was checked by `decodeCursor` (no U+0000, no lone surrogate).
+ */
 export function validPosition(position: readonly unknown[], keys: readonly SortKey[]): position is Position {
   if (position.length !== keys.length + 1 || typeof position[keys.length] !== 'string') return false;
   return keys.every((key, i) => {
     const value = position[i];
     if (key.field === 'code' || key.field === 'name') return typeof value === 'string';
-    const millis = typeof value === 'number' && Number.isSafeInteger(value) && Math.abs(value) <= 8.64e15;
+    const millis =
+      typeof value === 'number' && Number.isSafeInteger(value) && value >= EARLIEST_MS && value <= LATEST_MS;
     return millis || (key.field === 'publishedAt' && value === null);
   });
 }

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { isStorableText } from 'rest-conventions/validation';
 import type { User, UserStore } from './user-store.js';
 
 interface UserRow {
@@ -27,6 +28,8 @@ export class PostgresUserStore implements UserStore {
   }
 
   async get(id: string): Promise<User | undefined> {
+    // A path segment may decode to U+0000, which PostgreSQL's text refuses: no user has that id.
+    if (!isStorableText(id)) return undefined;
     const row = (await this.pool.query<UserRow>({ ...this.byId, values: [id] })).rows[0];
     if (row === undefined) return undefined;
     return {

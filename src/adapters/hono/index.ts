@@ -8,11 +8,12 @@ import type { ErrorHandler, Context as HonoContext, MiddlewareHandler } from 'ho
 import type { App } from '../../app/app.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError } from '../../errors/render.js';
-import type { ApiResponse, Context, HeaderBag } from '../../http/types.js';
+import type { ApiResponse, Context } from '../../http/types.js';
 import { jsonTextOf, malformedJsonError } from '../../validation/json-text.js';
 import { type ConventionsOptions, conventionsRunner, mountPrefix, requestView } from '../conventions.js';
 import { type DescribedRoutes, describedRoutes as described, outsideConventions } from '../described.js';
 import { fromFetchRequest, toFetchResponse } from '../fetch.js';
+import { fetchHeaders } from '../fetch-headers.js';
 import { type FrameworkRoute, unmatched } from '../unmatched.js';
 
 export type { ConventionsOptions } from '../conventions.js';
@@ -31,13 +32,6 @@ export interface HonoClientAddressOption {
 export interface HonoConventionsOptions extends ConventionsOptions, HonoClientAddressOption {}
 
 const CONTEXTS = new WeakMap<Request, Context>();
-
-class WebHeaders implements HeaderBag {
-  constructor(private readonly headers: Headers) {}
-  get(name: string): string | undefined {
-    return this.headers.get(name) ?? undefined;
-  }
-}
 
 /** `@hono/node-server` passes the node request as `c.env.incoming`; other runtimes do not. */
 function nodePeer(c: HonoContext): string | undefined {
@@ -90,7 +84,7 @@ export function conventions(options: HonoConventionsOptions): MiddlewareHandler 
     const view = requestView({
       method: c.req.method,
       target: pathStart === -1 ? '/' : url.slice(pathStart),
-      headers: new WebHeaders(c.req.raw.headers),
+      headers: fetchHeaders(c.req.raw.headers),
       remoteAddress: clientAddress(c),
       body: () => cachedBody(c),
     });

@@ -1,0 +1,205 @@
+/**
+ * A node:http server with bounds against slow, idle and greedy clients, for any request listener:
+ * the node adapter's own (`createNodeServer`), or an Express app, Koa's `callback()`, Fastify's
+ * handler (`serverFactory`), `@hono/node-server`'s listener. Only node:http is imported here.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { DEFAULT_BODY_LIMIT } from '../core/body.js';
+import { addressGroup } from './address-group.js';
+import { answerClientError } from './fallback.js';
+
+/** Options of `createNodeServer` and {@link boundedServer}. Every time is in milliseconds. */
+export interface NodeServerOptions {
+  /** Time to receive a request's whole header section (node `headersTimeout`). Default 15 s. */
+  readonly headersTimeoutMs?: number;
+  /**
+   * Time to receive a whole request, body included (node `requestTimeout`). Default: the headers
+   * timeout plus the body limit at the minimum body rate, so a bigger limit allows a longer request.
+   */
+  readonly requestTimeoutMs?: number;
+  /** The largest body the app accepts, to derive the request timeout (default 100 KiB, as `readBody`). */
+  readonly bodyLimit?: number;
+  /** Slowest body upload accepted within the default request timeout, bytes per second (default 8 KiB/s). */
+  readonly minBodyBytesPerSecond?: number;
+  /** How long an idle keep-alive connection stays open between requests (node `keepAliveTimeout`). Default 5 s. */
+  readonly keepAliveTimeoutMs?: number;
+  /** A socket with no traffic at all for this long is destroyed (node `server.timeout`). Default 60 s. */
+  readonly idleTimeoutMs?: number;
+  /** Connections open at once; further ones are closed at once, unanswered (node `maxConnections`). Default 1024. */
+  readonly maxConnections?: number;
+  /**
+   * Connections one client address holds at once (an IPv6 address counts with its /64, which one
+   * host usually has whole); further ones from it are closed at once, unanswered, so one address
+   * cannot take every slot. Default `maxConnections / 8` (128). Behind a reverse proxy every
+   * connection comes from the proxy: raise it to `maxConnections` there, and bound clients at the proxy.
+   */
+  readonly maxConnectionsPerAddress?: number;
+}
+
+export const DEFAULT_HEADERS_TIMEOUT_MS = 15_000;
+export const DEFAULT_MIN_BODY_BYTES_PER_SECOND = 8 * 1024;
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_CONNECTIONS = 1024;
+/** The share of `maxConnections` one address may hold by default: one eighth. */
+export const DEFAULT_ADDRESS_SHARE = 8;
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  const chosen = value ?? fallback;
+  if (!Number.isFinite(chosen) || chosen <= 0) {
+    throw new TypeError(`createNodeServer: ${name} must be a positive number, got ${String(value)}`);
+  }
+  return chosen;
+}
+
+/**
+ * The timeouts and connection cap a node server needs against slow or idle clients, resolved from
+ * the options with their defaults (a `TypeError` names a bad option).
+ */
+export function nodeServerLimits(
+  options: NodeServerOptions = {},
+): Required<Omit<NodeServerOptions, 'bodyLimit' | 'minBodyBytesPerSecond'>> {
+  const headersTimeoutMs = positive('headersTimeoutMs', options.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
+  const bodyLimit = positive('bodyLimit', options.bodyLimit, DEFAULT_BODY_LIMIT);
+  const rate = positive(
+    'minBodyBytesPerSecond',
+    options.minBodyBytesPerSecond,
+    DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+  );
+  const requestTimeoutMs = positive(
+    'requestTimeoutMs',
+    options.requestTimeoutMs,
+    headersTimeoutMs + Math.ceil((bodyLimit / rate) * 1000),
+  );
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new TypeError('createNodeServer: requestTimeoutMs must be at least headersTimeoutMs');
+  }
+  const maxConnections = positive('maxConnections', options.maxConnections, DEFAULT_MAX_CONNECTIONS);
+  if (!Number.isSafeInteger(maxConnections)) {
+    throw new TypeError(`createNodeServer: maxConnections must be an integer, got ${maxConnections}`);
+  }
+  const maxConnectionsPerAddress = positive(
+    'maxConnectionsPerAddress',
+    options.maxConnectionsPerAddress,
+    Math.max(1, Math.floor(maxConnections / DEFAULT_ADDRESS_SHARE)),
+  );
+  if (!Number.isSafeInteger(maxConnectionsPerAddress) || maxConnectionsPerAddress > maxConnections) {
+    throw new TypeError(
+      `createNodeServer: maxConnectionsPerAddress must be an integer of at most maxConnections, got ${maxConnectionsPerAddress}`,
+    );
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: positive(
+      'keepAliveTimeoutMs',
+      options.keepAliveTimeoutMs,
+      DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+    ),
+    idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
+    maxConnections,
+    maxConnectionsPerAddress,
+  };
+}
+
+/** Whether the server is shutting down; read when each response is written. */
+export interface DrainState {
+  draining: boolean;
+}
+
+const drainStates = new WeakMap<http.Server, DrainState>();
+
+/**
+ * Connections per address group: a connection past the group's share is destroyed at once, before
+ * node reads a byte of it (as node does past `maxConnections`).
+ */
+function capPerAddress(server: http.Server, cap: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const group = addressGroup(socket.remoteAddress);
+    const count = open.get(group) ?? 0;
+    if (count >= cap) {
+      socket.destroy();
+      return;
+    }
+    open.set(group, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(group) ?? 1) - 1;
+      if (left === 0) open.delete(group);
+      else open.set(group, left);
+    });
+  });
+}
+
+/**
+ * A node:http server for `listener` with the bounds of `options` (see `docs/security.md`): headers
+ * within `headersTimeoutMs`, the whole request within `requestTimeoutMs` (both answered 408, and the
+ * socket destroyed a moment later even if the client keeps sending), idle keep-alive connections
+ * closed after `keepAliveTimeoutMs`, silent sockets destroyed after `idleTimeoutMs`, at most
+ * `maxConnections` at once and `maxConnectionsPerAddress` from one address. Not listening yet;
+ * `closeGracefully` stops it.
+ *
+ * @example boundedServer(expressApp).listen(3000)
+ */
+export function boundedServer(
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+  options: NodeServerOptions = {},
+  state: DrainState = { draining: false },
+): http.Server {
+  const limits = nodeServerLimits(options);
+  const server = http.createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // node checks both timeouts on this period (30 s by default): check often enough to hold them.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
+    listener,
+  );
+  server.timeout = limits.idleTimeoutMs;
+  // A request node's parser refuses gets an error document too, not a bare status line.
+  server.on('clientError', answerClientError);
+  server.maxConnections = limits.maxConnections;
+  capPerAddress(server, limits.maxConnectionsPerAddress);
+  drainStates.set(server, state);
+  return server;
+}
+
+/** Default bound on a graceful shutdown: 10 s. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/**
+ * Shut a server made by `createNodeServer` or {@link boundedServer} down gracefully: stop accepting connections, close
+ * the idle keep-alive ones at once, let requests in flight finish (each response then says
+ * `Connection: close` and its connection ends), and after `timeoutMs` close whatever is still open.
+ * Resolves `drained` when every connection ended by itself, `timed-out` when some had to be cut.
+ *
+ * @example process.once('SIGTERM', () => closeGracefully(server).then(() => process.exit(0)))
+ */
+export function closeGracefully(
+  server: http.Server,
+  options: { readonly timeoutMs?: number } = {},
+): Promise<'drained' | 'timed-out'> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
+    throw new TypeError(`closeGracefully: timeoutMs must be a non-negative number, got ${String(timeoutMs)}`);
+  }
+  const state = drainStates.get(server);
+  if (state === undefined) {
+    throw new TypeError('closeGracefully: give a server made by createNodeServer or boundedServer');
+  }
+  state.draining = true;
+  return new Promise((resolve) => {
+    const cut = setTimeout(() => {
+      server.closeAllConnections();
+      resolve('timed-out');
+    }, timeoutMs);
+    server.close(() => {
+      clearTimeout(cut);
+      resolve('drained');
+    });
+    server.closeIdleConnections();
+  });
+}
