@@ -26,6 +26,16 @@ export interface DeclaredRoute {
   readonly negotiate: ((accept: string | undefined) => string | undefined) | undefined;
 }
 
+/**
+ * The 406 a request earns when none of the route's media types is acceptable (RFC 9110 section
+ * 15.5.7). It is answered only where a representation would be sent: before the handler of an unsafe
+ * method (after its auth, input and body were checked, so those errors keep their status), and in
+ * place of a safe method's success. Errors are sent in a format the client accepts
+ * (`negotiateErrorType`), so a client that accepts only problem details (RFC 9457 section 3) reads
+ * the real status of every error.
+ */
+export const NOT_ACCEPTABLE = contextKey<ApiError>('not acceptable');
+
 /** Decoded path parameters and query, from the decoding layer to the handler. */
 const DECODED = contextKey<{ readonly params: Params; readonly query: unknown }>('decoded route input');
 
@@ -109,7 +119,7 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
     ...(decodeLayer === undefined ? [] : [decodeLayer]),
     ...use,
   ];
-  const handler = definition.handler as unknown as Handler;
+  const handler = acceptableOnly(definition.handler as unknown as Handler);
   const withInput = decodeLayer === undefined ? handler : withDecodedInput(handler);
   const terminal =
     body === undefined
@@ -124,6 +134,24 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
             return withInput(ctx);
           });
   return { info, use: layers, handler: terminal, negotiate };
+}
+
+const SAFE = new Set(['GET', 'HEAD']);
+
+/** The handler, behind the route's {@link NOT_ACCEPTABLE} answer when the request earned one. */
+function acceptableOnly(handler: Handler): Handler {
+  return (ctx) => {
+    const refused = ctx.get(NOT_ACCEPTABLE);
+    if (refused === undefined) return handler(ctx);
+    if (!SAFE.has(ctx.request.method)) throw refused;
+    const answer = (response: ApiResponse): ApiResponse => {
+      const representation = response.json !== undefined || response.raw !== undefined;
+      if (response.status < 300 && representation) throw refused;
+      return response;
+    };
+    const result = handler(ctx);
+    return result instanceof Promise ? result.then(answer) : answer(result);
+  };
 }
 
 function isCodec(value: unknown): value is AnyCodec {

@@ -11,7 +11,7 @@ import type { RouteDefinition } from '../core/route.js';
 import { ApiError } from '../errors/api-error.js';
 import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
 import type { ApiResponse, Context, Handler, Params, RouteFacts } from '../http/types.js';
-import { type DeclaredRoute, declareRoute } from './declare-route.js';
+import { type DeclaredRoute, declareRoute, NOT_ACCEPTABLE } from './declare-route.js';
 
 /** A declaration compiled to run: its declaration, and its pipeline with the negotiated type. */
 export interface RunnableRoute extends DeclaredRoute {
@@ -42,20 +42,26 @@ export interface MatchedRoute {
   readonly negotiate?: DeclaredRoute['negotiate'];
 }
 
-/** Negotiates the response media type (406 when nothing acceptable) and sets the route on `ctx`. */
+/**
+ * Negotiates the response media type and sets the route on `ctx`. When nothing is acceptable the 406
+ * is kept for where a representation would be sent ({@link NOT_ACCEPTABLE}): the route's errors keep
+ * their status, in a format the client accepts.
+ */
 export function enterRoute(ctx: Context, route: MatchedRoute, params: Params): void {
   const { negotiate } = route;
   const accept = ctx.request.headers.get('accept');
   const mediaType = negotiate === undefined ? negotiateResponseType(accept) : negotiate(accept);
   if (mediaType === undefined) {
     const offered = route.facts?.produces ?? RESPONSE_MEDIA_TYPES;
-    throw new ApiError(406, {
-      code: 'not-acceptable',
-      detail: `None of the media types this resource offers is acceptable: ${offered.join(', ')}.`,
-      source: { header: 'Accept' },
-    });
-  }
-  ctx.set(RESPONSE_MEDIA_TYPE, mediaType);
+    ctx.set(
+      NOT_ACCEPTABLE,
+      new ApiError(406, {
+        code: 'not-acceptable',
+        detail: `None of the media types this resource offers is acceptable: ${offered.join(', ')}.`,
+        source: { header: 'Accept' },
+      }),
+    );
+  } else ctx.set(RESPONSE_MEDIA_TYPE, mediaType);
   ctx.params = params;
   ctx.routePattern = route.pattern;
   ctx.route = route.facts;
