@@ -43,6 +43,8 @@ export interface OperationContract {
   readonly deprecation?: { readonly version?: number; readonly sunset?: string; readonly successor?: string };
   /** Only for these methods (upper-case); all when absent. */
   readonly methods?: readonly string[];
+  /** Not on routes with these path patterns (a layer that skips them: health probes). */
+  readonly exceptPaths?: readonly string[];
 }
 
 /** Where a middleware keeps its contracts (see {@link describeLayer}). */

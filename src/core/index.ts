@@ -45,6 +45,8 @@ export {
   defineRoute,
   type ParamCodecs,
   type QueryCodecs,
+  type ResourceBody,
+  type ResourceSchema,
   type ResponseSpec,
   type RouteAuth,
   type RouteContext,

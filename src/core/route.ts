@@ -28,13 +28,46 @@ export interface BodySpec<A, P extends string = string> {
 /** The JSON:API document kinds a response may carry, when no codec describes its body. */
 export type DocumentKind = 'resource' | 'collection' | 'errors' | 'meta' | 'empty';
 
+/**
+ * A JSON:API resource type as an API description names it: its `type`, the codec of its attributes
+ * (a `strictObject`; an attribute not always sent is optional) and its relationships, by name, with
+ * the resource type each names (`many` for a to-many one). See `rest-conventions/openapi`.
+ */
+export interface ResourceSchema {
+  readonly type: string;
+  readonly attributes: AnyCodec;
+  readonly relationships?: Readonly<Record<string, { readonly type: string; readonly many?: boolean }>>;
+}
+
+/**
+ * A JSON:API document of typed resources: one (`resource`) or a page of them (`collection`), and the
+ * types its `included` member may hold.
+ */
+export type ResourceBody =
+  | { readonly resource: ResourceSchema; readonly included?: readonly ResourceSchema[] }
+  | { readonly collection: ResourceSchema; readonly included?: readonly ResourceSchema[] };
+
 /** One documented response of a route. */
 export interface ResponseSpec {
   readonly description: string;
-  /** A codec of the body, or the kind of document it is. */
-  readonly body?: AnyCodec | DocumentKind;
-  /** Response header fields the route sets, by lower-case name, with what they mean. */
-  readonly headers?: Readonly<Record<string, { readonly description: string }>>;
+  /** A codec of the body, typed resources, or the kind of document it is. */
+  readonly body?: AnyCodec | DocumentKind | ResourceBody;
+  /**
+   * Response header fields the route sets, with what they mean (`required`: on every such response;
+   * `schema`: a JSON Schema of the value, a string by default).
+   */
+  readonly headers?: Readonly<
+    Record<
+      string,
+      {
+        readonly description: string;
+        readonly required?: boolean;
+        readonly schema?: { readonly [keyword: string]: unknown };
+      }
+    >
+  >;
+  /** An example body, shown in the API description (it must match the body's schema). */
+  readonly example?: unknown;
 }
 
 /** Who may call a route: anyone, any authenticated caller, or a caller holding every listed scope. */
@@ -98,6 +131,10 @@ export interface RouteDefinition<
   readonly method: string;
   /** `/books/{id}`: `{name}` segments become `ctx.params`. */
   readonly path: P;
+  /** What the operation does, in a few words (the API description's `summary`). */
+  readonly summary?: string;
+  /** More about it (CommonMark, the API description's `description`). */
+  readonly description?: string;
   /** Codecs for path parameters; a value a codec refuses names no resource: 404. */
   readonly params?: PC & ParamCodecs<P> & { readonly [K in Exclude<keyof PC, keyof ParamsOf<P>>]: never };
   /** Codecs for the query parameters the route takes; any other, a repeated or an invalid one: 400. */
@@ -132,6 +169,8 @@ export interface RouteDefinition<
 export interface RouteInfo extends RouteFacts {
   /** Upper-case method. */
   readonly method: string;
+  readonly summary?: string;
+  readonly description?: string;
   /** Parameter names in path order. */
   readonly paramNames: readonly string[];
   readonly params: Readonly<Record<string, AnyCodec>>;

@@ -14,6 +14,7 @@ export { DOCS_PAGE_CSP, type DocsPage, type DocsPageOptions, docsPage } from './
 export {
   type DescribedRoute,
   type DocumentedBody,
+  type OpenApiLicense,
   type OpenApiOptions,
   openApiDocument,
 } from './document.js';

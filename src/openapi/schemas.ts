@@ -48,39 +48,37 @@ export const DOCUMENT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     required: ['meta'],
     properties: { meta, links, jsonapi: { type: 'object' } },
   },
+  ErrorObject: {
+    type: 'object',
+    properties: {
+      id: { type: 'string' },
+      status: { type: 'string', pattern: '^[1-5][0-9][0-9]$' },
+      code: { type: 'string' },
+      title: { type: 'string' },
+      detail: { type: 'string' },
+      source: {
+        type: 'object',
+        properties: {
+          pointer: { type: 'string' },
+          parameter: { type: 'string' },
+          header: { type: 'string' },
+        },
+      },
+      links,
+      meta,
+    },
+  },
   ErrorDocument: {
     type: 'object',
     required: ['errors'],
     properties: {
-      errors: {
-        type: 'array',
-        minItems: 1,
-        items: {
-          type: 'object',
-          properties: {
-            id: { type: 'string' },
-            status: { type: 'string', pattern: '^[1-5][0-9][0-9]$' },
-            code: { type: 'string' },
-            title: { type: 'string' },
-            detail: { type: 'string' },
-            source: {
-              type: 'object',
-              properties: {
-                pointer: { type: 'string' },
-                parameter: { type: 'string' },
-                header: { type: 'string' },
-              },
-            },
-            links,
-            meta,
-          },
-        },
-      },
+      errors: { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/ErrorObject' } },
       meta,
       links,
       jsonapi: { type: 'object' },
     },
   },
+  /** RFC 9457 problem details, with the members this library adds (section 3.2 extensions). */
   Problem: {
     type: 'object',
     properties: {
@@ -89,6 +87,9 @@ export const DOCUMENT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       status: { type: 'integer', minimum: 100, maximum: 599 },
       detail: { type: 'string' },
       instance: { type: 'string', format: 'uri-reference' },
+      code: { type: 'string' },
+      errors: { type: 'array', items: { $ref: '#/components/schemas/ErrorObject' } },
+      meta,
     },
   },
 };

@@ -17,6 +17,7 @@ export interface OpenApiHeader {
 export interface OpenApiMediaType {
   readonly schema?: JsonSchema;
   readonly example?: unknown;
+  readonly examples?: Readonly<Record<string, { readonly summary?: string; readonly value?: unknown }>>;
 }
 
 export interface OpenApiResponse {
@@ -65,13 +66,21 @@ export const OPENAPI_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head
 export type OpenApiMethod = (typeof OPENAPI_METHODS)[number];
 
 export type OpenApiPathItem = {
+  readonly summary?: string;
+  readonly description?: string;
   readonly parameters?: readonly OpenApiParameter[];
 } & { readonly [M in OpenApiMethod]?: OpenApiOperation };
 
 export interface OpenApiDocument {
   readonly openapi: string;
-  readonly info: { readonly title: string; readonly version: string; readonly description?: string };
+  readonly info: {
+    readonly title: string;
+    readonly version: string;
+    readonly description?: string;
+    readonly license?: { readonly name: string; readonly url?: string; readonly identifier?: string };
+  };
   readonly servers?: readonly { readonly url: string; readonly description?: string }[];
+  readonly tags?: readonly { readonly name: string; readonly description?: string }[];
   readonly paths?: Readonly<Record<string, OpenApiPathItem>>;
   readonly components?: {
     readonly schemas?: Readonly<Record<string, JsonSchema>>;

@@ -1,0 +1,136 @@
+import type { HeaderContract, OperationContract } from '../core/contract.js';
+import type { RouteAuth } from '../core/route.js';
+import { JSON_API, JSON_MEDIA } from '../http/media-types.js';
+import type { ComponentRegistry } from './component-registry.js';
+import type { DescribedRoute } from './described-route.js';
+import { tagOf, uniqueOperationId } from './naming.js';
+import { parametersOf } from './parameters.js';
+import { requestBodySchemas } from './resource-schemas.js';
+import { type DeprecationHeaders, responsesOf } from './responses.js';
+import type { OpenApiOperation } from './types.js';
+
+export interface OperationInput {
+  readonly route: DescribedRoute;
+  /** The app's and the route's contracts. */
+  readonly contracts: readonly OperationContract[];
+  readonly scheme: string;
+  readonly operationIds: Set<string>;
+  readonly registry: ComponentRegistry;
+}
+
+/** One Operation Object (OpenAPI 3.1 section 4.8.10) from a declared route and its layers' contracts. */
+export function operationOf(input: OperationInput): OpenApiOperation {
+  const { route, scheme, registry } = input;
+  const method = route.method.toUpperCase();
+  const where = `route ${method} ${route.pattern}`;
+  const applying = input.contracts.filter(
+    (c) =>
+      (c.methods === undefined || c.methods.includes(method)) &&
+      (c.exceptPaths === undefined || !c.exceptPaths.includes(route.pattern)),
+  );
+  const { parameters, ignoredHeaders } = parametersOf(route, applying, where);
+  const auth = effectiveAuth(route.auth ?? 'none', applying);
+  const announced = deprecationOf(route, applying);
+  const responses = responsesOf({
+    route,
+    applying,
+    auth,
+    deprecation: deprecationHeaders(route, announced),
+    registry,
+    where,
+  });
+  const body = requestBodySchemas(route, registry, `${where}: body`);
+  const summary = route.summary ?? successDescription(route) ?? `${method} ${route.pattern}`;
+  const description = [route.description, ...ignoredHeaders].filter((d) => d !== undefined).join('\n\n');
+  const security = auth === 'none' ? [] : [{ [scheme]: typeof auth === 'object' ? [...auth.scopes] : [] }];
+  const deprecated = route.deprecated !== undefined || announced.here;
+  return {
+    operationId: uniqueOperationId(method, route.pattern, input.operationIds),
+    summary,
+    ...(description !== '' ? { description } : {}),
+    tags: [tagOf(route.pattern)],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(body === undefined
+      ? {}
+      : {
+          requestBody: {
+            required: true,
+            content: { [JSON_MEDIA]: { schema: body.attributes }, [JSON_API]: { schema: body.document } },
+          },
+        }),
+    responses,
+    security,
+    ...(deprecated ? { deprecated: true } : {}),
+  };
+}
+
+/** The route's own 2xx description, the natural summary of what it does. */
+function successDescription(route: DescribedRoute): string | undefined {
+  const success = Object.entries(route.responses ?? {}).find(([status]) => status.startsWith('2'));
+  return success?.[1].description;
+}
+
+/**
+ * Whether a deprecation layer deprecates this operation: always, or when its path names the deprecated
+ * version (`/v1/...`). On an unversioned path the notice may still come, when that version is negotiated.
+ */
+function deprecationOf(
+  route: DescribedRoute,
+  contracts: readonly OperationContract[],
+): { readonly here: boolean; readonly notice: OperationContract['deprecation'] } {
+  const pathVersion = /(?:^|\/)v(\d+)(?:\/|$)/.exec(route.pattern)?.[1];
+  for (const contract of contracts) {
+    if (contract.deprecated === true) return { here: true, notice: contract.deprecation };
+    const notice = contract.deprecation;
+    if (notice === undefined) continue;
+    if (notice.version === undefined || Number(pathVersion) === notice.version) return { here: true, notice };
+    if (pathVersion === undefined) return { here: false, notice };
+  }
+  return { here: false, notice: undefined };
+}
+
+/**
+ * `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and the successor `Link`: the route's declared
+ * deprecation, or a deprecation layer's notice (always here, or when the deprecated version is
+ * negotiated). The layer decorates every response it passes, errors included.
+ */
+function deprecationHeaders(
+  route: DescribedRoute,
+  announced: ReturnType<typeof deprecationOf>,
+): DeprecationHeaders {
+  const headers: Record<string, HeaderContract> = {};
+  const declared = route.deprecated;
+  if (declared !== undefined) {
+    headers.Deprecation = { required: true, description: 'When the operation was deprecated (RFC 9745).' };
+    if (declared.sunset !== undefined)
+      headers.Sunset = {
+        description: `When the operation stops being served (RFC 8594): ${declared.sunset.toUTCString()}.`,
+      };
+    if (declared.successor !== undefined)
+      headers.Link = { description: `The successor (rel="successor-version"): ${declared.successor}.` };
+    return headers;
+  }
+  if (announced.notice === undefined) return headers;
+  const required = announced.here ? { required: true } : {};
+  const { sunset, successor } = announced.notice;
+  headers.Deprecation = {
+    ...required,
+    description: 'When the operation (or version) was deprecated (RFC 9745).',
+  };
+  if (sunset !== undefined)
+    headers.Sunset = { ...required, description: `When it stops being served (RFC 8594): ${sunset}.` };
+  if (successor !== undefined)
+    headers.Link = { ...required, description: `The successor (rel="successor-version"): ${successor}.` };
+  return headers;
+}
+
+/** The route's declared auth, or what its layers require (`requireAuth`, `requireScopes`). */
+function effectiveAuth(declared: RouteAuth, contracts: readonly OperationContract[]): RouteAuth {
+  const required = contracts.flatMap((c) => (c.security === undefined ? [] : [c.security]));
+  if (required.length === 0) return declared;
+  const scopes = new Set([
+    ...(typeof declared === 'object' ? declared.scopes : []),
+    ...required.flatMap((r) => r.scopes),
+  ]);
+  return scopes.size === 0 ? 'principal' : { scopes: [...scopes] };
+}

@@ -1,0 +1,114 @@
+import type { AnyCodec, ResourceBody, ResourceSchema } from '../core/route.js';
+import { toJsonSchema } from '../validation/json-schema.js';
+import type { ComponentRegistry } from './component-registry.js';
+import type { DescribedRoute, DocumentedBody } from './described-route.js';
+import { pascalCase } from './naming.js';
+import type { JsonSchema } from './types.js';
+
+/**
+ * Typed JSON:API 1.0 documents (https://jsonapi.org/format/1.0/) as named components: per resource
+ * type its `<Type>Attributes` (from the codec), `<Type>Resource`, and the single (`<Type>Document`)
+ * and page (`<Type>Collection`) documents that reference them, so generated clients type `attributes`.
+ */
+const links: JsonSchema = { type: 'object', additionalProperties: { type: ['string', 'object', 'null'] } };
+const meta: JsonSchema = { type: 'object' };
+
+/** A codec's schema for use inside the document (OpenAPI 3.1 sets the dialect once, not per schema). */
+export function embedded(codec: AnyCodec, where: string): JsonSchema {
+  const { $schema: _dialect, ...schema } = toJsonSchema(codec, { where });
+  return schema;
+}
+
+/** Whether a documented body is typed resources (not a codec, not a document kind). */
+export function isResourceBody(body: DocumentedBody): body is ResourceBody {
+  return typeof body === 'object' && ('resource' in body || 'collection' in body);
+}
+
+function identifier(type: string): JsonSchema {
+  return {
+    type: 'object',
+    required: ['type', 'id'],
+    properties: { type: { const: type }, id: { type: 'string' } },
+  };
+}
+
+/** `<Type>Resource`: the resource object, its attributes and relationships typed. */
+function resourceRef(resource: ResourceSchema, registry: ComponentRegistry, where: string): JsonSchema {
+  const name = pascalCase(resource.type);
+  const attributes = registry.add(`${name}Attributes`, embedded(resource.attributes, where));
+  const relationships = Object.entries(resource.relationships ?? {}).map(([relation, related]) => {
+    const data = related.many
+      ? { type: 'array', items: identifier(related.type) }
+      : { oneOf: [identifier(related.type), { type: 'null' }] };
+    return [relation, { type: 'object', properties: { data, links, meta } }] as const;
+  });
+  return registry.add(`${name}Resource`, {
+    type: 'object',
+    required: ['type', 'id', 'attributes'],
+    properties: {
+      type: { const: resource.type },
+      id: { type: 'string' },
+      attributes,
+      ...(relationships.length > 0
+        ? { relationships: { type: 'object', properties: Object.fromEntries(relationships) } }
+        : {}),
+      links,
+      meta,
+    },
+  });
+}
+
+/** The `$ref` of a typed single-resource or collection document. */
+export function resourceDocumentRef(
+  body: ResourceBody,
+  registry: ComponentRegistry,
+  where: string,
+): JsonSchema {
+  const many = 'collection' in body;
+  const primary = many ? body.collection : body.resource;
+  const item = resourceRef(primary, registry, where);
+  const included = (body.included ?? []).map((r) => resourceRef(r, registry, `${where}: included`));
+  const name = `${pascalCase(primary.type)}${many ? 'Collection' : 'Document'}`;
+  return registry.add(name, {
+    type: 'object',
+    required: ['data'],
+    properties: {
+      data: many ? { type: 'array', items: item } : item,
+      ...(included.length > 0
+        ? { included: { type: 'array', items: included.length === 1 ? included[0]! : { oneOf: included } } }
+        : {}),
+      links,
+      meta,
+      jsonapi: { type: 'object' },
+    },
+  });
+}
+
+const WRITE_NAMES: Readonly<Record<string, string>> = { POST: 'Create', PATCH: 'Update', PUT: 'Replace' };
+
+/**
+ * A request body as the route decodes it: bare attributes as `application/json`, a resource document
+ * naming the type (and the id, for an update) as `application/vnd.api+json`; both named components.
+ */
+export function requestBodySchemas(
+  route: DescribedRoute,
+  registry: ComponentRegistry,
+  where: string,
+): { readonly attributes: JsonSchema; readonly document: JsonSchema } | undefined {
+  const { body } = route;
+  if (body === undefined) return undefined;
+  const name = `${pascalCase(body.type)}${WRITE_NAMES[route.method.toUpperCase()] ?? pascalCase(route.method.toLowerCase())}`;
+  const attributes = registry.add(name, embedded(body.codec, where));
+  const document = registry.add(`${name}Document`, {
+    type: 'object',
+    required: ['data'],
+    properties: {
+      data: {
+        type: 'object',
+        required: body.id === undefined ? ['type', 'attributes'] : ['type', 'id', 'attributes'],
+        properties: { type: { const: body.type }, id: { type: 'string' }, attributes },
+      },
+    },
+  });
+  return { attributes, document };
+}
