@@ -85,8 +85,9 @@ export function querySort<const F extends readonly [string, ...string[]]>(
     type: 'array',
     items: { enum: fields.flatMap(forms) },
     minItems: 1,
+    // Each field at most once. `contains` applies to arrays only, and the outer `type` makes this one;
+    // no inner `type: array` without `items`, which API linters refuse (Spectral `array-items`).
     allOf: fields.map((field) => ({
-      type: 'array',
       contains: { enum: forms(field) },
       minContains: 0,
       maxContains: 1,

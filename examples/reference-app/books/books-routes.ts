@@ -1,8 +1,8 @@
 import { conditional, digestEtag, versionEtag } from 'rest-conventions/caching';
-import { type Context, defineRoute, json } from 'rest-conventions/core';
+import { type Context, defineRoute, json, type ResourceSchema } from 'rest-conventions/core';
 import { dataDocument, defineResourceType, selfLink } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
-import { text } from 'rest-conventions/validation';
+import { strictObject, text } from 'rest-conventions/validation';
 import type { Book, BookStore } from './book-store.js';
 
 /** How a book is shown: `title` and `author` only. */
@@ -12,6 +12,12 @@ export const bookResource = defineResourceType<Book, 'title' | 'author'>({
   attributes: ['title', 'author'],
   links: (book) => ({ self: `/books/${book.id}` }),
 });
+
+/** A book as the API description types it: both attributes are always sent. */
+export const bookSchema: ResourceSchema = {
+  type: 'books',
+  attributes: strictObject({ title: text({ maxLength: 500 }), author: text({ maxLength: 200 }) }),
+};
 
 /** A numeric id as a path segment gives it (at most 16 digits, no leading zero). */
 export const NUMERIC_ID = /^[1-9]\d{0,15}$/;
@@ -60,7 +66,24 @@ export function booksRoutes(deps: { readonly bookStore: BookStore }) {
       method: 'GET',
       path: '/books',
       query: { author: text({ maxLength: 200 }) },
-      responses: { 200: { description: 'The books, optionally by one author', body: 'collection' } },
+      summary: 'List books',
+      responses: {
+        200: {
+          description: 'The books, optionally by one author',
+          body: { collection: bookSchema },
+          example: {
+            data: [
+              {
+                type: 'books',
+                id: '1',
+                attributes: { title: 'Invisible Cities', author: 'Italo Calvino' },
+                links: { self: '/books/1' },
+              },
+            ],
+            links: { self: '/books?author=Italo%20Calvino' },
+          },
+        },
+      },
       use: [listed],
       handler: (ctx) => {
         const resources = listed.entity(ctx).map((book) => bookResource.toResource(book));
@@ -70,8 +93,9 @@ export function booksRoutes(deps: { readonly bookStore: BookStore }) {
     defineRoute({
       method: 'GET',
       path: '/books/{id}',
+      summary: 'Get a book',
       responses: {
-        200: { description: 'One book', body: 'resource' },
+        200: { description: 'One book', body: { resource: bookSchema } },
         404: { description: 'No such book', body: 'errors' },
       },
       use: [found],

@@ -1,10 +1,11 @@
 import type { Context, Middleware, MiddlewareHooks } from 'rest-conventions';
-import { contractOf, defineMiddleware, describeLayer, type OperationContract } from 'rest-conventions/core';
+import { contractOf, defineMiddleware, describeLayer } from 'rest-conventions/core';
 import { HEALTH_PATHS } from './health-routes.js';
 
 /**
  * `middleware` for every request but the health probes (`HEALTH_PATHS`), which skip it. Its contract
- * goes with it, with its headers no longer promised on every response (the probes do not carry them).
+ * goes with it, except on the probes (`exceptPaths`): their description promises none of its headers
+ * or statuses.
  * A middleware made of hooks (`defineMiddleware`, as `rateLimit` is) stays hooks, so the pipeline
  * still runs it in place rather than as an async frame around the rest of every request.
  */
@@ -16,7 +17,10 @@ export function exceptHealth(middleware: Middleware): Middleware {
           return HEALTH_PATHS.has(ctx.request.path) ? next() : middleware(ctx, next);
         }
       : exceptHealthHooks(hooks);
-  return describeLayer(skipping, ...contractOf(middleware).map(notPromised));
+  return describeLayer(
+    skipping,
+    ...contractOf(middleware).map((contract) => ({ ...contract, exceptPaths: [...HEALTH_PATHS] })),
+  );
 }
 
 /** The same hooks, not called on a health probe (whose path is looked up again on the way out). */
@@ -39,15 +43,4 @@ function exceptHealthHooks(hooks: MiddlewareHooks<Context, unknown>): Middleware
           },
         }),
   });
-}
-
-function notPromised(contract: OperationContract): OperationContract {
-  const loosen = (headers: OperationContract['allHeaders']) =>
-    headers &&
-    Object.fromEntries(Object.entries(headers).map(([name, h]) => [name, { ...h, required: false }]));
-  return {
-    ...contract,
-    allHeaders: loosen(contract.allHeaders),
-    successHeaders: loosen(contract.successHeaders),
-  };
 }

@@ -23,18 +23,20 @@ export class HealthRoutes {
     app.route({
       method: 'GET',
       path: '/health/live',
+      summary: 'Liveness probe',
       responses: { 200: { description: 'The process is up', body: 'meta' } },
       handler: () => json(200, { meta: { status: 'pass' } }, neverStored()),
     });
     app.route({
       method: 'GET',
       path: '/health/ready',
+      summary: 'Readiness probe',
       responses: {
         200: { description: 'Every configured store answered', body: 'meta' },
         503: {
           description: 'A store did not answer within a second; the document names which',
           body: 'errors',
-          headers: { 'Retry-After': { description: 'Seconds before asking again' } },
+          headers: { 'Retry-After': { description: 'Seconds before asking again', required: true } },
         },
       },
       handler: async () => {

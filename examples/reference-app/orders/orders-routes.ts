@@ -1,5 +1,12 @@
 import { conditional, PRIVATE_REVALIDATED, type Validators, versionEtag } from 'rest-conventions/caching';
-import { type Context, created, defineRoute, json, noContent } from 'rest-conventions/core';
+import {
+  type Context,
+  created,
+  defineRoute,
+  json,
+  noContent,
+  type ResourceSchema,
+} from 'rest-conventions/core';
 import { dataDocument, defineResourceType, toOne } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
 import { IDEMPOTENCY_TRANSACTION, type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
@@ -20,6 +27,19 @@ export const orderResource = defineResourceType<Order, 'bookId' | 'quantity'>({
     book: toOne({ type: 'books', id: String(order.bookId) }, { related: `/books/${order.bookId}` }),
   }),
 });
+
+/** An order as the API description types it, with its book. */
+export const orderSchema: ResourceSchema = {
+  type: 'orders',
+  attributes: strictObject({ bookId: positiveInteger, quantity: integer({ min: 1, max: 100 }) }),
+  relationships: { book: { type: 'books' } },
+};
+
+/** The new version of the order (RFC 9110 section 8.8.3), for the next `If-Match`. */
+const ORDER_ETAG = {
+  description: 'The entity tag of the order as it now is (RFC 9110 section 8.8.3).',
+  required: true,
+};
 
 /** The body of `POST /orders` (`bookId`, `quantity`). */
 export const OrderInput = strictObject({ bookId: positiveInteger, quantity: integer({ min: 1, max: 100 }) });
@@ -92,12 +112,16 @@ export function ordersRoutes(deps: OrdersDeps) {
       method: 'POST',
       path: '/orders',
       auth: 'principal',
+      summary: 'Order a book',
       body: { codec: OrderInput, type: 'orders' },
       responses: {
         201: {
           description: 'The order created',
-          body: 'resource',
-          headers: { location: { description: 'The new order' } },
+          body: { resource: orderSchema },
+          headers: {
+            Location: { description: 'The new order', required: true },
+            ETag: ORDER_ETAG,
+          },
         },
       },
       use: [idempotency({ store: idempotencyStore })],
@@ -120,7 +144,8 @@ export function ordersRoutes(deps: OrdersDeps) {
       method: 'GET',
       path: '/orders/{id}',
       auth: 'principal',
-      responses: { 200: { description: "One of the caller's orders", body: 'resource' } },
+      summary: 'Get an order',
+      responses: { 200: { description: "One of the caller's orders", body: { resource: orderSchema } } },
       use: [readable],
       handler: (ctx) => json(200, orderDocument(readable.entity(ctx))),
     }),
@@ -128,8 +153,15 @@ export function ordersRoutes(deps: OrdersDeps) {
       method: 'PATCH',
       path: '/orders/{id}',
       auth: 'principal',
+      summary: 'Change the quantity of an order',
       body: { codec: OrderChange, type: 'orders' },
-      responses: { 200: { description: 'The order changed', body: 'resource' } },
+      responses: {
+        200: {
+          description: 'The order changed',
+          body: { resource: orderSchema },
+          headers: { ETag: ORDER_ETAG },
+        },
+      },
       use: [idempotency({ store: idempotencyStore }), writable],
       handler: (ctx) => {
         const checked = writable.entity(ctx);
@@ -146,6 +178,7 @@ export function ordersRoutes(deps: OrdersDeps) {
       method: 'DELETE',
       path: '/orders/{id}',
       auth: 'principal',
+      summary: 'Cancel an order',
       responses: { 204: { description: 'The order is gone (or already was)' } },
       use: [deletable],
       handler: async (ctx) => {

@@ -1,9 +1,17 @@
+import * as t from 'io-ts';
 import { conditional, PRIVATE_REVALIDATED, versionEtag } from 'rest-conventions/caching';
-import { type Context, created, defineRoute, json, noContent } from 'rest-conventions/core';
+import {
+  type Context,
+  created,
+  defineRoute,
+  json,
+  noContent,
+  type ResourceSchema,
+} from 'rest-conventions/core';
 import { dataDocument, defineResourceType } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
 import { IDEMPOTENCY_TRANSACTION, type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
-import { bodyPointer, nullable, oneOf, strictObject, text } from 'rest-conventions/validation';
+import { bodyPointer, nullable, oneOf, strictObject, text, withSchema } from 'rest-conventions/validation';
 import { versioning } from 'rest-conventions/versioning';
 import { compareAndSet } from '../concurrency/compare-and-set.js';
 import {
@@ -35,6 +43,29 @@ const status = oneOf(STANDARD_STATUSES);
 
 export const StandardCreate = strictObject({ code, name: text({ maxLength: 200 }) }, { description, status });
 export const StandardUpdate = strictObject({}, { code, name: text({ maxLength: 200 }), description, status });
+
+/**
+ * A standard as the API description types it: a sparse fieldset (`fields[standards]`) may leave out
+ * any attribute, so each is optional. `publishedAt` is set once the standard is first published.
+ */
+export const standardSchema: ResourceSchema = {
+  type: 'standards',
+  attributes: strictObject(
+    {},
+    {
+      code,
+      name: text({ maxLength: 200 }),
+      description,
+      status,
+      publishedAt: nullable(
+        withSchema(new t.Type<string>('DateTime', t.string.is, t.string.validate, t.identity), {
+          type: 'string',
+          format: 'date-time',
+        }),
+      ),
+    },
+  ),
+};
 
 /** Everything under `/api/v1/` is version 1: `Accept: ...;version=2` there is a 400, not a fallback. */
 const v1 = versioning({ supported: [1], default: 1 });
@@ -101,7 +132,8 @@ export function standardsRoutes(deps: StandardsDeps) {
       path: STANDARDS_PATH,
       auth: READ,
       query: LISTING_QUERY,
-      responses: { 200: { description: 'A page of standards', body: 'collection' } },
+      summary: 'List standards',
+      responses: { 200: { description: 'A page of standards', body: { collection: standardSchema } } },
       use: [v1, conditional({ policy: PRIVATE_REVALIDATED })],
       handler: async (ctx) => {
         const { standards: page, links } = await listPage(ctx, standards, ctx.query);
@@ -120,12 +152,13 @@ export function standardsRoutes(deps: StandardsDeps) {
       method: 'POST',
       path: STANDARDS_PATH,
       auth: WRITE,
+      summary: 'Create a standard',
       body: { codec: StandardCreate, type: 'standards' },
       responses: {
         201: {
           description: 'The standard created',
-          body: 'resource',
-          headers: { location: { description: 'The new standard' } },
+          body: { resource: standardSchema },
+          headers: { Location: { description: 'The new standard', required: true } },
         },
         409: { description: 'A standard with this code exists', body: 'errors' },
       },
@@ -140,7 +173,8 @@ export function standardsRoutes(deps: StandardsDeps) {
       method: 'GET',
       path: one,
       auth: READ,
-      responses: { 200: { description: 'One standard', body: 'resource' } },
+      summary: 'Get a standard',
+      responses: { 200: { description: 'One standard', body: { resource: standardSchema } } },
       use: [v1, readable],
       handler: (ctx) => json(200, standardDocument(readable.entity(ctx))),
     }),
@@ -148,8 +182,20 @@ export function standardsRoutes(deps: StandardsDeps) {
       method: 'PATCH',
       path: one,
       auth: WRITE,
+      summary: 'Change a standard',
       body: { codec: StandardUpdate, type: 'standards', id: 'standard_id' },
-      responses: { 200: { description: 'The standard changed', body: 'resource' } },
+      responses: {
+        200: {
+          description: 'The standard changed',
+          body: { resource: standardSchema },
+          headers: {
+            ETag: {
+              description: 'The entity tag of the standard as it now is (RFC 9110 section 8.8.3).',
+              required: true,
+            },
+          },
+        },
+      },
       use: [v1, idempotency({ store: idempotencyStore }), writable],
       handler: (ctx) => {
         const checked = writable.entity(ctx);
@@ -168,6 +214,7 @@ export function standardsRoutes(deps: StandardsDeps) {
       method: 'DELETE',
       path: one,
       auth: WRITE,
+      summary: 'Delete a standard',
       responses: { 204: { description: 'The standard is gone (or already was)' } },
       use: [v1, deletable],
       handler: async (ctx) => {

@@ -1,6 +1,6 @@
 import type { Context } from 'rest-conventions';
 import { conditional, PRIVATE_REVALIDATED, versionEtag } from 'rest-conventions/caching';
-import { defineRoute, json } from 'rest-conventions/core';
+import { defineRoute, json, type ResourceSchema } from 'rest-conventions/core';
 import { deprecation } from 'rest-conventions/deprecation';
 import {
   dataDocument,
@@ -10,6 +10,7 @@ import {
   toOne,
 } from 'rest-conventions/envelope';
 import { ownedPath, ownershipGuard, selfOrScope, visibleToOwner } from 'rest-conventions/ownership';
+import { oneOf, strictObject, text } from 'rest-conventions/validation';
 import {
   API_VERSION,
   defineVersions,
@@ -19,7 +20,7 @@ import {
 } from 'rest-conventions/versioning';
 import { NUMERIC_ID } from '../books/books-routes.js';
 import type { Order, OrderStore } from '../orders/order-store.js';
-import { orderResource, orderValidators } from '../orders/orders-routes.js';
+import { orderResource, orderSchema, orderValidators } from '../orders/orders-routes.js';
 import type { User, UserStore } from './user-store.js';
 
 const userPath = (user: User) => `/users/${encodeURIComponent(user.id)}`;
@@ -73,6 +74,30 @@ export const USERS_V1_DEPRECATION = {
   successor: '/v2/users/{id}',
 } as const;
 
+/**
+ * A user as the API description types it: version 1 sends `name`, version 2 `givenName` and
+ * `familyName`; `email` only to the user themself.
+ */
+export const userSchema: ResourceSchema = {
+  type: 'users',
+  attributes: strictObject(
+    {},
+    {
+      name: text({ maxLength: 401 }),
+      givenName: text({ maxLength: 200 }),
+      familyName: text({ maxLength: 200 }),
+      email: text({ maxLength: 320 }),
+    },
+  ),
+  relationships: { orders: { type: 'orders', many: true }, accountType: { type: 'account-types' } },
+};
+
+/** An account type as the API description types it. */
+export const accountTypeSchema: ResourceSchema = {
+  type: 'account-types',
+  attributes: strictObject({ name: oneOf(['standard', 'premium'] as const) }),
+};
+
 /** Whether the caller is the user (who sees every attribute) or another permitted reader. */
 function viewerOf(ctx: Context, user: User): 'self' | 'reader' {
   return ctx.principal?.sub === user.id ? 'self' : 'reader';
@@ -125,7 +150,7 @@ export function usersRoutes(deps: UsersDeps) {
     unversioned: true,
     versioning: USER_VERSIONING,
     changes: userVersions,
-    responses: { 200: { description: 'A user, in the version asked for', body: 'resource' } },
+    responses: { 200: { description: 'A user, in the version asked for', body: { resource: userSchema } } },
     use: [
       deprecation(USERS_V1_DEPRECATION),
       ownershipGuard({ path: user }),
@@ -162,7 +187,8 @@ export function usersRoutes(deps: UsersDeps) {
       path: '/users/{id}/orders',
       auth: 'principal',
       query: orderPages.query,
-      responses: { 200: { description: "A page of the user's orders", body: 'collection' } },
+      summary: "List a user's orders",
+      responses: { 200: { description: "A page of the user's orders", body: { collection: orderSchema } } },
       use: userGuard,
       handler: async (ctx) => {
         const page = orderPages.page(ctx.query);
@@ -186,7 +212,8 @@ export function usersRoutes(deps: UsersDeps) {
       method: 'GET',
       path: '/users/{id}/orders/{order_id}',
       auth: 'principal',
-      responses: { 200: { description: 'One order of the user', body: 'resource' } },
+      summary: "Get one of a user's orders",
+      responses: { 200: { description: 'One order of the user', body: { resource: orderSchema } } },
       use: [
         ownershipGuard({ path: userOrder }),
         // After the guard: validators only of an order the caller may read, from its version.
@@ -209,7 +236,8 @@ export function usersRoutes(deps: UsersDeps) {
       method: 'GET',
       path: '/users/{id}/account-type',
       auth: 'principal',
-      responses: { 200: { description: "The user's account type", body: 'resource' } },
+      summary: "Get a user's account type",
+      responses: { 200: { description: "The user's account type", body: { resource: accountTypeSchema } } },
       use: userGuard,
       handler: (ctx) => {
         const [found] = user.records(ctx);
