@@ -86,7 +86,16 @@ export function createApp(options: AppOptions = {}): App {
   const pipeline = composePipeline(options.use ?? [], dispatch, onError);
 
   const declared: RouteInfo[] = [];
-  const appContracts = contractsOf(options.use ?? []);
+  // The request id is on every response (the app's own contract, before its layers').
+  const requestIdContract = {
+    allHeaders: {
+      [options.requestId?.header ?? 'X-Request-Id']: {
+        description: 'The id of this request, as sent or generated; log lines carry it too.',
+        required: true,
+      },
+    },
+  };
+  const appContracts = [requestIdContract, ...contractsOf(options.use ?? [])];
   const app: App = {
     route(definition) {
       const route = runnableRoute(definition as unknown as RouteDefinition, onError);
@@ -99,12 +108,10 @@ export function createApp(options: AppOptions = {}): App {
       });
       // The app's layers run on every route: their contracts are part of each route's.
       declared.push(
-        appContracts.length === 0
-          ? route.info
-          : Object.freeze({
-              ...route.info,
-              contracts: Object.freeze([...appContracts, ...route.info.contracts]),
-            }),
+        Object.freeze({
+          ...route.info,
+          contracts: Object.freeze([...appContracts, ...route.info.contracts]),
+        }),
       );
       return app;
     },

@@ -326,6 +326,9 @@ function varyField(tokens: readonly string[]): VaryField {
   return { tokens, value: tokens.join(', ') };
 }
 
+const LAST_MODIFIED = { description: 'When the representation last changed (RFC 9110 section 8.8.2).' };
+const CACHE_CONTROL = { description: 'Who may cache it, and for how long (RFC 9111 section 5.2).' };
+
 const TAG = {
   description: 'The entity tag of the representation (RFC 9110 section 8.8.3).',
   schema: { type: 'string' },
@@ -344,6 +347,13 @@ function conditionalContracts(
 ): OperationContract[] {
   return [
     {
+      // Every response this layer passes gets its Vary (and, with a policy, its Cache-Control).
+      allHeaders: {
+        Vary: { description: 'The request fields the representation depends on (RFC 9110 section 12.5.5).' },
+        ...(cached ? { 'Cache-Control': CACHE_CONTROL } : {}),
+      },
+    },
+    {
       methods: ['GET', 'HEAD'],
       requestHeaders: {
         'If-None-Match': {
@@ -357,20 +367,13 @@ function conditionalContracts(
         304: {
           description: 'Not Modified: the representation the client holds is current.',
           body: false,
-          headers: { ETag: TAG },
+          headers: { ETag: TAG, 'Last-Modified': LAST_MODIFIED },
         },
       },
       successHeaders: {
         ETag: { ...TAG, required: true },
-        'Last-Modified': { description: 'When the representation last changed (RFC 9110 section 8.8.2).' },
-        ...(cached
-          ? {
-              'Cache-Control': {
-                description: 'Who may cache it, and for how long (RFC 9111 section 5.2).',
-                required: true,
-              },
-            }
-          : {}),
+        'Last-Modified': LAST_MODIFIED,
+        ...(cached ? { 'Cache-Control': { ...CACHE_CONTROL, required: true } } : {}),
       },
     },
     ...(validated

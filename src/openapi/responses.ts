@@ -32,6 +32,21 @@ const WWW_AUTHENTICATE: HeaderContract = {
   schema: { type: 'string' },
 };
 
+/** A refused body names the media types a body may be sent as (`decodeJsonBody`). */
+const UNSUPPORTED_MEDIA_TYPE: StatusContract = {
+  description: STANDARD_STATUSES[415]!,
+  headers: {
+    'Accept-Post': {
+      description: 'The media types a POST body may be sent as (W3C LDP 1.0 section 7.1).',
+      required: true,
+    },
+    'Accept-Patch': {
+      description: 'The media types a PATCH body may be sent as (RFC 5789 section 3.1).',
+      required: true,
+    },
+  },
+};
+
 export interface ResponsesInput {
   readonly route: DescribedRoute;
   readonly applying: readonly OperationContract[];
@@ -83,7 +98,7 @@ export function responsesOf(input: ResponsesInput): Record<string, OpenApiRespon
   if (route.query !== undefined || route.body !== undefined || writes) addStatus(400);
   if (route.body !== undefined || writes) {
     addStatus(413);
-    addStatus(415);
+    addStatus(415, UNSUPPORTED_MEDIA_TYPE);
   }
   addStatus(406);
   if (auth !== 'none')
@@ -104,6 +119,10 @@ export function responsesOf(input: ResponsesInput): Record<string, OpenApiRespon
     Object.assign(success, contract.successHeaders);
     Object.assign(everywhere, contract.allHeaders);
   }
+  // Errors are rendered `Cache-Control: no-store` (docs/errors.md): never stored by a cache.
+  const errorHeaders = headersOf({
+    'Cache-Control': { description: '`no-store` on an error (RFC 9111 section 5.2.2.5).', required: true },
+  });
   const responses: Record<string, OpenApiResponse> = {};
   for (const status of [...statuses.keys()].sort((a, b) => a - b)) {
     const response = statuses.get(status)!;
@@ -111,7 +130,12 @@ export function responsesOf(input: ResponsesInput): Record<string, OpenApiRespon
     const deprecation = Object.fromEntries(
       Object.entries(input.deprecation).map(([name, h]) => [name, ok ? h : { ...h, required: false }]),
     );
-    const extra = { ...headersOf(everywhere), ...headersOf(deprecation), ...(ok ? headersOf(success) : {}) };
+    const extra = {
+      ...headersOf(everywhere),
+      ...headersOf(deprecation),
+      ...(ok ? headersOf(success) : {}),
+      ...(status >= 400 ? errorHeaders : {}),
+    };
     responses[String(status)] =
       Object.keys(extra).length === 0
         ? response

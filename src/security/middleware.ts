@@ -1,4 +1,5 @@
 import { defineMiddleware } from '../core/compose.js';
+import { describeLayer } from '../core/contract.js';
 import type { Middleware } from '../http/types.js';
 import { resolveSecurityHeaders, type SecurityHeadersOptions, SOFTWARE_HEADERS } from './headers.js';
 
@@ -16,7 +17,13 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
   const names = entries.map(([name]) => name);
   const values = entries.map(([, value]) => value);
   const count = names.length;
-  return defineMiddleware({
+  const described = Object.fromEntries(
+    entries.map(([name, value]) => [
+      name,
+      { description: `Always \`${value}\` (docs/security.md).`, required: true },
+    ]),
+  );
+  const layer = defineMiddleware({
     after: function addSecurityHeaders(_ctx, response) {
       const { headers } = response;
       for (let i = 0; i < count; i++) headers[names[i]!] ??= values[i]!;
@@ -28,4 +35,6 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
       return response;
     },
   });
+  // Every response carries them: the layer runs first and decorates errors too.
+  return describeLayer(layer, { allHeaders: described });
 }

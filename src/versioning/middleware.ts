@@ -125,6 +125,9 @@ export function versioningWith(
     return response;
   };
   return describeLayer(layer, {
+    allHeaders: {
+      Vary: { description: 'Accept: the version is negotiated on it (RFC 9110 section 12.5.5).' },
+    },
     requestHeaders: {
       Accept: {
         description: `The media type, with the API version as a parameter (\`application/vnd.api+json;version=<n>\`); versions: ${[...policy.supported].join(', ')}.`,
