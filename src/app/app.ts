@@ -90,8 +90,8 @@ export function createApp(options: AppOptions = {}): App {
   const requestIdContract = {
     allHeaders: {
       [options.requestId?.header ?? 'X-Request-Id']: {
+        // Not `required`: the same description serves framework routes run with `conventions()`.
         description: 'The id of this request, as sent or generated; log lines carry it too.',
-        required: true,
       },
     },
   };
