@@ -1,9 +1,10 @@
 import { validate } from '@readme/openapi-parser';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lintOpenApi } from '../../src/lint/index.js';
 import { type OpenApiDocument, resolveRef } from '../../src/openapi/index.js';
-import { fetchClient, type TestClient } from '../support/clients.js';
-import { referenceApp } from '../support/reference-app.js';
+import { fetchClient, nodeClient, type TestClient } from '../support/clients.js';
+import { bearer, referenceApp } from '../support/reference-app.js';
 
 describe('the reference app describes itself at GET /openapi.json', () => {
   let client: TestClient;
@@ -75,6 +76,51 @@ describe('the reference app describes itself at GET /openapi.json', () => {
 
   it('keeps the conventions: the linter finds nothing', () => {
     expect(lintOpenApi(document)).toEqual([]);
+  });
+
+  it('lists one spelling per route, and no path parameter matches an empty segment', async () => {
+    // A router reading the document (Prism) matched `/api/v1/standards/` to `{standard_id}` = ''.
+    const paths = Object.keys(document.paths ?? {});
+    expect(paths.filter((p) => p.length > 1 && p.endsWith('/'))).toEqual([]);
+    const item = document.paths!['/api/v1/standards']!;
+    expect(item.description).toContain('`/api/v1/standards/`');
+    const ajv = new Ajv2020({ strict: false });
+    for (const [path, pathItem] of Object.entries(document.paths ?? {})) {
+      for (const [method, operation] of Object.entries(pathItem)) {
+        if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
+        for (const parameter of operation.parameters ?? []) {
+          if (parameter.in !== 'path') continue;
+          expect(ajv.validate(parameter.schema ?? {}, ''), `${method} ${path} {${parameter.name}}`).toBe(
+            false,
+          );
+        }
+      }
+    }
+    // The other spelling is the same resource, answered the same.
+    const token = await bearer('7', 'standards:read');
+    const bare = await client.request('GET', '/api/v1/standards', { headers: { authorization: token } });
+    const slash = await client.request('GET', '/api/v1/standards/', { headers: { authorization: token } });
+    expect([bare.status, slash.status]).toEqual([200, 200]);
+    expect(slash.body).toEqual(bare.body);
+  });
+
+  it('declares no status a health probe cannot answer: never rate limited, no 429', async () => {
+    const limited = await nodeClient(referenceApp({ RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW: '3600' }).app);
+    try {
+      const probe = document.paths!['/health/live']!.get!;
+      expect(Object.keys(probe.responses)).not.toContain('429');
+      expect(Object.keys(probe.responses['200']!.headers ?? {})).not.toContain('RateLimit');
+      for (let i = 0; i < 5; i++) {
+        const live = await limited.request('GET', '/health/live');
+        expect(live.status).toBe(200);
+        expect(live.headers.ratelimit).toBeUndefined();
+      }
+      expect((await limited.request('GET', '/books')).status).toBe(200);
+      expect((await limited.request('GET', '/books')).status).toBe(200);
+      expect((await limited.request('GET', '/books')).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('is cacheable: 304 for its own ETag', async () => {
