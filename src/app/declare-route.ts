@@ -109,6 +109,7 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
             codec: body.codec as AnyCodec,
             type: body.type,
             ...(body.id === undefined ? {} : { id: body.id }),
+            ...(body.example === undefined ? {} : { example: body.example }),
           },
     responses,
     auth,

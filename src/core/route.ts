@@ -23,6 +23,8 @@ export interface BodySpec<A, P extends string = string> {
   readonly codec: t.Type<A, unknown, unknown> | t.Type<A, A, unknown>;
   readonly type: string;
   readonly id?: keyof ParamsOf<P> & string;
+  /** Example attributes, shown in the API description (they must decode with `codec`). */
+  readonly example?: A;
 }
 
 /** The JSON:API document kinds a response may carry, when no codec describes its body. */
@@ -176,7 +178,9 @@ export interface RouteInfo extends RouteFacts {
   readonly params: Readonly<Record<string, AnyCodec>>;
   /** Absent when the route does not declare its query (it then reads `ctx.query` as raw strings). */
   readonly query: QueryCodecs | undefined;
-  readonly body: { readonly codec: AnyCodec; readonly type: string; readonly id?: string } | undefined;
+  readonly body:
+    | { readonly codec: AnyCodec; readonly type: string; readonly id?: string; readonly example?: unknown }
+    | undefined;
   readonly responses: Readonly<Record<number, ResponseSpec>>;
   readonly auth: RouteAuth;
   /** The declared response media types; `undefined`: the default, `RESPONSE_MEDIA_TYPES`. */

@@ -7,7 +7,7 @@ import { tagOf, uniqueOperationId } from './naming.js';
 import { parametersOf } from './parameters.js';
 import { requestBodySchemas } from './resource-schemas.js';
 import { type DeprecationHeaders, responsesOf } from './responses.js';
-import type { OpenApiOperation } from './types.js';
+import type { OpenApiMediaType, OpenApiOperation } from './types.js';
 
 export interface OperationInput {
   readonly route: DescribedRoute;
@@ -55,12 +55,30 @@ export function operationOf(input: OperationInput): OpenApiOperation {
       : {
           requestBody: {
             required: true,
-            content: { [JSON_MEDIA]: { schema: body.attributes }, [JSON_API]: { schema: body.document } },
+            content: requestContent(route, body),
           },
         }),
     responses,
     security,
     ...(deprecated ? { deprecated: true } : {}),
+  };
+}
+
+/** Bare attributes as JSON, a resource document as JSON:API; the example in each shape. */
+function requestContent(
+  route: DescribedRoute,
+  body: NonNullable<ReturnType<typeof requestBodySchemas>>,
+): Record<string, OpenApiMediaType> {
+  if (body.example === undefined)
+    return { [JSON_MEDIA]: { schema: body.attributes }, [JSON_API]: { schema: body.document } };
+  const data = {
+    type: route.body?.type,
+    ...(route.body?.id === undefined ? {} : { id: '1' }),
+    attributes: body.example,
+  };
+  return {
+    [JSON_MEDIA]: { schema: body.attributes, example: body.example },
+    [JSON_API]: { schema: body.document, example: { data } },
   };
 }
 

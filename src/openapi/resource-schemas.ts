@@ -94,7 +94,9 @@ export function requestBodySchemas(
   route: DescribedRoute,
   registry: ComponentRegistry,
   where: string,
-): { readonly attributes: JsonSchema; readonly document: JsonSchema } | undefined {
+):
+  | { readonly attributes: JsonSchema; readonly document: JsonSchema; readonly example?: unknown }
+  | undefined {
   const { body } = route;
   if (body === undefined) return undefined;
   const name = `${pascalCase(body.type)}${WRITE_NAMES[route.method.toUpperCase()] ?? pascalCase(route.method.toLowerCase())}`;
@@ -110,5 +112,5 @@ export function requestBodySchemas(
       },
     },
   });
-  return { attributes, document };
+  return { attributes, document, ...(body.example === undefined ? {} : { example: body.example }) };
 }

@@ -74,6 +74,16 @@ describe('the reference app describes itself at GET /openapi.json', () => {
     expect(Object.keys(standards.responses)).toContain('403');
   });
 
+  it('shows request and response examples (the linters check each against its schema)', () => {
+    const post = document.paths!['/orders']!.post!;
+    expect(post.requestBody?.content['application/json']?.example).toEqual({ bookId: 1, quantity: 2 });
+    expect(post.requestBody?.content['application/vnd.api+json']?.example).toEqual({
+      data: { type: 'orders', attributes: { bookId: 1, quantity: 2 } },
+    });
+    const book = document.paths!['/books/{id}']!.get!.responses['200']!;
+    expect(book.content?.['application/vnd.api+json']?.example).toMatchObject({ data: { type: 'books' } });
+  });
+
   it('keeps the conventions: the linter finds nothing', () => {
     expect(lintOpenApi(document)).toEqual([]);
   });

@@ -95,7 +95,19 @@ export function booksRoutes(deps: { readonly bookStore: BookStore }) {
       path: '/books/{id}',
       summary: 'Get a book',
       responses: {
-        200: { description: 'One book', body: { resource: bookSchema } },
+        200: {
+          description: 'One book',
+          body: { resource: bookSchema },
+          example: {
+            data: {
+              type: 'books',
+              id: '3',
+              attributes: { title: 'Invisible Cities', author: 'Italo Calvino' },
+              links: { self: '/books/3' },
+            },
+            links: { self: '/books/3' },
+          },
+        },
         404: { description: 'No such book', body: 'errors' },
       },
       use: [found],

@@ -113,7 +113,7 @@ export function ordersRoutes(deps: OrdersDeps) {
       path: '/orders',
       auth: 'principal',
       summary: 'Order a book',
-      body: { codec: OrderInput, type: 'orders' },
+      body: { codec: OrderInput, type: 'orders', example: { bookId: 1, quantity: 2 } },
       responses: {
         201: {
           description: 'The order created',
@@ -154,7 +154,7 @@ export function ordersRoutes(deps: OrdersDeps) {
       path: '/orders/{id}',
       auth: 'principal',
       summary: 'Change the quantity of an order',
-      body: { codec: OrderChange, type: 'orders' },
+      body: { codec: OrderChange, type: 'orders', example: { quantity: 3 } },
       responses: {
         200: {
           description: 'The order changed',

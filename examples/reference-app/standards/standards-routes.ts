@@ -153,7 +153,11 @@ export function standardsRoutes(deps: StandardsDeps) {
       path: STANDARDS_PATH,
       auth: WRITE,
       summary: 'Create a standard',
-      body: { codec: StandardCreate, type: 'standards' },
+      body: {
+        codec: StandardCreate,
+        type: 'standards',
+        example: { code: 'RFC-9110', name: 'HTTP Semantics', status: 'published' },
+      },
       responses: {
         201: {
           description: 'The standard created',
@@ -183,7 +187,7 @@ export function standardsRoutes(deps: StandardsDeps) {
       path: one,
       auth: WRITE,
       summary: 'Change a standard',
-      body: { codec: StandardUpdate, type: 'standards', id: 'standard_id' },
+      body: { codec: StandardUpdate, type: 'standards', id: 'standard_id', example: { status: 'retired' } },
       responses: {
         200: {
           description: 'The standard changed',
