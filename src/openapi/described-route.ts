@@ -26,7 +26,7 @@ export type DescribedRoute = Pick<RouteInfo, 'method' | 'pattern'> &
     >
   >;
 
-/** A License Object (OpenAPI 3.1 section 4.8.4): a name and the URL of its text. */
+/** A License Object (OpenAPI 3.1, License Object): a name and the URL of its text. */
 export interface OpenApiLicense {
   readonly name: string;
   readonly url?: string;

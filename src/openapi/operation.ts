@@ -18,7 +18,7 @@ export interface OperationInput {
   readonly registry: ComponentRegistry;
 }
 
-/** One Operation Object (OpenAPI 3.1 section 4.8.10) from a declared route and its layers' contracts. */
+/** One Operation Object (OpenAPI 3.1) from a declared route and its layers' contracts. */
 export function operationOf(input: OperationInput): OpenApiOperation {
   const { route, scheme, registry } = input;
   const method = route.method.toUpperCase();

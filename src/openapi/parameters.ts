@@ -4,7 +4,7 @@ import { embedded } from './resource-schemas.js';
 import type { JsonSchema, OpenApiParameter } from './types.js';
 
 /**
- * Header parameters OpenAPI ignores (3.1 section 4.8.12.1): media types belong in `content`, and
+ * Header parameters OpenAPI 3.1 ignores (Parameter Object, `name`): media types belong in `content`, and
  * credentials in `security`. What a layer says about them goes into the operation's description.
  */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
@@ -17,7 +17,7 @@ export function paramNamesOf(pattern: string): string[] {
 /**
  * An operation's parameters as the server parses them. A path segment is never empty. A list-valued
  * query parameter (`sort`, `filter[status]`, `fields[books]`) is one comma-separated value, as JSON:API
- * 1.0 spells it: `style: form, explode: false` (3.1 section 4.8.12.4), so a generated client's
+ * 1.0 spells it: `style: form, explode: false` (OpenAPI 3.1, Parameter Object, Style Values), so a generated client's
  * serialization (`sort=-code,name`) is what the server reads; the server refuses a repeated one.
  */
 export function parametersOf(

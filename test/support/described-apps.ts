@@ -15,7 +15,7 @@ const checkers = new WeakMap<App, (exchange: Exchange) => readonly string[]>();
 
 /**
  * Fields no API description declares: framing and transport (RFC 9112), `Date` (RFC 9110 section
- * 6.6.1), and `Content-Type`, which OpenAPI 3.1 section 4.8.17.1 says is described by `content`.
+ * 6.6.1), and `Content-Type`, which OpenAPI 3.1 (Header Object) says is described by `content`.
  */
 const UNDECLARED = new Set([
   'content-type',
