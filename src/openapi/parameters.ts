@@ -10,7 +10,7 @@ import type { JsonSchema, OpenApiParameter } from './types.js';
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
 /** The path parameter names of a pattern, in order. */
-export function paramNamesOf(pattern: string): string[] {
+function paramNamesOf(pattern: string): string[] {
   return [...pattern.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 }
 

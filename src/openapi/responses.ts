@@ -200,7 +200,7 @@ function withExample(content: NonNullable<OpenApiResponse['content']>, example: 
   );
 }
 
-export function headersOf(
+function headersOf(
   headers: Readonly<
     Record<
       string,
