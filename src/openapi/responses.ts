@@ -38,11 +38,9 @@ const UNSUPPORTED_MEDIA_TYPE: StatusContract = {
   headers: {
     'Accept-Post': {
       description: 'The media types a POST body may be sent as (W3C LDP 1.0 section 7.1).',
-      required: true,
     },
     'Accept-Patch': {
       description: 'The media types a PATCH body may be sent as (RFC 5789 section 3.1).',
-      required: true,
     },
   },
 };

@@ -38,7 +38,6 @@ export const orderSchema: ResourceSchema = {
 /** The new version of the order (RFC 9110 section 8.8.3), for the next `If-Match`. */
 const ORDER_ETAG = {
   description: 'The entity tag of the order as it now is (RFC 9110 section 8.8.3).',
-  required: true,
 };
 
 /** The body of `POST /orders` (`bookId`, `quantity`). */
