@@ -91,7 +91,7 @@ export function createApp(options: AppOptions = {}): App {
     allHeaders: {
       [options.requestId?.header ?? 'X-Request-Id']: {
         // Not `required`: the same description serves framework routes run with `conventions()`.
-        description: 'The id of this request, as sent or generated; log lines carry it too.',
+        description: 'The request id.',
       },
     },
   };

@@ -85,11 +85,6 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
       fail(`responses has a status that is not an HTTP status code: ${status}`);
     if (typeof spec?.description !== 'string') fail(`responses[${status}].description must be a string`);
   }
-  for (const member of ['summary', 'description'] as const) {
-    const value = definition[member];
-    if (value !== undefined && (typeof value !== 'string' || value.trim() === ''))
-      fail(`${member} must be a non-empty string`);
-  }
   const use = (definition.use ?? []) as readonly Middleware[];
   if (!Array.isArray(use) || use.some((layer) => typeof layer !== 'function'))
     fail('use must list middleware');

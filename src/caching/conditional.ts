@@ -349,7 +349,7 @@ function conditionalContracts(
     {
       // Every response this layer passes gets its Vary (and, with a policy, its Cache-Control).
       allHeaders: {
-        Vary: { description: 'The request fields the representation depends on (RFC 9110 section 12.5.5).' },
+        Vary: { description: 'What it varies on (RFC 9110 section 12.5.5).' },
         ...(cached ? { 'Cache-Control': CACHE_CONTROL } : {}),
       },
     },

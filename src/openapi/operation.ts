@@ -23,6 +23,11 @@ export function operationOf(input: OperationInput): OpenApiOperation {
   const { route, scheme, registry } = input;
   const method = route.method.toUpperCase();
   const where = `route ${method} ${route.pattern}`;
+  for (const member of ['summary', 'description'] as const) {
+    const value = route[member];
+    if (value !== undefined && (typeof value !== 'string' || value.trim() === ''))
+      throw new TypeError(`openApiDocument: ${where}: ${member} must be a non-empty string`);
+  }
   const applying = input.contracts.filter(
     (c) =>
       (c.methods === undefined || c.methods.includes(method)) &&

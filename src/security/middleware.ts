@@ -18,10 +18,7 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
   const values = entries.map(([, value]) => value);
   const count = names.length;
   const described = Object.fromEntries(
-    entries.map(([name, value]) => [
-      name,
-      { description: `Always \`${value}\` (docs/security.md).`, required: true },
-    ]),
+    entries.map(([name, value]) => [name, { description: `Always ${value}.`, required: true }]),
   );
   const layer = defineMiddleware({
     after: function addSecurityHeaders(_ctx, response) {

@@ -126,7 +126,7 @@ export function versioningWith(
   };
   return describeLayer(layer, {
     allHeaders: {
-      Vary: { description: 'Accept: the version is negotiated on it (RFC 9110 section 12.5.5).' },
+      Vary: { description: 'Accept (RFC 9110 section 12.5.5).' },
     },
     requestHeaders: {
       Accept: {
