@@ -15,8 +15,23 @@ import {
   type Middleware,
   type Params,
 } from '../http/types.js';
-import { decodeJsonBody } from '../validation/decode-body.js';
 import { decodeQuery } from '../validation/decode-query.js';
+
+type BodyDecoder = typeof import('../validation/decode-body.js').decodeJsonBody;
+let bodyDecoder: BodyDecoder | undefined;
+
+/**
+ * The body decoder, loaded with the first request to a route that declares a body: an app whose
+ * routes declare none (a read-only API, a Worker) never loads it (docs/runtimes.md, the size budget).
+ * The body is read asynchronously anyway, so this costs one wait on the first such request only.
+ */
+function decodeBody(ctx: Context, spec: Parameters<BodyDecoder>[1]): Promise<unknown> {
+  if (bodyDecoder !== undefined) return bodyDecoder(ctx, spec);
+  return import('../validation/decode-body.js').then(({ decodeJsonBody }) => {
+    bodyDecoder = decodeJsonBody;
+    return decodeJsonBody(ctx, spec);
+  });
+}
 
 /** A declaration checked and compiled: its description, its middleware and its decoding handler. */
 export interface DeclaredRoute {
@@ -128,7 +143,7 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
     body === undefined
       ? withInput
       : (ctx: Context): Promise<ApiResponse> =>
-          decodeJsonBody(ctx, {
+          decodeBody(ctx, {
             codec: body.codec as AnyCodec,
             type: body.type,
             ...(body.id === undefined ? {} : { id: ctx.params[body.id] }),

@@ -16,7 +16,7 @@ const BUDGET_BYTES = 60 * 1024;
  * grew past these. Update them when the bundle changes on purpose.
  */
 const MEASURED: Readonly<Record<string, number>> = {
-  'rest-conventions': 57_050,
+  'rest-conventions': 53_550,
   'jose/errors': 2_460,
 };
 
