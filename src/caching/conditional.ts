@@ -164,7 +164,7 @@ export function conditional<C extends Context = Context, E = unknown>(
       },
     });
     return describeLayer(
-      Object.assign(layer, { entity: (ctx: Context) => ctx.entity as E }),
+      Object.assign(layer, { entity: (ctx: Pick<Context, 'entity'>) => ctx.entity as E }),
       ...conditionalContracts(true, requireIfMatch, policy !== undefined),
     );
   }
@@ -197,8 +197,8 @@ export function conditional<C extends Context = Context, E = unknown>(
 
 /** What a `conditional({ load })` layer gives the handler: the entity it loaded, typed. */
 export interface LoadedEntity<E> {
-  /** The entity this layer loaded for the request (read it in the handler, after the layer ran). */
-  entity(ctx: Context): E;
+  /** The entity this layer loaded for the request (read it in the handler, after the layer ran); any context with an `entity` fits, the handler's with decoded `params` too. */
+  entity(ctx: Pick<Context, 'entity'>): E;
 }
 
 /** Validators of a request, loading the entity first (once) when `load` is given. */
