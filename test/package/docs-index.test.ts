@@ -28,3 +28,12 @@ describe('docs/README.md', () => {
     expect(new Set(listed).size).toBe(listed.length);
   });
 });
+
+describe('docs/benchmarks.md', () => {
+  it('is the current results and method in under 150 lines, without lab notes', () => {
+    const page = readFileSync(join(root, 'docs/benchmarks.md'), 'utf8');
+    expect(page.trimEnd().split('\n').length).toBeLessThan(150);
+    for (const note of ['This round', 'Next candidates', 'Done so far', 'The previous round'])
+      expect(page).not.toContain(note);
+  });
+});
