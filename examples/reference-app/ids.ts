@@ -16,5 +16,5 @@ export const numericId = withSchema(
     (u, c) => (typeof u === 'string' && /^[1-9]/.test(u) ? positive.validate(u, c) : t.failure(u, c)),
     String,
   ),
-  { type: 'integer', minimum: 1 },
+  { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
 );
