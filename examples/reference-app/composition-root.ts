@@ -1,4 +1,4 @@
-import { type App, createApp, type Logger } from 'rest-conventions';
+import { type App, createApp, except, type Logger } from 'rest-conventions';
 import { authenticate, hs256Verifier, type TokenVerifier } from 'rest-conventions/auth';
 import { cacheControlDefault } from 'rest-conventions/caching';
 import { movedUrls } from 'rest-conventions/deprecation';
@@ -11,8 +11,7 @@ import { API_INFO, apiDescriptionRoutes } from './api-description/api-descriptio
 import { type BookStore, MemoryBookStore } from './books/book-store.js';
 import { booksRoutes } from './books/books-routes.js';
 import type { Config } from './config.js';
-import { exceptHealth } from './health/except-health.js';
-import { HealthRoutes } from './health/health-routes.js';
+import { HEALTH_PATHS, healthRoutes } from './health/health-routes.js';
 import type { ReadinessCheck } from './health/readiness.js';
 import { MemoryOrderStore, type OrderStore } from './orders/order-store.js';
 import { ordersRoutes } from './orders/orders-routes.js';
@@ -41,32 +40,53 @@ export interface StoreOverrides {
   readonly readinessChecks?: readonly ReadinessCheck[];
 }
 
-/**
- * The one place where the reference app is wired: configuration, stores, the token verifier and
- * the route modules. Everything it uses comes from the package's public exports.
- */
-export function createReferenceApp(config: Config, logger: Logger, stores: StoreOverrides = {}): App {
-  const injector = createInjector()
-    .provideValue('config', config)
-    .provideValue('logger', logger)
-    .provideFactory('verifier', verifierFrom)
-    .provideValue('bookStore', stores.bookStore ?? new MemoryBookStore())
-    .provideValue('orderStore', stores.orderStore ?? new MemoryOrderStore())
-    .provideValue('userStore', stores.userStore ?? new MemoryUserStore())
-    .provideValue('standardStore', stores.standardStore ?? new MemoryStandardStore())
-    .provideValue('idempotencyStore', stores.idempotencyStore ?? memoryStore())
-    .provideValue('readinessChecks', stores.readinessChecks ?? [])
-    .provideClass('healthRoutes', HealthRoutes);
+type Limiter = ReturnType<typeof rateLimit>;
 
+/** One limiter, used twice: around authentication failures and after authentication (below). */
+function limiterFrom(config: Config, store: RateLimitStore): Limiter {
   const { rateLimit: limits } = config;
-  // One limiter, used twice: after authentication, so callers are keyed by user (else by address),
-  // outside every route so 404s, replays and conflicts count too; and around authentication
-  // failures, which have no user and so count against the caller's address.
-  const limiter = rateLimit({
+  return rateLimit({
     policies: [{ name: 'default', quota: limits.max, windowSeconds: limits.windowSeconds }],
-    store: stores.rateLimitStore ?? memoryRateLimitStore(),
+    store,
     onStoreError: limits.onStoreError,
   });
+}
+limiterFrom.inject = ['config', 'rateLimitStore'] as const;
+
+/** Every feature's routes, from their dependencies, in the order they are registered. */
+function featureRoutes(
+  bookStore: BookStore,
+  orderStore: OrderStore,
+  userStore: UserStore,
+  standardStore: StandardStore,
+  idempotencyStore: IdempotencyStore,
+  readinessChecks: readonly ReadinessCheck[],
+) {
+  const deps = { bookStore, orderStore, userStore, standardStore, idempotencyStore, readinessChecks };
+  return [
+    ...healthRoutes(deps),
+    ...booksRoutes(deps),
+    ...ordersRoutes(deps),
+    ...usersRoutes(deps),
+    ...standardsRoutes(deps),
+  ];
+}
+featureRoutes.inject = [
+  'bookStore',
+  'orderStore',
+  'userStore',
+  'standardStore',
+  'idempotencyStore',
+  'readinessChecks',
+] as const;
+
+/** The app: its middleware around every request, then every feature's routes and the description. */
+function appFrom(
+  logger: Logger,
+  verifier: TokenVerifier,
+  limiter: Limiter,
+  routes: ReturnType<typeof featureRoutes>,
+): App {
   const app = createApp({
     logger,
     // `/openapi.json` is a document's conventional name, not a resource segment.
@@ -75,33 +95,42 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
       securityHeaders(),
       cacheControlDefault(),
       // Failed credentials are counted against the caller's address by the same limiter.
-      authenticate({ verifier: injector.resolve('verifier'), failureLimit: limiter }),
+      authenticate({ verifier, failureLimit: limiter }),
       // After authentication, so callers are keyed by user (else by address); outside every route,
       // so 404s, replays, conflicts and redirects count too. Health probes are exempt: a limited
       // probe would take a healthy instance out of rotation.
-      exceptHealth(limiter),
+      except(HEALTH_PATHS, limiter),
       // After the limiter: a 308 for an old URL is a request like any other (RateLimit headers).
       movedUrls({ table: MOVED_URLS }),
     ],
   });
-  injector.resolve('healthRoutes').register(app);
-  const deps = {
-    bookStore: injector.resolve('bookStore'),
-    orderStore: injector.resolve('orderStore'),
-    idempotencyStore: injector.resolve('idempotencyStore'),
-    userStore: injector.resolve('userStore'),
-    standardStore: injector.resolve('standardStore'),
-  };
-  // Each feature module declares its routes from its dependencies; they are registered in this order.
-  const routes = [
-    ...booksRoutes(deps),
-    ...ordersRoutes(deps),
-    ...usersRoutes(deps),
-    ...standardsRoutes(deps),
-  ];
   for (const route of routes) app.route(route);
   // Last: the description reads every route registered above (at its first request).
   const docs = docsPage({ specUrl: '/openapi.json', path: '/docs', title: API_INFO.title });
   for (const route of apiDescriptionRoutes({ app, docs })) app.route(route);
   return app;
+}
+appFrom.inject = ['logger', 'verifier', 'limiter', 'routes'] as const;
+
+/**
+ * The one place where the reference app is wired, with typed-inject: configuration, stores, the
+ * token verifier, the limiter, the route modules and the app. Everything it uses comes from the
+ * package's public exports.
+ */
+export function createReferenceApp(config: Config, logger: Logger, stores: StoreOverrides = {}): App {
+  return createInjector()
+    .provideValue('config', config)
+    .provideValue('logger', logger)
+    .provideFactory('verifier', verifierFrom)
+    .provideValue('bookStore', stores.bookStore ?? new MemoryBookStore())
+    .provideValue('orderStore', stores.orderStore ?? new MemoryOrderStore())
+    .provideValue('userStore', stores.userStore ?? new MemoryUserStore())
+    .provideValue('standardStore', stores.standardStore ?? new MemoryStandardStore())
+    .provideValue('idempotencyStore', stores.idempotencyStore ?? memoryStore())
+    .provideValue('rateLimitStore', stores.rateLimitStore ?? memoryRateLimitStore())
+    .provideValue('readinessChecks', stores.readinessChecks ?? [])
+    .provideFactory('limiter', limiterFrom)
+    .provideFactory('routes', featureRoutes)
+    .provideFactory('app', appFrom)
+    .resolve('app');
 }

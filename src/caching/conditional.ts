@@ -1,35 +1,27 @@
 import { defineMiddleware } from '../core/compose.js';
-import { describeLayer, type OperationContract } from '../core/contract.js';
-import { appendListHeader, bodyBytes } from '../core/response.js';
-import { ApiError } from '../errors/api-error.js';
+import { describeLayer } from '../core/contract.js';
+import { bodyBytes } from '../core/response.js';
 import { HTTP_TOKEN } from '../http/field-syntax.js';
-import {
-  type ApiResponse,
-  type Context,
-  contextKey,
-  type HeaderBag,
-  type Middleware,
-} from '../http/types.js';
+import { type ApiResponse, type Context, contextKey, type Middleware } from '../http/types.js';
 import { bodyEtag } from './body-etag.js';
+import { applyCacheHeaders, varyField } from './cache-headers.js';
+import { type CachePolicyOptions, cachePolicy } from './cache-policy.js';
+import { conditionalContracts } from './conditional-contracts.js';
+import { hasIfMatch, isSafe, preconditionHeaders } from './conditional-request.js';
 import {
-  type CachePolicy,
-  type CachePolicyOptions,
-  cachePolicy,
-  cachePolicyApplies,
-} from './cache-policy.js';
-import { misplacedWildcard, validateEtag } from './entity-tag.js';
+  checkEtagHeader,
+  lastModifiedOf,
+  type NormalizedValidators,
+  normalize,
+  type Validators,
+  validatorHeaders,
+} from './conditional-validators.js';
 import { preconditionFailed, preconditionRequired } from './errors.js';
-import { formatHttpDate, parseHttpDate } from './http-date.js';
+import { formatHttpDate } from './http-date.js';
 import { notModified } from './not-modified.js';
 import { decidePreconditions, type PreconditionHeaders } from './preconditions.js';
 
-/** What a route knows cheaply about the current representation, without building it. */
-export interface Validators {
-  /** A complete entity tag, e.g. `versionEtag(row.version)`. */
-  readonly etag?: string;
-  /** When the representation last changed. */
-  readonly lastModified?: Date | number;
-}
+export type { Validators } from './conditional-validators.js';
 
 export interface ConditionalOptions<C extends Context = Context, E = never> {
   /**
@@ -172,7 +164,7 @@ export function conditional<C extends Context = Context, E = unknown>(
       },
     });
     return describeLayer(
-      Object.assign(layer, { entity: (ctx: Context) => ctx.entity as E }),
+      Object.assign(layer, { entity: (ctx: Pick<Context, 'entity'>) => ctx.entity as E }),
       ...conditionalContracts(true, requireIfMatch, policy !== undefined),
     );
   }
@@ -205,8 +197,8 @@ export function conditional<C extends Context = Context, E = unknown>(
 
 /** What a `conditional({ load })` layer gives the handler: the entity it loaded, typed. */
 export interface LoadedEntity<E> {
-  /** The entity this layer loaded for the request (read it in the handler, after the layer ran). */
-  entity(ctx: Context): E;
+  /** The entity this layer loaded for the request (read it in the handler, after the layer ran); any context with an `entity` fits, the handler's with decoded `params` too. */
+  entity(ctx: Pick<Context, 'entity'>): E;
 }
 
 /** Validators of a request, loading the entity first (once) when `load` is given. */
@@ -225,170 +217,4 @@ function withLoad<C extends Context, E>(
     const entity = load(ctx);
     return entity instanceof Promise ? entity.then((e) => keep(ctx, e)) : keep(ctx, entity);
   };
-}
-
-function isSafe(method: string): boolean {
-  return method === 'GET' || method === 'HEAD';
-}
-
-function preconditionHeaders(headers: HeaderBag): PreconditionHeaders {
-  const ifMatch = headers.get('if-match');
-  const ifNoneMatch = headers.get('if-none-match');
-  if (ifMatch !== undefined && misplacedWildcard(ifMatch)) throw wildcardNotAlone('If-Match');
-  if (ifNoneMatch !== undefined && misplacedWildcard(ifNoneMatch)) throw wildcardNotAlone('If-None-Match');
-  return {
-    ifMatch,
-    ifNoneMatch,
-    ifModifiedSince: headers.get('if-modified-since'),
-    ifUnmodifiedSince: headers.get('if-unmodified-since'),
-  };
-}
-
-/** 400 for `*` listed with other members: it must be the whole value (RFC 9110 sections 13.1.1-2). */
-function wildcardNotAlone(field: 'If-Match' | 'If-None-Match'): ApiError {
-  return new ApiError(400, {
-    code: 'invalid-header',
-    detail: `${field} is either * alone or a list of entity tags, not both (RFC 9110 section 13.1).`,
-    source: { header: field },
-  });
-}
-
-/** If-Match is present, or a PUT says "create only if absent" (`If-None-Match: *`, RFC 9110 13.1.2). */
-function hasIfMatch(headers: PreconditionHeaders, method: string): boolean {
-  if (headers.ifMatch !== undefined && headers.ifMatch.trim() !== '') return true;
-  return method === 'PUT' && headers.ifNoneMatch?.trim() === '*';
-}
-
-interface NormalizedValidators {
-  readonly etag?: string;
-  readonly lastModified?: number;
-}
-
-/**
- * Validates the tag at once, and keeps `Last-Modified` no later than now (RFC 9110 section 8.8.2.1).
- */
-function normalize(found: Validators, time: number): NormalizedValidators {
-  if (found.etag !== undefined) validateEtag(found.etag);
-  if (found.lastModified === undefined) return { etag: found.etag };
-  const ms = typeof found.lastModified === 'number' ? found.lastModified : found.lastModified.getTime();
-  if (!Number.isFinite(ms))
-    throw new TypeError(`lastModified must be a valid time, got ${String(found.lastModified)}`);
-  return { etag: found.etag, lastModified: Math.min(ms, time) };
-}
-
-function validatorHeaders(state: NormalizedValidators | undefined): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (state?.etag !== undefined) headers.etag = state.etag;
-  if (state?.lastModified !== undefined) headers['last-modified'] = formatHttpDate(state.lastModified);
-  return headers;
-}
-
-/** A handler-set ETag is a developer's value: a malformed one is reported at once (a 500 and a log line). */
-function checkEtagHeader(response: ApiResponse): void {
-  const { etag } = response.headers;
-  if (etag !== undefined) validateEtag(etag);
-}
-
-function lastModifiedOf(headers: Record<string, string>, time: number): number | undefined {
-  const value = headers['last-modified'];
-  if (value === undefined) return undefined;
-  const parsed = parseHttpDate(value, time);
-  if (parsed === undefined) throw new TypeError(`The handler set an invalid Last-Modified: ${value}`);
-  return Math.min(parsed, time);
-}
-
-function applyCacheHeaders(
-  response: ApiResponse,
-  ctx: Context,
-  policy: CachePolicy | undefined,
-  vary: VaryField,
-  varyAuthenticated: VaryField,
-): ApiResponse {
-  const { headers } = response;
-  const authenticated = ctx.principal !== undefined || ctx.request.headers.get('authorization') !== undefined;
-  if (policy !== undefined && cachePolicyApplies(ctx.request.method, response.status))
-    headers['cache-control'] ??= authenticated ? policy.authenticated : policy.anonymous;
-  const field = authenticated ? varyAuthenticated : vary;
-  if (field.tokens.length === 0) return response;
-  // Usually nothing set Vary yet: the joined value is ready.
-  if (headers.vary === undefined) headers.vary = field.value;
-  else appendListHeader(headers, 'vary', field.tokens);
-  return response;
-}
-
-/** A Vary list and its field value, joined once. */
-interface VaryField {
-  readonly tokens: readonly string[];
-  readonly value: string;
-}
-
-function varyField(tokens: readonly string[]): VaryField {
-  return { tokens, value: tokens.join(', ') };
-}
-
-const LAST_MODIFIED = { description: 'When the representation last changed (RFC 9110 section 8.8.2).' };
-const CACHE_CONTROL = { description: 'Who may cache it, and for how long (RFC 9111 section 5.2).' };
-
-const TAG = {
-  description: 'The entity tag of the representation (RFC 9110 section 8.8.3).',
-  schema: { type: 'string' },
-};
-
-const STALE = {
-  412: { description: 'Precondition Failed: the resource changed since the tag in If-Match.' },
-};
-const REQUIRED = { 428: { description: 'Precondition Required: send If-Match (RFC 6585 section 3).' } };
-
-/** What `conditional` adds to a route: validators and 304 on reads, 412 (and 428) on writes. */
-function conditionalContracts(
-  validated: boolean,
-  requireIfMatch: boolean,
-  cached: boolean,
-): OperationContract[] {
-  return [
-    {
-      // Every response this layer passes gets its Vary (and, with a policy, its Cache-Control).
-      allHeaders: {
-        Vary: { description: 'What it varies on (RFC 9110 section 12.5.5).' },
-        ...(cached ? { 'Cache-Control': CACHE_CONTROL } : {}),
-      },
-    },
-    {
-      methods: ['GET', 'HEAD'],
-      requestHeaders: {
-        'If-None-Match': {
-          description: 'Entity tags the client holds: 304 when one is current (RFC 9110 section 13.1.2).',
-        },
-        'If-Modified-Since': {
-          description: 'An HTTP date: 304 when not modified since (RFC 9110 section 13.1.3).',
-        },
-      },
-      responses: {
-        304: {
-          description: 'Not Modified: the representation the client holds is current.',
-          body: false,
-          headers: { ETag: TAG, 'Last-Modified': LAST_MODIFIED },
-        },
-      },
-      successHeaders: {
-        ETag: { ...TAG, required: true },
-        'Last-Modified': LAST_MODIFIED,
-        ...(cached ? { 'Cache-Control': { ...CACHE_CONTROL, required: true } } : {}),
-      },
-    },
-    ...(validated
-      ? [
-          {
-            methods: ['PUT', 'PATCH', 'DELETE', 'POST'],
-            requestHeaders: {
-              'If-Match': {
-                description: 'The entity tag the change is based on (RFC 9110 section 13.1.1).',
-                ...(requireIfMatch ? { required: true } : {}),
-              },
-            },
-            responses: requireIfMatch ? { ...STALE, ...REQUIRED } : STALE,
-          },
-        ]
-      : []),
-  ];
 }

@@ -22,6 +22,7 @@ export {
   type OperationContract,
   type StatusContract,
 } from './contract.js';
+export { type ExceptCondition, except } from './except.js';
 export { httpDate } from './http-date.js';
 export {
   appendFieldLine,

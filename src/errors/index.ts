@@ -8,6 +8,25 @@ export {
   statusPhrase,
 } from './api-error.js';
 export {
+  type AdaptersErrorCode,
+  type AuthErrorCode,
+  type CachingErrorCode,
+  type CoreErrorCode,
+  type DeprecationErrorCode,
+  type EnvelopeErrorCode,
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorCodeEntry,
+  type ErrorCodeOf,
+  type ErrorModule,
+  type IdempotencyErrorCode,
+  isErrorCode,
+  type OwnershipErrorCode,
+  type RateLimitErrorCode,
+  type ValidationErrorCode,
+  type VersioningErrorCode,
+} from './codes.js';
+export {
   type ErrorDocument,
   type ErrorObject,
   errorDocument,

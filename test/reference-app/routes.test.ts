@@ -1,6 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { numericId } from '../../examples/reference-app/ids.js';
 import { OrderChange, OrderInput } from '../../examples/reference-app/orders/orders-routes.js';
-import { referenceApp } from '../support/reference-app.js';
+import { send } from '../core/send.js';
+import { bearer, referenceApp } from '../support/reference-app.js';
 
 describe('the reference app’s declared routes', () => {
   const routes = referenceApp().app.routes();
@@ -20,6 +23,41 @@ describe('the reference app’s declared routes', () => {
     const declared = routes.filter((r) => r.pattern.startsWith('/books') || r.pattern.startsWith('/orders'));
     expect(declared).toHaveLength(6);
     for (const route of declared) expect(Object.keys(route.responses).length).toBeGreaterThan(0);
+  });
+
+  it('declares its numeric ids as params codecs, so no loader checks them again', () => {
+    expect(find('GET', '/books/{id}')?.params).toEqual({ id: numericId });
+    for (const method of ['GET', 'PATCH', 'DELETE'])
+      expect(find(method, '/orders/{id}')?.params).toEqual({ id: numericId });
+    // Where the parent's guard must answer first (403 alike for every id), the loader decodes it.
+    expect(find('GET', '/users/{id}/orders/{order_id}')?.params).toEqual({});
+  });
+
+  it('answers 404 for any id segment but a canonical positive integer, before loading (property)', async () => {
+    const { app } = referenceApp();
+    const auth = { headers: { authorization: await bearer('1') } };
+    // The model: 1 and up, decimal digits, no leading zero, a safe integer.
+    const canonical = (s: string) => /^[1-9]\d*$/.test(s) && Number.isSafeInteger(Number(s));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.stringMatching(/^[0-9a-z-]{1,20}$/),
+          fc.nat().map(String),
+          fc.nat().map((n) => `0${n}`),
+        ),
+        async (segment) => {
+          const book = await send(app, 'GET', `/books/${segment}`);
+          const order = await send(app, 'GET', `/orders/${segment}`, auth);
+          if (!canonical(segment)) {
+            expect(book.status).toBe(404);
+            expect(order.status).toBe(404);
+            expect(book.body.errors[0].detail).toBe('No resource exists at this path.');
+          }
+          expect(numericId.decode(segment)._tag).toBe(canonical(segment) ? 'Right' : 'Left');
+        },
+      ),
+      { seed: 30, numRuns: 80 },
+    );
   });
 
   it('is frozen', () => {

@@ -3,6 +3,7 @@ import { type Context, defineRoute, json, type ResourceSchema } from 'rest-conve
 import { dataDocument, defineResourceType, selfLink } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
 import { strictObject, text } from 'rest-conventions/validation';
+import { numericId } from '../ids.js';
 import type { Book, BookStore } from './book-store.js';
 
 /** How a book is shown: `title` and `author` only. */
@@ -18,16 +19,6 @@ export const bookSchema: ResourceSchema = {
   type: 'books',
   attributes: strictObject({ title: text({ maxLength: 500 }), author: text({ maxLength: 200 }) }),
 };
-
-/** A numeric id as a path segment gives it (at most 16 digits, no leading zero). */
-export const NUMERIC_ID = /^[1-9]\d{0,15}$/;
-
-/** The numeric id in a path, or 404: a malformed id names no resource. */
-export function numericId(raw: string, what: string): number {
-  if (!NUMERIC_ID.test(raw))
-    throw new ApiError(404, { detail: `No ${what} with id ${JSON.stringify(raw.slice(0, 40))}.` });
-  return Number(raw);
-}
 
 const publicMinute = { scope: 'public', maxAge: 60 } as const;
 
@@ -57,7 +48,7 @@ export function booksRoutes(deps: { readonly bookStore: BookStore }) {
   });
   const found = conditional({
     policy: publicMinute,
-    load: (ctx: Context<{ readonly id: string }>) => bookStore.get(numericId(ctx.params.id, 'book')),
+    load: (ctx: Context<{ readonly id: string }>) => bookStore.get(Number(ctx.params.id)),
     validators: (_ctx, book) =>
       book && { etag: versionEtag(`${book.id}-${book.updatedAt.getTime()}`), lastModified: book.updatedAt },
   });
@@ -94,6 +85,7 @@ export function booksRoutes(deps: { readonly bookStore: BookStore }) {
       method: 'GET',
       path: '/books/{id}',
       summary: 'Get a book',
+      params: { id: numericId },
       responses: {
         200: {
           description: 'One book',

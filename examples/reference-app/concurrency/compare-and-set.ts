@@ -13,7 +13,7 @@ import type { WriteOptions } from '../database/write-options.js';
  * version is no longer `expectedVersion`.
  */
 export async function compareAndSet<R extends { readonly version: number }>(
-  ctx: Context,
+  ctx: Pick<Context, 'get'>,
   checked: { readonly version: number },
   write: (expectedVersion: number, options: WriteOptions) => Promise<R | undefined>,
   document: (record: R) => unknown,

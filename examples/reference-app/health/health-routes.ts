@@ -1,10 +1,9 @@
-import type { App } from 'rest-conventions';
-import { json } from 'rest-conventions/core';
+import { defineRoute, json } from 'rest-conventions/core';
 import { ApiError } from 'rest-conventions/errors';
 import { type ReadinessCheck, unreadyStores } from './readiness.js';
 
 /** The health endpoints: public, never cached, never rate limited (docs/deployment.md). */
-export const HEALTH_PATHS: ReadonlySet<string> = new Set(['/health/live', '/health/ready']);
+export const HEALTH_PATHS: readonly string[] = ['/health/live', '/health/ready'];
 
 /** Fresh headers per response: middleware adds to a response's headers in place. */
 const neverStored = (): Record<string, string> => ({ 'cache-control': 'no-store' });
@@ -14,20 +13,17 @@ const neverStored = (): Record<string, string> => ({ 'cache-control': 'no-store'
  * `GET /health/ready`: every configured shared store answered within a second (a load balancer
  * sends it traffic only then); otherwise 503 naming the stores that did not, and nothing more.
  */
-export class HealthRoutes {
-  static readonly inject = ['readinessChecks'] as const;
-
-  constructor(private readonly checks: readonly ReadinessCheck[]) {}
-
-  register(app: App): void {
-    app.route({
+export function healthRoutes(deps: { readonly readinessChecks: readonly ReadinessCheck[] }) {
+  const checks = deps.readinessChecks;
+  return [
+    defineRoute({
       method: 'GET',
       path: '/health/live',
       summary: 'Liveness probe',
       responses: { 200: { description: 'The process is up', body: 'meta' } },
       handler: () => json(200, { meta: { status: 'pass' } }, neverStored()),
-    });
-    app.route({
+    }),
+    defineRoute({
       method: 'GET',
       path: '/health/ready',
       summary: 'Readiness probe',
@@ -40,7 +36,7 @@ export class HealthRoutes {
         },
       },
       handler: async () => {
-        const down = await unreadyStores(this.checks);
+        const down = await unreadyStores(checks);
         if (down.length > 0) {
           throw new ApiError(503, {
             code: 'not-ready',
@@ -48,9 +44,9 @@ export class HealthRoutes {
             headers: { ...neverStored(), 'retry-after': '5' },
           });
         }
-        const stores = Object.fromEntries(this.checks.map((c) => [c.name, 'pass']));
+        const stores = Object.fromEntries(checks.map((c) => [c.name, 'pass']));
         return json(200, { meta: { status: 'pass', stores } }, neverStored());
       },
-    });
-  }
+    }),
+  ];
 }

@@ -13,8 +13,8 @@ import { IDEMPOTENCY_TRANSACTION, type IdempotencyStore, idempotency } from 'res
 import { ownedResource } from 'rest-conventions/ownership';
 import { bodyPointer, integer, positiveInteger, strictObject } from 'rest-conventions/validation';
 import type { BookStore } from '../books/book-store.js';
-import { NUMERIC_ID } from '../books/books-routes.js';
 import { compareAndSet } from '../concurrency/compare-and-set.js';
+import { numericId } from '../ids.js';
 import type { Order, OrderStore } from './order-store.js';
 
 /** How an order is shown to its owner. */
@@ -73,10 +73,8 @@ export function ordersRoutes(deps: OrdersDeps) {
   // Another user's order is indistinguishable from an absent one: always the same 404.
   const ownOrder = ownedResource({
     noun: 'order',
-    load: (id) =>
-      NUMERIC_ID.test(id)
-        ? orders.find(Number(id)).then((found) => (found.kind === 'live' ? found.order : undefined))
-        : undefined,
+    // The route's `params` codec refused any other id (404) before this runs.
+    load: (id) => orders.find(Number(id)).then((found) => (found.kind === 'live' ? found.order : undefined)),
     ownerOf: (order: Order) => order.ownerId,
   });
   // DELETE is idempotent: the owner's tombstone answers 204 again, anyone else's the same 404.
@@ -86,9 +84,9 @@ export function ordersRoutes(deps: OrdersDeps) {
   const ownOrderOrTombstone = ownedResource<OrderOrTombstone>({
     noun: 'order',
     load: async (id) => {
-      const found = NUMERIC_ID.test(id) ? await orders.find(Number(id)) : undefined;
-      if (found?.kind === 'live') return { ...found.order, live: true };
-      if (found?.kind === 'deleted') return { id: Number(id), ownerId: found.ownerId, live: false };
+      const found = await orders.find(Number(id));
+      if (found.kind === 'live') return { ...found.order, live: true };
+      if (found.kind === 'deleted') return { id: Number(id), ownerId: found.ownerId, live: false };
       return undefined;
     },
     ownerOf: (order) => order.ownerId,
@@ -142,6 +140,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     defineRoute({
       method: 'GET',
       path: '/orders/{id}',
+      params: { id: numericId },
       auth: 'principal',
       summary: 'Get an order',
       responses: { 200: { description: "One of the caller's orders", body: { resource: orderSchema } } },
@@ -151,6 +150,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     defineRoute({
       method: 'PATCH',
       path: '/orders/{id}',
+      params: { id: numericId },
       auth: 'principal',
       summary: 'Change the quantity of an order',
       body: { codec: OrderChange, type: 'orders', example: { quantity: 3 } },
@@ -176,6 +176,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     defineRoute({
       method: 'DELETE',
       path: '/orders/{id}',
+      params: { id: numericId },
       auth: 'principal',
       summary: 'Cancel an order',
       responses: { 204: { description: 'The order is gone (or already was)' } },

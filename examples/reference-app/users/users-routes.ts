@@ -18,7 +18,7 @@ import {
   versionedPath,
   versionedRoutes,
 } from 'rest-conventions/versioning';
-import { NUMERIC_ID } from '../books/books-routes.js';
+import { numericId } from '../ids.js';
 import type { Order, OrderStore } from '../orders/order-store.js';
 import { orderResource, orderSchema, orderValidators } from '../orders/orders-routes.js';
 import type { User, UserStore } from './user-store.js';
@@ -134,10 +134,12 @@ export function usersRoutes(deps: UsersDeps) {
   const userOrder = user.child({
     param: 'order_id',
     noun: 'order',
-    // A malformed id names no order: the same 404 as an absent one.
+    // Decoded here, not by a `params` codec on the route: the user's guard answers first, so
+    // another user's orders are refused alike (403) whatever the id, malformed ones included.
     load: async (id): Promise<Order | undefined> => {
-      if (!NUMERIC_ID.test(id)) return undefined;
-      const found = await orders.find(Number(id));
+      const decoded = numericId.decode(id);
+      if (decoded._tag === 'Left') return undefined;
+      const found = await orders.find(decoded.right);
       return found.kind === 'live' ? found.order : undefined;
     },
     belongsTo: (order, owner) => order.ownerId === owner.id,

@@ -1,0 +1,171 @@
+import { bodyBytes, collectBody } from '../core/response.js';
+import type { ApiResponse, Context, Next } from '../http/types.js';
+import { withTimeout } from '../stores/timeout.js';
+import { shouldStore, toStoredResponse } from './decision.js';
+import { inProgressError, storeUnavailableError } from './errors.js';
+import { LeaseRenewals, type RunningClaim } from './lease-renewals.js';
+import type { Config } from './options.js';
+import type { ClaimOutcome, StoreTransaction } from './store.js';
+
+const FIRST_POLL_MS = 10;
+const MAX_POLL_MS = 250;
+const NO_BODY = new Uint8Array(0);
+
+/**
+ * The life of a claim (docs/idempotency.md): `claim` takes the key (polling while it is in progress,
+ * with `wait`), `execute` runs the handler under the claim, renewing its lease, and completes the
+ * record (in the store's transaction when it has one) or releases the claim. Every store call is
+ * bounded by `storeTimeoutMs` (a 503 past it), but an in-process store's.
+ */
+export function claimLifecycle(config: Config) {
+  const { store } = config;
+
+  const unavailable = (error: unknown): never => {
+    throw storeUnavailableError(error);
+  };
+  // A store in this process's memory cannot hang: no timer around its calls.
+  const bounded = store.inProcess
+    ? <T>(call: () => Promise<T>): Promise<T> => {
+        try {
+          return call().catch(unavailable);
+        } catch (error) {
+          return Promise.reject(storeUnavailableError(error));
+        }
+      }
+    : <T>(call: () => Promise<T>, onLate?: (value: T) => void): Promise<T> =>
+        withTimeout(call, config.storeTimeoutMs, onLate).catch(unavailable);
+  const quietly = (ctx: Context, what: string, call: () => Promise<unknown>): Promise<void> =>
+    bounded(call).then(
+      () => undefined,
+      (error: unknown) =>
+        ctx.logger.warn({ requestId: ctx.requestId, err: error }, `idempotency: ${what} failed`),
+    );
+
+  const claimOnce = (key: string, fingerprint: string, owner: string, ctx: Context): Promise<ClaimOutcome> =>
+    bounded(
+      () => store.claim(key, fingerprint, config.leaseMs, owner, ctx),
+      // A claim that lands after its deadline would block the key until the lease ends: undo it.
+      (late) => {
+        if (late.kind === 'claimed') store.release(key, late.token).catch(() => undefined);
+      },
+    );
+  const claimWaiting = async (
+    key: string,
+    fingerprint: string,
+    owner: string,
+    ctx: Context,
+    waitMs: number,
+  ): Promise<ClaimOutcome> => {
+    const deadline = config.now() + waitMs;
+    let pause = FIRST_POLL_MS;
+    for (;;) {
+      const outcome = await claimOnce(key, fingerprint, owner, ctx);
+      if (outcome.kind !== 'in-progress' || config.now() >= deadline) return outcome;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(pause * 2, MAX_POLL_MS);
+    }
+  };
+  const { waitMs } = config;
+  const claim =
+    waitMs === undefined
+      ? claimOnce
+      : (key: string, fingerprint: string, owner: string, ctx: Context) =>
+          claimWaiting(key, fingerprint, owner, ctx, waitMs);
+
+  const renewals = new LeaseRenewals<RunningClaim & { readonly ctx: Context }>(
+    config.leaseMs,
+    ({ ctx, key, token }) => {
+      bounded(() => store.renew(key, token, config.leaseMs)).then(
+        (renewed) => {
+          if (!renewed)
+            ctx.logger.warn({ requestId: ctx.requestId }, 'idempotency: lease lost while the handler ran');
+        },
+        (error: unknown) =>
+          ctx.logger.warn({ requestId: ctx.requestId, err: error }, 'idempotency: lease renewal failed'),
+      );
+    },
+  );
+
+  const execute = async (ctx: Context, next: Next, key: string, token: string): Promise<ApiResponse> => {
+    const running = { ctx, key, token, tick: 0 };
+    renewals.start(running);
+    const stopRenewing = () => renewals.stop(running);
+    const release = () => quietly(ctx, 'release', () => store.release(key, token));
+    let transaction: StoreTransaction | undefined;
+    const rollback = async (): Promise<void> => {
+      const tx = transaction;
+      if (tx !== undefined) await quietly(ctx, 'rollback', () => tx.rollback());
+    };
+    let response: ApiResponse;
+    let body: Uint8Array;
+    try {
+      if (store.begin !== undefined) {
+        const begin = store.begin.bind(store);
+        transaction = await bounded(
+          () => begin(ctx),
+          (late) => void late.rollback().catch(() => undefined),
+        );
+      }
+      response = await next();
+      // Drain a streamed body here, so the response is stored whether or not the client is still there.
+      // A whole body is at hand without an await; only a stream (or no body) goes through collectBody.
+      body = bodyBytes(response) ?? (await collectBody(response)) ?? NO_BODY;
+    } catch (error) {
+      stopRenewing();
+      await rollback();
+      await release();
+      throw error;
+    }
+    stopRenewing();
+
+    if (!shouldStore(response.status, config.storeClientErrors)) {
+      await rollback();
+      await release();
+      return response;
+    }
+    const stored = toStoredResponse(response, body, config.replayHeaders);
+    const retentionMs = response.status >= 400 ? config.clientErrorRetentionMs : config.retentionMs;
+
+    if (transaction !== undefined) {
+      const tx = transaction;
+      let completed: boolean;
+      try {
+        const completeAndCommit = tx.completeAndCommit?.bind(tx);
+        if (completeAndCommit !== undefined) {
+          completed = await bounded(() => completeAndCommit(key, token, stored, retentionMs));
+        } else {
+          completed = await bounded(() => tx.complete(key, token, stored, retentionMs));
+          if (completed) await bounded(() => tx.commit());
+        }
+      } catch (error) {
+        // Neither the handler's writes nor the record are known to be committed: roll back and let the
+        // client retry (if the commit did land, the retry is replayed).
+        await quietly(ctx, 'rollback', () => tx.rollback());
+        await release();
+        throw error;
+      }
+      if (!completed) {
+        // Our lease was taken over: the new owner's result stands and our writes are undone.
+        await quietly(ctx, 'rollback', () => tx.rollback());
+        throw inProgressError();
+      }
+      return response;
+    }
+
+    try {
+      const completed = await bounded(() => store.complete(key, token, stored, retentionMs));
+      if (!completed) {
+        ctx.logger.warn(
+          { requestId: ctx.requestId },
+          'idempotency: response not stored (the lease was taken over, or the store does not keep a response that large)',
+        );
+      }
+    } catch (error) {
+      // The side effect happened; the client gets its real result. A retry after the lease re-runs.
+      ctx.logger.error({ requestId: ctx.requestId, err: error }, 'idempotency: response could not be stored');
+    }
+    return response;
+  };
+
+  return { claim, execute };
+}

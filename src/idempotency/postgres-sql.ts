@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+
+// The PostgreSQL idempotency store's statements: their texts, names and result rows.
+
+/** The store's statements on `table`, named for preparation ({@link statements}). */
+export function storeStatements(table: string) {
+  return statements({
+    claim: claimText(table, false),
+    claimLocked: claimText(table, true),
+    renew: `UPDATE ${table} SET expires_at = $3::bigint + $4::bigint
+      WHERE scope_key = $1 AND token = $2 AND state = 'in-progress' AND expires_at > $3::bigint`,
+    complete: `UPDATE ${table}
+      SET state = 'completed', expires_at = $3::bigint + $4::bigint, status = $5, headers = $6::jsonb, body = $7,
+        bytes = bytes + $8::int
+      WHERE scope_key = $1 AND token = $2 AND state = 'in-progress' AND expires_at > $3::bigint`,
+    // The record was inserted by this very transaction, which nobody else can take over: no lease
+    // to check, however long the handler ran.
+    completeOwn: `UPDATE ${table}
+      SET state = 'completed', expires_at = $3::bigint + $4::bigint, status = $5, headers = $6::jsonb, body = $7,
+        bytes = bytes + $8::int
+      WHERE scope_key = $1 AND token = $2 AND state = 'in-progress'`,
+    // The completion sent with the COMMIT behind it (a pipelining client): finding no row, it must
+    // not let that COMMIT land, so it divides by the count of rows it updated. Division by zero
+    // aborts the transaction, and a COMMIT of an aborted transaction rolls it back.
+    completeOwnOrAbort: `WITH done AS (UPDATE ${table}
+        SET state = 'completed', expires_at = $3::bigint + $4::bigint, status = $5, headers = $6::jsonb, body = $7,
+          bytes = bytes + $8::int
+        WHERE scope_key = $1 AND token = $2 AND state = 'in-progress'
+        RETURNING 1)
+      SELECT 1 / count(*)::int AS completed FROM done`,
+    release: `DELETE FROM ${table}
+      WHERE scope_key = $1 AND token = $2 AND state = 'in-progress' AND expires_at > $3::bigint`,
+    deleteExpired: `DELETE FROM ${table} WHERE expires_at <= $1::bigint`,
+  });
+}
+
+/**
+ * The claim statement: the live record under the key, the owner's live usage, and the insert (or
+ * the takeover of an expired row) when there is no live record and the owner's quota has room; one
+ * round trip. `locked` (a claim inside the handler's transaction) first takes a transaction-scoped
+ * advisory lock on the key, so a concurrent claim of the same key answers at once instead of
+ * waiting on the uncommitted row.
+ */
+function claimText(table: string, locked: boolean): string {
+  // Seeded, so that the key's lock is not the one of anything else hashed with the default seed 0
+  // (an application's own advisory locks, such as a migration runner's).
+  const lock = locked
+    ? `locked AS (SELECT pg_try_advisory_xact_lock(hashtextextended($1, ${ADVISORY_LOCK_SEED})) AS got), `
+    : '';
+  return `WITH ${lock}existing AS (
+        SELECT state, fingerprint, status, headers::text AS headers, body FROM ${table}
+        WHERE scope_key = $1 AND expires_at > $4::bigint
+      ), usage AS (
+        SELECT count(*) AS entries, coalesce(sum(bytes), 0) AS bytes, min(expires_at) AS earliest
+        FROM ${table} WHERE owner = $6 AND expires_at > $4::bigint
+      ), inserted AS (
+        INSERT INTO ${table} AS r (scope_key, fingerprint, token, state, expires_at, owner, bytes)
+        SELECT $1, $2, $3, 'in-progress', $4::bigint + $5::bigint, $6, $7::int FROM usage${locked ? ', locked' : ''}
+        WHERE NOT EXISTS (SELECT 1 FROM existing)${locked ? ' AND locked.got' : ''}
+          AND usage.entries < $8::bigint AND usage.bytes + $7::int <= $9::bigint
+        ON CONFLICT (scope_key) DO UPDATE
+          SET fingerprint = excluded.fingerprint, token = excluded.token, state = 'in-progress',
+              expires_at = excluded.expires_at, status = NULL, headers = NULL, body = NULL,
+              owner = excluded.owner, bytes = excluded.bytes
+          WHERE r.expires_at <= $4::bigint
+        RETURNING r.token
+      )
+      SELECT (SELECT token FROM inserted) AS token, ${locked ? 'l.got' : 'NULL::boolean'} AS locked,
+        e.state, e.fingerprint, e.status, e.headers, e.body,
+        u.entries::int AS entries, u.bytes::bigint::text AS bytes, u.earliest::text AS earliest
+      FROM usage u ${locked ? 'CROSS JOIN locked l ' : ''}LEFT JOIN existing e ON true`;
+}
+
+/** `hashtextextended`'s seed argument for the key's advisory lock: "idem" in ASCII. */
+const ADVISORY_LOCK_SEED = 0x6964656d;
+
+export type ClaimRow = {
+  readonly token: string | null;
+  /** Whether the claim got the key's advisory lock; null when it did not ask for it. */
+  readonly locked: boolean | null;
+  readonly state: string | null;
+  readonly fingerprint: string | null;
+  readonly entries: number;
+  readonly bytes: string;
+  readonly earliest: string | null;
+  readonly status: number | null;
+  readonly headers: string | null;
+  readonly body: Buffer | null;
+};
+
+/** A statement of the store: its text, and the name it is prepared under. */
+export interface Statement {
+  readonly name: string;
+  readonly text: string;
+}
+
+/**
+ * Names each statement after a hash of its text: the same name for the same text in every store on
+ * one pool (`pg` refuses one name for two texts), and short enough for PostgreSQL's 63-byte
+ * identifiers whatever the table's name.
+ */
+function statements<K extends string>(texts: Record<K, string>): Record<K, Statement> {
+  const named = {} as Record<K, Statement>;
+  for (const [key, text] of Object.entries<string>(texts)) {
+    const digest = createHash('sha256').update(text).digest('hex').slice(0, 24);
+    named[key as K] = { name: `rc_idempotency_${digest}`, text };
+  }
+  return named;
+}
+
+/** Whether `error` is PostgreSQL's division by zero (SQLSTATE 22012): see `completeOwnOrAbort`. */
+export function isDivisionByZero(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '22012';
+}

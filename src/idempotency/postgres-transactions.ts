@@ -1,0 +1,141 @@
+import type { Context } from '../http/types.js';
+import type { ConnectionPool, PooledConnection } from './postgres-types.js';
+import type { ClaimOutcome } from './store.js';
+
+/** A transaction of the handler's, on a client checked out of the pool. */
+export interface OpenTransaction {
+  readonly client: PooledConnection;
+  /** The token of the claim made in it; undefined when it was opened after the claim. */
+  readonly token: string | undefined;
+  /** True once the claim was released while the handler ran: the completion must not land. */
+  released: boolean;
+  open: boolean;
+}
+
+/**
+ * The transactions of the transactional store. A claim opens one and leaves it for `begin(ctx)` of
+ * the same request; until then a release rolls it back, afterwards a release only fences its
+ * completion (the handler still writes through the client, which must stay in the transaction).
+ */
+export function openTransactions(pool: ConnectionPool) {
+  const claimedFor = new WeakMap<Context, OpenTransaction>();
+  const byToken = new Map<string, { readonly tx: OpenTransaction; readonly ctx: Context }>();
+
+  // pg-pool listens to the `error` event of idle clients only: a held client whose connection
+  // breaks (PostgreSQL restarted mid-handler) would emit it with no listener and end the process.
+  // The failure reaches the store and the handler through their queries instead.
+  const ignore = () => {};
+  const checkOut = async (): Promise<PooledConnection> => {
+    const client = await pool.connect();
+    client.on?.('error', ignore);
+    return client;
+  };
+  /** Back to the pool, or destroyed (`destroy`: a connection in an unknown state is never reused). */
+  const giveBack = (client: PooledConnection, destroy = false): void => {
+    if (!destroy) client.off?.('error', ignore);
+    client.release(destroy);
+  };
+  const open = async (): Promise<PooledConnection> => {
+    const client = await checkOut();
+    try {
+      await client.query('BEGIN');
+    } catch (error) {
+      giveBack(client, true);
+      throw error;
+    }
+    return client;
+  };
+  /**
+   * `BEGIN`, then `first` on the client. A pipelining client sends the two together: `first` sends
+   * its statement as it is called. Should `BEGIN` fail alone, that statement ran outside any
+   * transaction; the error is thrown all the same and the connection destroyed (a claim left that
+   * way is taken over after its lease, as after a crash).
+   */
+  const beginWith = async <T>(client: PooledConnection, first: (client: PooledConnection) => Promise<T>) => {
+    if (client.pipeline !== true) {
+      await client.query('BEGIN');
+      return first(client);
+    }
+    const [begun, done] = await Promise.allSettled([client.query('BEGIN'), first(client)]);
+    if (begun.status === 'rejected') throw begun.reason;
+    if (done.status === 'rejected') throw done.reason;
+    return done.value;
+  };
+  /** Ends `tx` with `statement`; resolves with the command PostgreSQL answered (see `QueryResult`). */
+  const end = async (tx: OpenTransaction, statement: 'COMMIT' | 'ROLLBACK'): Promise<string | undefined> => {
+    if (!tx.open) return undefined;
+    tx.open = false;
+    if (tx.token !== undefined) byToken.delete(tx.token);
+    let command: string | undefined;
+    try {
+      command = (await tx.client.query(statement)).command;
+    } catch (error) {
+      giveBack(tx.client, true);
+      throw error;
+    }
+    giveBack(tx.client);
+    return command;
+  };
+
+  return {
+    end,
+    async claim(ctx: Context, claimOn: (client: PooledConnection) => Promise<ClaimOutcome>) {
+      const client = await checkOut();
+      let outcome: ClaimOutcome;
+      try {
+        outcome = await beginWith(client, claimOn);
+      } catch (error) {
+        giveBack(client, true);
+        throw error;
+      }
+      const tx: OpenTransaction = {
+        client,
+        token: outcome.kind === 'claimed' ? outcome.token : undefined,
+        released: false,
+        open: true,
+      };
+      if (tx.token === undefined) {
+        await end(tx, 'ROLLBACK');
+        return outcome;
+      }
+      claimedFor.set(ctx, tx);
+      byToken.set(tx.token, { tx, ctx });
+      return outcome;
+    },
+    /** The transaction the request's claim opened, else a new one. */
+    async begin(ctx: Context): Promise<OpenTransaction> {
+      const claimed = claimedFor.get(ctx);
+      claimedFor.delete(ctx);
+      if (claimed?.open) return claimed;
+      return { client: await open(), token: undefined, released: false, open: true };
+    },
+    /** The open transaction of the claim `token` if no `begin` took it (then it is this caller's). */
+    takeUnbegun(token: string): OpenTransaction | undefined {
+      const held = byToken.get(token);
+      if (held === undefined || claimedFor.get(held.ctx) !== held.tx || !held.tx.open) return undefined;
+      claimedFor.delete(held.ctx);
+      return held.tx;
+    },
+    /** Whether the claim `token` still holds its key, when a transaction of this store made it. */
+    holding(token: string): boolean | undefined {
+      const held = byToken.get(token);
+      return held === undefined ? undefined : !held.tx.released;
+    },
+    /** Releases the claim `token` when a transaction of this store made it; else undefined. */
+    async release(token: string): Promise<boolean | undefined> {
+      const held = byToken.get(token);
+      if (held === undefined) return undefined;
+      if (claimedFor.get(held.ctx) === held.tx) {
+        // Not handed to the handler yet (a claim that came back too late): nothing else uses it.
+        claimedFor.delete(held.ctx);
+        await end(held.tx, 'ROLLBACK');
+        return true;
+      }
+      if (held.tx.released) return false;
+      held.tx.released = true;
+      return true;
+    },
+  };
+}
+
+export type Transactions = ReturnType<typeof openTransactions>;

@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { statusCode } from '../../src/errors/api-error.js';
+import { ERROR_CODES, type ErrorCode, isErrorCode } from '../../src/errors/codes.js';
+
+// The codes the library answers with, read from its source: every string literal in a `code:`
+// member, versioning's `refused(status, 'code')`, and the status slug of every `new ApiError(status)`
+// that names no code (nor a list of `errors`, each with its own code).
+
+const SRC = join(import.meta.dirname, '../../src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
+  );
+}
+
+interface Site {
+  readonly code: string;
+  readonly status: number | undefined;
+  readonly file: string;
+}
+
+function sitesIn(file: string): Site[] {
+  const text = readFileSync(file, 'utf8').replace(/^\s*(\*|\/\/).*$/gm, '');
+  const name = file.slice(SRC.length + 1);
+  const sites: Site[] = [];
+  for (const match of text.matchAll(/\bcode:\s*(?![\s{])([^,\n}]+)/g)) {
+    for (const literal of match[1]!.matchAll(/'([a-z0-9-]+)'/g)) {
+      sites.push({ code: literal[1]!, status: statusBefore(text, match.index), file: name });
+    }
+  }
+  for (const match of text.matchAll(/\brefused\(\s*(\d{3}|[\w.]+),\s*'([a-z0-9-]+)'/g)) {
+    sites.push({ code: match[2]!, status: Number(match[1]) || undefined, file: name });
+  }
+  for (const match of text.matchAll(/new ApiError\((\d{3})(\)|,\s*\{)/g)) {
+    const rest = match[2] === ')' ? '' : text.slice(match.index, text.indexOf('})', match.index));
+    if (/\b(code|errors)\b/.test(rest)) continue;
+    const status = Number(match[1]);
+    sites.push({ code: statusCode(status), status, file: name });
+  }
+  // The node adapter's answers to what its parser refused: `[parser error code, status]` pairs.
+  for (const match of text.matchAll(/\['[A-Z_]+', (\d{3})\]/g)) {
+    const status = Number(match[1]);
+    sites.push({ code: statusCode(status), status, file: name });
+  }
+  return sites;
+}
+
+/** The status of the `new ApiError(<status>, {` that opens the object a `code:` member is in. */
+function statusBefore(text: string, index: number): number | undefined {
+  const opening = text.slice(Math.max(0, index - 40), index).match(/new ApiError\((\d{3}), \{\s*$/);
+  return opening === null ? undefined : Number(opening[1]);
+}
+
+const sites = sourceFiles(SRC).flatMap(sitesIn);
+
+describe('ERROR_CODES', () => {
+  it('lists every code the source answers with, with its status', () => {
+    expect(sites.length).toBeGreaterThan(50);
+    for (const site of sites) {
+      expect(isErrorCode(site.code), `${site.code} (${site.file}) is not in ERROR_CODES`).toBe(true);
+      if (site.status !== undefined) {
+        const listed: readonly number[] = ERROR_CODES[site.code as ErrorCode].status;
+        expect(listed, `${site.code} is sent with ${site.status} in ${site.file}`).toContain(site.status);
+      }
+    }
+  });
+
+  it('lists no code the source does not answer with', () => {
+    const found = new Set(sites.map((site) => site.code));
+    for (const [code, entry] of Object.entries(ERROR_CODES)) {
+      // A slug is also the code of a status a framework error carries through an adapter.
+      const slug = entry.status.some((status) => statusCode(status) === code);
+      expect(found.has(code) || slug, `${code} is listed but never sent`).toBe(true);
+    }
+  });
+
+  it('is the table of docs/errors.md, code for code', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/errors.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Codes'), doc.indexOf('\n## ', doc.indexOf('## Codes') + 1));
+    const rows = [...section.matchAll(/^\| `([a-z0-9-]+)` +\| ([\d, ]+?) +\|/gm)].map(
+      (row) => `${row[1]} ${row[2]}`,
+    );
+    const listed = Object.entries(ERROR_CODES).map(([code, entry]) => `${code} ${entry.status.join(', ')}`);
+    expect(rows).toEqual(listed);
+  });
+
+  it('isErrorCode answers for the list only', () => {
+    expect(isErrorCode('not-found')).toBe(true);
+    expect(isErrorCode('toString')).toBe(false);
+    expect(isErrorCode('catalogue-offline')).toBe(false);
+  });
+});

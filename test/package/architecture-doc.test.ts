@@ -1,0 +1,61 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// docs/architecture.md states the size of the public root and of the largest source file: measured
+// here from the source, so the page fails this test as soon as it is stale.
+
+const root = join(import.meta.dirname, '../..');
+const page = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
+  );
+}
+
+/** The names `src/index.ts` exports, values and types, as the compiler resolves them. */
+function rootExports(): { values: number; types: number } {
+  const index = join(root, 'src/index.ts');
+  const program = ts.createProgram([index], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  const module = checker.getSymbolAtLocation(program.getSourceFile(index)!)!;
+  let values = 0;
+  let types = 0;
+  for (const symbol of checker.getExportsOfModule(module)) {
+    const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+    if (target.flags & ts.SymbolFlags.Value) values++;
+    else types++;
+  }
+  return { values, types };
+}
+
+describe('docs/architecture.md', () => {
+  it("states the root's export count", () => {
+    const { values, types } = rootExports();
+    expect(values).toBeGreaterThan(50);
+    expect(page).toContain(
+      `The root, \`rest-conventions\`, exports ${values + types} names (${values} values, ${types} types)`,
+    );
+  });
+
+  it('states the largest source file and its size', () => {
+    const sizes = sourceFiles(join(root, 'src')).map((file) => ({
+      file: relative(root, file).split('\\').join('/'),
+      lines: readFileSync(file, 'utf8').split('\n').length - 1,
+    }));
+    const largest = sizes.reduce((a, b) => (b.lines > a.lines ? b : a));
+    expect(page).toContain(`The largest source file is \`${largest.file}\`, ${largest.lines} lines`);
+  });
+});
