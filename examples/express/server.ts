@@ -1,11 +1,6 @@
 /** The bookshop in Express 5: its router, handlers and JSON parser, with the primitives as middleware. */
 import express, { type Response } from 'express';
-import {
-  conventions,
-  conventionsContext,
-  conventionsErrors,
-  conventionsNotFound,
-} from 'rest-conventions/express';
+import { conventions, conventionsErrors, conventionsNotFound, requireCaller } from 'rest-conventions/express';
 import {
   bookDocument,
   booksDocument,
@@ -32,12 +27,12 @@ export function expressShop(config: Config): express.Express {
 
   app.get('/books', (_req, res) => send(res, booksDocument()));
   app.get('/books/:id', (req, res) => send(res, bookDocument(req.params.id)));
-  app.post('/orders', (req, res) => {
-    const { location, document } = orders.create(conventionsContext(req)?.principal?.sub, req.body);
+  app.post('/orders', requireCaller(), (req, res) => {
+    const { location, document } = orders.create(res.locals.principal.sub, req.body);
     send(res.status(201).location(location), document);
   });
-  app.get('/orders/:id', (req, res) => {
-    send(res, orders.read(conventionsContext(req)?.principal?.sub, req.params.id));
+  app.get('/orders/:id', requireCaller(), (req, res) => {
+    send(res, orders.read(res.locals.principal.sub, req.params.id));
   });
   app.get('/openapi.json', (_req, res) => res.type(OPENAPI_TYPE).send(Buffer.from(description)));
   app.use(conventionsNotFound());

@@ -2,9 +2,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   conventions,
-  conventionsContext,
   conventionsFrameworkErrors,
   conventionsNotFound,
+  requireCaller,
 } from 'rest-conventions/fastify';
 import {
   bookDocument,
@@ -32,22 +32,18 @@ export async function fastifyShop(config: Config): Promise<FastifyInstance> {
   app.get<{ Params: { id: string } }>('/books/:id', (request, reply) =>
     reply.type(JSON_API).send(Buffer.from(JSON.stringify(bookDocument(request.params.id)))),
   );
-  app.post('/orders', (request, reply) => {
-    const { location, document } = orders.create(conventionsContext(request)?.principal?.sub, request.body);
+  app.post('/orders', { preHandler: requireCaller() }, (request, reply) => {
+    const { location, document } = orders.create(request.principal.sub, request.body);
     return reply
       .code(201)
       .header('location', location)
       .type(JSON_API)
       .send(Buffer.from(JSON.stringify(document)));
   });
-  app.get<{ Params: { id: string } }>('/orders/:id', (request, reply) =>
+  app.get<{ Params: { id: string } }>('/orders/:id', { preHandler: requireCaller() }, (request, reply) =>
     reply
       .type(JSON_API)
-      .send(
-        Buffer.from(
-          JSON.stringify(orders.read(conventionsContext(request)?.principal?.sub, request.params.id)),
-        ),
-      ),
+      .send(Buffer.from(JSON.stringify(orders.read(request.principal.sub, request.params.id)))),
   );
   const description = Buffer.from(shopDocument(primitives.use));
   app.get('/openapi.json', (_request, reply) => reply.type(OPENAPI_TYPE).send(description));

@@ -1,11 +1,6 @@
 /** The bookshop in Hono 4: its router, handlers and `c.req.json()`, with the primitives as middleware. */
 import { Hono } from 'hono';
-import {
-  conventions,
-  conventionsContext,
-  conventionsErrors,
-  conventionsNotFound,
-} from 'rest-conventions/hono';
+import { conventions, conventionsErrors, conventionsNotFound, requireCaller } from 'rest-conventions/hono';
 import {
   bookDocument,
   booksDocument,
@@ -28,12 +23,12 @@ export function honoShop(config: Config): Hono {
   app.use(conventions({ use: primitives }));
   app.get('/books', (c) => c.body(body(booksDocument()), 200, headers));
   app.get('/books/:id', (c) => c.body(body(bookDocument(c.req.param('id'))), 200, headers));
-  app.post('/orders', async (c) => {
-    const { location, document } = orders.create(conventionsContext(c)?.principal?.sub, await c.req.json());
+  app.post('/orders', requireCaller(), async (c) => {
+    const { location, document } = orders.create(c.get('principal').sub, await c.req.json());
     return c.body(body(document), 201, { ...headers, location });
   });
-  app.get('/orders/:id', (c) =>
-    c.body(body(orders.read(conventionsContext(c)?.principal?.sub, c.req.param('id'))), 200, headers),
+  app.get('/orders/:id', requireCaller(), (c) =>
+    c.body(body(orders.read(c.get('principal').sub, c.req.param('id'))), 200, headers),
   );
   app.get('/openapi.json', (c) => c.body(description, 200, { 'content-type': OPENAPI_TYPE }));
   app.notFound(conventionsNotFound(app));

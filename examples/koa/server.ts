@@ -1,7 +1,7 @@
 /** The bookshop in Koa 3 with @koa/router, with the primitives as middleware in the onion. */
 import Router from '@koa/router';
 import Koa from 'koa';
-import { conventions, conventionsContext, conventionsNotFound } from 'rest-conventions/koa';
+import { conventions, conventionsNotFound, requireCaller } from 'rest-conventions/koa';
 import {
   bookDocument,
   booksDocument,
@@ -22,19 +22,23 @@ export function koaShop(config: Config): Koa {
     ctx.type = JSON_API;
     ctx.body = Buffer.from(JSON.stringify(document));
   };
-  const caller = (ctx: Koa.Context) => conventionsContext(ctx)?.principal?.sub;
 
   router.get('/books', (ctx) => send(ctx, booksDocument()));
   router.get('/books/:id', (ctx) => send(ctx, bookDocument(ctx.params.id!)));
   // Koa has no body parser of its own: the idempotency primitive has read the body (the key is
   // required here) and hands it on as `ctx.request.body`, as @koa/bodyparser would.
-  router.post('/orders', (ctx) => {
-    const { location, document } = orders.create(caller(ctx), (ctx.request as { body?: unknown }).body);
+  router.post('/orders', requireCaller(), (ctx) => {
+    const { location, document } = orders.create(
+      ctx.state.principal.sub,
+      (ctx.request as { body?: unknown }).body,
+    );
     ctx.status = 201;
     ctx.set('location', location);
     send(ctx, document);
   });
-  router.get('/orders/:id', (ctx) => send(ctx, orders.read(caller(ctx), ctx.params.id!)));
+  router.get('/orders/:id', requireCaller(), (ctx) =>
+    send(ctx, orders.read(ctx.state.principal.sub, ctx.params.id!)),
+  );
   router.get('/openapi.json', (ctx) => {
     ctx.type = OPENAPI_TYPE;
     ctx.body = description;

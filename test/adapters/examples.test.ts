@@ -199,6 +199,18 @@ describe('the four framework examples', () => {
     }
   });
 
+  it("read an order's caller with requireCaller(): anonymous is requireAuth()'s 401 document", async () => {
+    for (const [name, { port }] of servers) {
+      const anonymous = await exchange(port, 'GET', '/orders/1', {});
+      expect(anonymous.status, name).toBe(401);
+      expect(anonymous.headers['www-authenticate'], name).toBe('Bearer realm="api"');
+      expect(JSON.parse(anonymous.body).errors[0], name).toMatchObject({
+        code: 'unauthenticated',
+        source: { header: 'Authorization' },
+      });
+    }
+  });
+
   it('serve /openapi.json of their own operations, which lints clean', async () => {
     for (const [name, { port }] of servers) {
       const response = await fetch(`http://127.0.0.1:${port}/openapi.json`);

@@ -28,6 +28,8 @@ export type { ConventionsOptions } from '../conventions.js';
 
 import { CONTEXTS, sendResponse } from './context.js';
 
+export type { RequireCallerOptions } from '../caller.js';
+export { type CallerGuard, type CallerLocals, requireCaller } from './caller.js';
 export { conventionsContext } from './context.js';
 export { describedRoutes, type ExpressRouterLike } from './described.js';
 export { conventionsNotFound } from './not-found.js';

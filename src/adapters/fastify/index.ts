@@ -19,11 +19,14 @@ import { conventionsRunner, neutralHeaders, RecordedBody } from '../conventions.
 import { frameworkBody } from '../framework-body.js';
 import { clientAddressOption, incomingView, wireBody } from '../node-host.js';
 import { type FrameworkRoute, unmatched } from '../unmatched.js';
+import { PRINCIPAL } from './caller.js';
 import { CONTEXT, type WithContext } from './context.js';
 import { type FastifyConventionsOptions, fromFastifyError } from './errors.js';
 import { asBuffer, headPayload, payloadBody, send, writeAnswer } from './replies.js';
 
+export type { RequireCallerOptions } from '../caller.js';
 export type { ConventionsOptions } from '../conventions.js';
+export { requireCaller } from './caller.js';
 export { conventionsContext } from './context.js';
 export { conventionsFrameworkErrors, type FastifyConventionsOptions } from './errors.js';
 export { appHandler, type FastifyMountOptions, mountApp } from './mount.js';
@@ -85,6 +88,7 @@ export function conventions(options: FastifyConventionsOptions): FastifyPluginAs
     if (!fastify.hasRequestDecorator(CONTEXT)) fastify.decorateRequest(CONTEXT, null);
     if (!fastify.hasRequestDecorator(TRIP)) fastify.decorateRequest(TRIP, null);
     if (!fastify.hasRequestDecorator(ROUTES)) fastify.decorateRequest(ROUTES, null);
+    if (!fastify.hasRequestDecorator(PRINCIPAL)) fastify.decorateRequest(PRINCIPAL);
     const routes: FrameworkRoute[] = [];
     fastify.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) routes.push({ method, path: route.url });

@@ -8,14 +8,16 @@ import type { ErrorHandler, Context as HonoContext, MiddlewareHandler } from 'ho
 import type { App } from '../../app/app.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError } from '../../errors/render.js';
-import type { ApiResponse, Context } from '../../http/types.js';
+import type { ApiResponse, Context, Principal } from '../../http/types.js';
 import { jsonTextOf, malformedJsonError } from '../../validation/json-text.js';
+import { callerCheck, type RequireCallerOptions } from '../caller.js';
 import { type ConventionsOptions, conventionsRunner, mountPrefix, requestView } from '../conventions.js';
 import { type DescribedRoutes, describedRoutes as described, outsideConventions } from '../described.js';
 import { fromFetchRequest, toFetchResponse } from '../fetch.js';
 import { fetchHeaders } from '../fetch-headers.js';
 import { type FrameworkRoute, unmatched } from '../unmatched.js';
 
+export type { RequireCallerOptions } from '../caller.js';
 export type { ConventionsOptions } from '../conventions.js';
 
 /** Options every Hono driver takes for the client address. */
@@ -115,6 +117,25 @@ export function conventions(options: HonoConventionsOptions): MiddlewareHandler 
  */
 export function conventionsContext(c: HonoContext): Context | undefined {
   return CONTEXTS.get(c.req.raw);
+}
+
+/** What {@link requireCaller} gives the handlers after it: `c.get('principal')`. */
+export interface CallerEnv {
+  readonly Variables: { readonly principal: Principal };
+}
+
+/**
+ * Route middleware after `conventions(...)`: `app.post('/orders', requireCaller(), (c) =>
+ * c.get('principal').sub)`. Hono types the variable for the handlers after it (what
+ * `createMiddleware<{ Variables: { principal: Principal } }>` gives); an anonymous request is the 401
+ * `requireAuth()` answers, with `WWW-Authenticate` (RFC 6750 section 3.1), through `conventionsErrors()`.
+ */
+export function requireCaller(options?: RequireCallerOptions): MiddlewareHandler<CallerEnv> {
+  const callerOf = callerCheck(options, 'hono');
+  return async function honoRequireCaller(c, next) {
+    c.set('principal', callerOf(CONTEXTS.get(c.req.raw)));
+    await next();
+  };
 }
 
 async function* cachedBody(c: HonoContext): AsyncIterable<Uint8Array> {

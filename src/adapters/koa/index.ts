@@ -7,7 +7,8 @@ import { Readable } from 'node:stream';
 import type { Context as KoaContext, Middleware as KoaMiddleware, Next } from 'koa';
 import type { App } from '../../app/app.js';
 import { bodyBytes, collectBody } from '../../core/response.js';
-import type { ApiResponse, Context, Params } from '../../http/types.js';
+import type { ApiResponse, Context, Params, Principal } from '../../http/types.js';
+import { callerCheck, type RequireCallerOptions } from '../caller.js';
 import {
   type ConventionsOptions,
   conventionsRunner,
@@ -24,6 +25,7 @@ import { writeNodeResponse } from '../node.js';
 import { type ClientAddressOption, clientAddressOption, incomingView, wireBody } from '../node-host.js';
 import { unmatchedMethods } from '../unmatched.js';
 
+export type { RequireCallerOptions } from '../caller.js';
 export type { ConventionsOptions } from '../conventions.js';
 
 /** Options of the Koa {@link conventions} middleware. */
@@ -100,6 +102,25 @@ function fromKoa(thrown: unknown): unknown {
  */
 export function conventionsContext(ctx: KoaContext): Context | undefined {
   return CONTEXTS.get(ctx);
+}
+
+/** What {@link requireCaller} gives the middleware after it: `ctx.state.principal`. */
+export interface CallerState {
+  principal: Principal;
+}
+
+/**
+ * Route middleware inside `conventions(...)`: `router.post('/orders', requireCaller(), (ctx) =>
+ * ctx.state.principal.sub)`. Its state generic types `ctx.state.principal` for what runs after it
+ * (`@koa/router` infers it); an anonymous request is the 401 `requireAuth()` answers, with
+ * `WWW-Authenticate` (RFC 6750 section 3.1).
+ */
+export function requireCaller(options?: RequireCallerOptions): KoaMiddleware<CallerState> {
+  const callerOf = callerCheck(options, 'koa');
+  return function koaRequireCaller(ctx, next) {
+    ctx.state.principal = callerOf(CONTEXTS.get(ctx));
+    return next();
+  };
 }
 
 /**
