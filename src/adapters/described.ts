@@ -7,27 +7,13 @@
  */
 
 import { enterRoute, runnableRoute } from '../app/route-runner.js';
-import type { RouteAuth, RouteDefinition, RouteInfo } from '../core/route.js';
+import type { RouteDefinition, RouteInfo, RouteRegistry } from '../core/route.js';
 import { renderError } from '../errors/render.js';
 import type { ApiResponse, Context, Params } from '../http/types.js';
 
 /** What each framework's `describedRoutes(...)` offers. */
-export interface DescribedRoutes {
-  /**
-   * Declares a route and registers it in the framework's router (chainable). Its `{params}`, declared
-   * `query` and `body`, and what `auth` guarantees (`ctx.principal`) are typed in the handler.
-   */
-  route<
-    const P extends string,
-    PC = {},
-    QC = undefined,
-    B = undefined,
-    V extends object = {},
-    const A extends RouteAuth | undefined = undefined,
-  >(definition: RouteDefinition<P, PC, QC, B, V, A>): DescribedRoutes;
-  /** The declared routes, frozen, in registration order: for `openApiDocument`, the linter and the kit. */
-  routes(): readonly RouteInfo[];
-}
+/** The routes declared in a framework's own router (see `RouteRegistry`). */
+export interface DescribedRoutes extends RouteRegistry<DescribedRoutes> {}
 
 /** A declared route as a framework registers it. */
 export interface FrameworkRegistration {

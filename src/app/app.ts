@@ -2,7 +2,7 @@ import { composePipeline, type MaybePromise } from '../core/compose.js';
 import { contractsOf } from '../core/contract.js';
 import { type RequestIdentity, type RequestIdOptions, requestIdentity } from '../core/request-identity.js';
 import { bodyBytes } from '../core/response.js';
-import type { RouteAuth, RouteDefinition, RouteInfo } from '../core/route.js';
+import type { RouteAuth, RouteDefinition, RouteInfo, RouteRegistry } from '../core/route.js';
 import type { NamingRules } from '../core/route-pattern.js';
 import { Router } from '../core/router.js';
 import { methodNotAllowedError, notFoundError } from '../core/unmatched.js';
@@ -22,21 +22,7 @@ export interface AppOptions {
 }
 
 /** An application: routes plus middleware, answering neutral requests with neutral responses. */
-export interface App {
-  /**
-   * Register a declared route (chainable). Its `{params}`, declared `query` and `body`, and what its
-   * middleware and `auth` add are typed in the handler without annotations.
-   */
-  route<
-    const P extends string,
-    PC = {},
-    QC = undefined,
-    B = undefined,
-    V extends object = {},
-    const A extends RouteAuth | undefined = undefined,
-  >(definition: RouteDefinition<P, PC, QC, B, V, A>): App;
-  /** The declared routes, frozen, in registration order: for OpenAPI generators, linters, test kits. */
-  routes(): readonly RouteInfo[];
+export interface App extends RouteRegistry<App> {
   /** Answer one request. Never rejects: every failure becomes an error response. */
   handle(request: RequestView): Promise<ApiResponse>;
 }

@@ -200,6 +200,24 @@ export interface RouteInfo extends RouteFacts {
 export type DeclaredRouteDefinition = RouteDefinition<string, any, any, any, any, any>;
 
 /**
+ * Where routes are declared: the core app (`createApp`) and the framework adapters'
+ * `describedRoutes`. `route` registers one (chainable); its `{params}`, declared `query` and `body`,
+ * and what its middleware and `auth` add are typed in the handler without annotations. `routes()`
+ * lists the declarations, frozen, in registration order: for OpenAPI generators, linters, test kits.
+ */
+export interface RouteRegistry<Self> {
+  route<
+    const P extends string,
+    PC = {},
+    QC = undefined,
+    B = undefined,
+    V extends object = {},
+    const A extends RouteAuth | undefined = undefined,
+  >(definition: RouteDefinition<P, PC, QC, B, V, A>): Self;
+  routes(): readonly RouteInfo[];
+}
+
+/**
  * Check a route declaration's types where it is written (its handler's `ctx` is inferred exactly as in
  * `app.route`) and return it as a value, so a feature module can export its routes from its
  * dependencies and the composition root registers them.
