@@ -56,7 +56,7 @@ function storePrefix(value: string | undefined): string {
   return prefix;
 }
 
-/** `host:port,host:port`: the seed nodes of a Redis Cluster. */
+/** `host:port,host:port`: the Redis Cluster nodes to connect to first. */
 function clusterNodes(value: string | undefined): Config['redisClusterNodes'] {
   if (value === undefined) return undefined;
   const nodes = value.split(',').map((node) => {

@@ -38,7 +38,7 @@ export function fail(what: string, request: TargetRequest, response?: TargetResp
 
 /**
  * fast-check reports the shrunk input and keeps what the predicate threw as the `cause`: the
- * message carries both, the violation first, and the seed that replays the run.
+ * message carries both, the violation first, and the fast-check seed value that replays the run.
  */
 export function withSeed(error: unknown, seed: number): Error {
   if (error instanceof NotApplicable) return error;

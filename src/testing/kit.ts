@@ -56,7 +56,7 @@ export interface KitOptions {
    * operation when the document declares them somewhere.
    */
   readonly frameworkStatuses?: readonly number[];
-  /** Runs per property (default 30) and the seed (default fast-check's global one, else a fresh one, always reported). */
+  /** Runs per property (default 30) and fast-check's seed value (default fast-check's global one, else a fresh one, always reported). */
   readonly numRuns?: number;
   readonly seed?: number;
   /** Time per property (default 30 s): a run stops there and reports what it did. */
