@@ -2,7 +2,7 @@ import { composePipeline, type MaybePromise } from '../core/compose.js';
 import { contractsOf } from '../core/contract.js';
 import { type RequestIdentity, type RequestIdOptions, requestIdentity } from '../core/request-identity.js';
 import { bodyBytes } from '../core/response.js';
-import type { RouteAuth, RouteDefinition, RouteInfo, RouteRegistry } from '../core/route.js';
+import type { RouteDefinition, RouteInfo, RouteRegistry } from '../core/route.js';
 import type { NamingRules } from '../core/route-pattern.js';
 import { Router } from '../core/router.js';
 import { methodNotAllowedError, notFoundError } from '../core/unmatched.js';
