@@ -1,33 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, type AdapterName, type Served, serve } from '../../examples/reference-app/serve.js';
+import { type Answer, answerOf, type Exchange } from '../support/exchanges.js';
 import { bearer, referenceApp } from '../support/reference-app.js';
-
-/**
- * Fields that legitimately differ per response (fresh ids, the clock: `Last-Modified` of an order
- * is its creation time) or per connection (node's own framing fields).
- */
-const PER_RESPONSE = new Set([
-  'date',
-  'x-request-id',
-  'last-modified',
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-]);
-
-interface Exchange {
-  readonly method: string;
-  readonly path: string;
-  readonly headers?: Record<string, string>;
-  readonly body?: string;
-}
-
-interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  readonly body: string;
-}
 
 async function exchange(port: number, request: Exchange): Promise<Answer> {
   const response = await fetch(`http://127.0.0.1:${port}${request.path}`, {
@@ -35,17 +10,7 @@ async function exchange(port: number, request: Exchange): Promise<Answer> {
     headers: request.headers,
     body: request.body,
   });
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    // The RateLimit reset (`t`, seconds) is read off the clock; the remaining quota (`r`) is compared.
-    if (!PER_RESPONSE.has(name))
-      headers[name] = name === 'ratelimit' ? value.replace(/;t=\d+/g, ';t=*') : value;
-  });
-  return {
-    status: response.status,
-    headers,
-    body: Buffer.from(await response.arrayBuffer()).toString('base64'),
-  };
+  return answerOf(response);
 }
 
 const servers = new Map<AdapterName, Served>();

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, root } from '../support/built-package.js';
+import { WORKER_BUILD_OPTIONS } from '../support/runtimes.js';
 
 /**
  * What a small app costs its users: security headers, bearer authentication, conditional requests
@@ -65,21 +66,13 @@ let measured: Measured;
 beforeAll(async () => {
   ensureBuilt();
   const result = await build({
+    ...WORKER_BUILD_OPTIONS,
     entryPoints: [join(root, 'test', 'package', 'fixtures', 'small-app.ts')],
-    bundle: true,
     minify: true,
     splitting: true,
-    format: 'esm',
-    platform: 'neutral',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    external: ['node:*'],
-    // The package as users install it (its exports, the built dist/), not the repository's paths.
-    tsconfigRaw: {},
     outdir: join(root, 'node_modules', '.cache', 'size-budget'),
     write: false,
     metafile: true,
-    logLevel: 'silent',
   });
   measured = initialLoad(result.metafile);
 }, 300_000);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../support/built-package.js';
+import { type Answer, answerOf, type Exchange } from '../support/exchanges.js';
 import { bearer } from '../support/reference-app.js';
 import {
   bundleWorker,
@@ -14,46 +15,6 @@ import {
   startRuntime,
   WORKER_BUNDLE_FLAGS,
 } from '../support/runtimes.js';
-
-/**
- * Fields that differ per response (fresh ids, the clock: `Last-Modified` of an order is its
- * creation time) or per connection, as in the adapter suite (test/adapters/reference-app-everywhere).
- */
-const PER_RESPONSE = new Set([
-  'date',
-  'x-request-id',
-  'last-modified',
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-]);
-
-interface Exchange {
-  readonly method: string;
-  readonly path: string;
-  readonly headers?: Record<string, string>;
-  readonly body?: string;
-}
-
-interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  readonly body: string;
-}
-
-async function answerOf(response: Response): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    // The RateLimit reset (`t`, seconds) is read off the clock; the remaining quota (`r`) is compared.
-    if (!PER_RESPONSE.has(name))
-      headers[name] = name === 'ratelimit' ? value.replace(/;t=\d+/g, ';t=*') : value;
-  });
-  return {
-    status: response.status,
-    headers,
-    body: Buffer.from(await response.arrayBuffer()).toString('base64'),
-  };
-}
 
 /** The adapter suite's exchanges: books, conditional GET, orders with idempotency and ownership, errors. */
 async function exchanges(): Promise<Exchange[]> {

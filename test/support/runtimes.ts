@@ -8,7 +8,7 @@ import { copyFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { dirname, join } from 'node:path';
-import { build } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 import { ensureBuilt, root } from './built-package.js';
 
 const require = createRequire(import.meta.url);
@@ -48,26 +48,30 @@ export const WORKER_BUNDLE_FLAGS = [
 ];
 
 /**
- * Bundles `test/runtimes/fixtures/worker.ts` as a Worker is bundled: one ES module, the package
+ * How a Worker is bundled (the options of {@link WORKER_BUNDLE_FLAGS}): one ES module, the package
  * resolved through its `exports` (the built `dist/`, browser and worker conditions first), Node
- * built-ins left to the runtime under their `node:` names. A bare `crypto` fails the build here.
+ * built-ins left to the runtime under their `node:` names. Not the repository's tsconfig paths (they
+ * point at src/): the package as users install it.
+ */
+export const WORKER_BUILD_OPTIONS = {
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  conditions: ['workerd', 'worker', 'browser'],
+  mainFields: ['browser', 'module', 'main'],
+  external: ['node:*'],
+  tsconfigRaw: {},
+  logLevel: 'silent',
+} as const satisfies BuildOptions;
+
+/**
+ * Bundles `test/runtimes/fixtures/worker.ts` with {@link WORKER_BUILD_OPTIONS}. A bare `crypto`
+ * import fails the build here.
  */
 export async function bundleWorker(outDir: string): Promise<string> {
   ensureBuilt();
   const outfile = join(outDir, 'worker.js');
-  await build({
-    entryPoints: [join(fixtures, 'worker.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    external: ['node:*'],
-    // Not the repository's tsconfig paths (they point at src/): the package as users install it.
-    tsconfigRaw: {},
-    outfile,
-    logLevel: 'silent',
-  });
+  await build({ ...WORKER_BUILD_OPTIONS, entryPoints: [join(fixtures, 'worker.ts')], outfile });
   for (const file of ['bun-serve.js', 'deno-serve.js', 'workerd.capnp'])
     await copyFile(join(fixtures, file), join(outDir, file));
   return outfile;
