@@ -1,5 +1,5 @@
 import { defineMiddleware } from '../core/compose.js';
-import { describeLayer } from '../core/contract.js';
+import { contractOf, describeLayer, type OperationContract, type StatusContract } from '../core/contract.js';
 import { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render.js';
 import type { ApiResponse, Context, Middleware, Principal } from '../http/types.js';
@@ -120,7 +120,7 @@ export function authenticate(options: AuthenticateOptions): Middleware {
       );
     },
   });
-  return describeLayer(layer, AUTHENTICATE_CONTRACT);
+  return describeLayer(layer, authenticateContract(failureLimit));
 }
 
 /** The 401 `requireAuth` answers (also used by `ownedResource`, so both answer identically). */
@@ -197,7 +197,7 @@ const UNAUTHENTICATED = {
 };
 
 /** A presented token is verified on every route: a bad one is refused, two credentials are a 400. */
-const AUTHENTICATE_CONTRACT = {
+const AUTHENTICATE_CONTRACT: OperationContract & { readonly responses: Record<number, StatusContract> } = {
   responses: {
     400: { description: 'Bad Request: more than one Authorization field.' },
     401: {
@@ -206,3 +206,24 @@ const AUTHENTICATE_CONTRACT = {
     },
   },
 };
+
+/**
+ * With a failure limiter, every route (those the app's own limiter skips included) may also answer
+ * the limiter's statuses (429), and a refusal carries the limiter's headers: it passed through it.
+ */
+function authenticateContract(failureLimit: Middleware | undefined): OperationContract {
+  const limits = failureLimit === undefined ? [] : contractOf(failureLimit);
+  if (limits.length === 0) return AUTHENTICATE_CONTRACT;
+  // Absent when the limiter's store fails and it lets the request through.
+  const headers = Object.fromEntries(
+    limits
+      .flatMap((c) => Object.entries(c.allHeaders ?? {}))
+      .map(([name, h]) => [name, { ...h, required: false }]),
+  );
+  const responses: Record<number, StatusContract> = {};
+  for (const contract of [...limits, AUTHENTICATE_CONTRACT]) {
+    for (const [code, status] of Object.entries(contract.responses ?? {}))
+      responses[Number(code)] = { ...status, headers: { ...headers, ...status.headers } };
+  }
+  return { responses };
+}

@@ -62,3 +62,37 @@ describe('authenticate({ failureLimit })', () => {
     expect(() => authenticate({ verifier, failureLimit: 5 as never })).toThrow(/failureLimit/);
   });
 });
+
+describe('what authenticate({ failureLimit }) declares (issue 24: every sent response is declared)', () => {
+  it('the limiter’s 429 and headers on the operations the app’s own limiter skips', async () => {
+    const { createApp, except, json } = await import('../../src/index.js');
+    const { authenticate, hs256Verifier } = await import('../../src/auth/index.js');
+    const { rateLimit } = await import('../../src/ratelimit/index.js');
+    const { openApiDocument } = await import('../../src/openapi/index.js');
+    const { conformanceChecker } = await import('../../src/testing/index.js');
+    const limiter = rateLimit({ policies: [{ name: 'default', quota: 1, windowSeconds: 60 }] });
+    const verifier = hs256Verifier({ secret: 'x'.repeat(32) });
+    const app = createApp({
+      use: [authenticate({ verifier, failureLimit: limiter }), except(['/health/live'], limiter)],
+    });
+    app.route({ method: 'GET', path: '/health/live', handler: () => json(200, { meta: { up: true } }) });
+    const document = openApiDocument(app.routes(), { title: 'probe', version: '1' });
+    const probe = document.paths!['/health/live']!.get!;
+    expect(Object.keys(probe.responses)).toEqual(expect.arrayContaining(['400', '401', '429']));
+    const conforms = conformanceChecker(document);
+    const statuses: number[] = [];
+    for (const authorization of ['Bearer a.b.c', 'Bearer a.b.c', 'Basic eDp5']) {
+      const response = await send(app, 'GET', '/health/live', { headers: { authorization } });
+      statuses.push(response.status);
+      const exchange = { method: 'GET', path: '/health/live', ...response, body: response.text };
+      expect(conforms(exchange).problems).toEqual([]);
+      // Every header sent is one the document declares on that response (or framing).
+      const declared = Object.keys(probe.responses[String(response.status)]!.headers ?? {}).map((h) =>
+        h.toLowerCase(),
+      );
+      for (const name of Object.keys(response.headers).filter((h) => /^(ratelimit|retry-after)/.test(h)))
+        expect(declared).toContain(name);
+    }
+    expect(statuses).toEqual([401, 429, 429]);
+  });
+});
