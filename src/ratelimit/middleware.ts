@@ -179,7 +179,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       return response;
     },
   });
-  return describeLayer(layer, RATE_LIMIT_CONTRACT);
+  return describeLayer(layer, onStoreError === 'closed' ? FAILING_CLOSED_CONTRACT : RATE_LIMIT_CONTRACT);
 }
 
 const RATE_LIMIT_HEADERS = {
@@ -202,6 +202,24 @@ const RATE_LIMIT_CONTRACT = {
       headers: {
         'Retry-After': {
           description: 'Seconds until a request is allowed again.',
+          required: true,
+          schema: { type: 'integer' },
+        },
+      },
+    },
+  },
+};
+
+/** Failing closed, the limiter also answers 503 while its store is down. */
+const FAILING_CLOSED_CONTRACT = {
+  ...RATE_LIMIT_CONTRACT,
+  responses: {
+    ...RATE_LIMIT_CONTRACT.responses,
+    503: {
+      description: 'Service Unavailable: the rate limits cannot be checked (the store is down).',
+      headers: {
+        'Retry-After': {
+          description: 'Seconds to wait before retrying.',
           required: true,
           schema: { type: 'integer' },
         },

@@ -205,6 +205,18 @@ describe('when the store fails', () => {
   });
 });
 
+describe('its contract (the OpenAPI document of the routes it runs on)', () => {
+  it('declares 503 when it fails closed, and only then', async () => {
+    const { contractOf } = await import('../../src/core/contract.js');
+    const policies = [{ name: 'p', quota: 1, windowSeconds: 60 }];
+    const statuses = (options: RateLimitOptions) =>
+      contractOf(rateLimit(options)).flatMap((c) => Object.keys(c.responses ?? {}));
+    expect(statuses({ policies })).toEqual(['429']);
+    expect(statuses({ policies, onStoreError: 'open' })).toEqual(['429']);
+    expect(statuses({ policies, onStoreError: 'closed' })).toEqual(['429', '503']);
+  });
+});
+
 describe('logging store outages', () => {
   it('warns once when the store goes away and once when it is back, not once per request', async () => {
     let down = false;
