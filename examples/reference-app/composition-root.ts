@@ -20,16 +20,18 @@ import { standardsRoutes } from './standards/standards-routes.js';
 import { MemoryUserStore, type UserStore } from './users/user-store.js';
 import { usersRoutes } from './users/users-routes.js';
 
-function verifierFrom(config: Config): TokenVerifier {
-  return hs256Verifier({ secret: config.authSecret });
+function verifierFrom(config: Config, overrides: StoreOverrides): TokenVerifier {
+  return overrides.tokenVerifier ?? hs256Verifier({ secret: config.authSecret });
 }
-verifierFrom.inject = ['config'] as const;
+verifierFrom.inject = ['config', 'overrides'] as const;
 
 /** URLs that moved: the old ones answer 308 with the new location. */
 export const MOVED_URLS = [{ from: '/users/{id}/accountType', to: '/users/{id}/account-type' }] as const;
 
-/** Stores to use instead of the embedded in-memory ones (see `infrastructure.ts`). */
+/** Stores to use instead of the embedded in-memory ones (see `infrastructure.ts`), and the token verifier. */
 export interface StoreOverrides {
+  /** Instead of HS256 with `AUTH_SECRET`: a `jwtVerifier` on an identity provider's key set, say. */
+  readonly tokenVerifier?: TokenVerifier;
   readonly idempotencyStore?: IdempotencyStore;
   readonly rateLimitStore?: RateLimitStore;
   readonly bookStore?: BookStore;
@@ -121,6 +123,7 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
   return createInjector()
     .provideValue('config', config)
     .provideValue('logger', logger)
+    .provideValue('overrides', stores)
     .provideFactory('verifier', verifierFrom)
     .provideValue('bookStore', stores.bookStore ?? new MemoryBookStore())
     .provideValue('orderStore', stores.orderStore ?? new MemoryOrderStore())
