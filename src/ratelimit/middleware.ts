@@ -1,5 +1,5 @@
 import { defineMiddleware } from '../core/compose.js';
-import { describeLayer } from '../core/contract.js';
+import { describeLayer, type OperationContract } from '../core/contract.js';
 import { appendListMember } from '../core/response.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Context, Middleware } from '../http/types.js';
@@ -179,51 +179,45 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       return response;
     },
   });
-  return describeLayer(layer, onStoreError === 'closed' ? FAILING_CLOSED_CONTRACT : RATE_LIMIT_CONTRACT);
+  return describeLayer(layer, rateLimitContract(store, onStoreError));
 }
 
 const RATE_LIMIT_HEADERS = {
   RateLimit: {
     description: 'The quota left and when it resets (draft-ietf-httpapi-ratelimit-headers).',
-    required: true,
   },
   'RateLimit-Policy': {
     description: 'The quota policies that apply (draft-ietf-httpapi-ratelimit-headers).',
-    required: true,
   },
 } as const;
 
-/** What `rateLimit` adds to every route: its headers on every response, and 429. */
-const RATE_LIMIT_CONTRACT = {
-  allHeaders: RATE_LIMIT_HEADERS,
-  responses: {
-    429: {
-      description: 'Too Many Requests: the quota is spent (RFC 6585 section 4).',
-      headers: {
-        'Retry-After': {
-          description: 'Seconds until a request is allowed again.',
-          required: true,
-          schema: { type: 'integer' },
-        },
-      },
-    },
-  },
+const RETRY_AFTER = { description: 'Seconds until a request is allowed again.', schema: { type: 'integer' } };
+
+const QUOTA_SPENT = {
+  description: 'Too Many Requests: the quota is spent (RFC 6585 section 4).',
+  headers: { 'Retry-After': { ...RETRY_AFTER, required: true } },
 };
 
-/** Failing closed, the limiter also answers 503 while its store is down. */
-const FAILING_CLOSED_CONTRACT = {
-  ...RATE_LIMIT_CONTRACT,
-  responses: {
-    ...RATE_LIMIT_CONTRACT.responses,
-    503: {
-      description: 'Service Unavailable: the rate limits cannot be checked (the store is down).',
-      headers: {
-        'Retry-After': {
-          description: 'Seconds to wait before retrying.',
-          required: true,
-          schema: { type: 'integer' },
-        },
-      },
-    },
-  },
+const STORE_DOWN = {
+  description: 'Service Unavailable: the rate limits cannot be checked (the store is down).',
+  headers: { 'Retry-After': { ...RETRY_AFTER, required: true } },
 };
+
+/**
+ * What `rateLimit` adds to every route: 429, and its headers on every response. A store outside
+ * this process (not `inProcess`) can fail: then the headers are missing (failing open) or the
+ * answer is 503 (failing closed), so they are not promised, and 503 is declared when closed. The
+ * memory store answers every request, so its headers are always there and no 503 is declared.
+ */
+function rateLimitContract(store: RateLimitStore, onStoreError: 'open' | 'closed'): OperationContract {
+  const fallible = store.inProcess !== true;
+  const required = { required: !fallible };
+  return {
+    allHeaders: {
+      RateLimit: { ...RATE_LIMIT_HEADERS.RateLimit, ...required },
+      'RateLimit-Policy': { ...RATE_LIMIT_HEADERS['RateLimit-Policy'], ...required },
+    },
+    responses:
+      fallible && onStoreError === 'closed' ? { 429: QUOTA_SPENT, 503: STORE_DOWN } : { 429: QUOTA_SPENT },
+  };
+}

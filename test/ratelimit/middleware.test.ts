@@ -206,14 +206,36 @@ describe('when the store fails', () => {
 });
 
 describe('its contract (the OpenAPI document of the routes it runs on)', () => {
-  it('declares 503 when it fails closed, and only then', async () => {
+  const policies = [{ name: 'p', quota: 1, windowSeconds: 60 }];
+  const down: RateLimitStore = { consume: () => Promise.reject(new Error('connection refused')) };
+
+  it('declares 503 when a store that can fail is there and it fails closed, and only then', async () => {
     const { contractOf } = await import('../../src/core/contract.js');
-    const policies = [{ name: 'p', quota: 1, windowSeconds: 60 }];
     const statuses = (options: RateLimitOptions) =>
       contractOf(rateLimit(options)).flatMap((c) => Object.keys(c.responses ?? {}));
     expect(statuses({ policies })).toEqual(['429']);
-    expect(statuses({ policies, onStoreError: 'open' })).toEqual(['429']);
-    expect(statuses({ policies, onStoreError: 'closed' })).toEqual(['429', '503']);
+    expect(statuses({ policies, onStoreError: 'closed' })).toEqual(['429']);
+    expect(statuses({ policies, store: down })).toEqual(['429']);
+    expect(statuses({ policies, store: down, onStoreError: 'open' })).toEqual(['429']);
+    expect(statuses({ policies, store: down, onStoreError: 'closed' })).toEqual(['429', '503']);
+  });
+
+  it.each([
+    ['memory store', {}, [200, 429]],
+    ['store that is down, failing open', { store: down }, [200, 200]],
+    ['store that is down, failing closed', { store: down, onStoreError: 'closed' as const }, [503, 503]],
+  ])('with a %s, every response is what the document says', async (_, options, statuses) => {
+    const { openApiDocument } = await import('../../src/openapi/index.js');
+    const { conformanceChecker } = await import('../../src/testing/index.js');
+    const { send } = await import('../core/send.js');
+    const app = appWith({ policies, ...options }, recordingLogger().logger);
+    const conforms = conformanceChecker(openApiDocument(app.routes(), { title: 't', version: '1' }));
+    for (const expected of statuses) {
+      const response = await send(app, 'GET', '/books');
+      expect(response.status).toBe(expected);
+      const exchange = { method: 'GET', path: '/books', status: response.status, body: response.text };
+      expect(conforms({ ...exchange, headers: response.headers }).problems).toEqual([]);
+    }
   });
 });
 

@@ -26,7 +26,7 @@ import { bearer, referenceApp } from '../support/reference-app.js';
  */
 
 let served: OpenApiDocument;
-/** The document of the app whose limiter refuses requests while its store is down (it declares 503). */
+/** The document of the app whose limiter keeps its counts in Redis and refuses requests while it is down (503). */
 let servedClosed: OpenApiDocument;
 let match: ReturnType<typeof operationMatcher>;
 /** `METHOD /template status` of every response received. */
@@ -142,6 +142,11 @@ async function unreachableRedis(): Promise<Redis> {
   return client;
 }
 
+/** A rate-limit store on a Redis that is down. */
+async function downLimits() {
+  return redisRateLimitStore({ client: await unreachableRedis(), prefix: 'declared-statuses:' });
+}
+
 const OWNER = await bearer('1');
 const STRANGER = await bearer('2');
 const STANDARDS = await bearer('1', 'standards:read standards:write');
@@ -231,7 +236,7 @@ const send$ = (client: TestClient, op: Operation, extra: Init = {}) =>
 beforeAll(async () => {
   const client = await open();
   served = JSON.parse((await client.request('GET', '/openapi.json')).text) as OpenApiDocument;
-  const closed = await open({ RATE_LIMIT_ON_STORE_ERROR: 'closed' });
+  const closed = await open({ RATE_LIMIT_ON_STORE_ERROR: 'closed' }, { rateLimitStore: await downLimits() });
   servedClosed = JSON.parse((await closed.request('GET', '/openapi.json')).text) as OpenApiDocument;
   match = operationMatcher(served);
 });
@@ -448,10 +453,7 @@ describe('when a store is unreachable', () => {
   });
 
   it('503 from the rate limiter when its store is down and it fails closed; unlimited when open', async () => {
-    const rateLimitStore = redisRateLimitStore({
-      client: await unreachableRedis(),
-      prefix: 'declared-statuses:',
-    });
+    const rateLimitStore = await downLimits();
     const operations = await operationsOf(await open());
     const closed = await open({ RATE_LIMIT_ON_STORE_ERROR: 'closed' }, { rateLimitStore });
     const open_ = await open({ RATE_LIMIT_ON_STORE_ERROR: 'open' }, { rateLimitStore });
