@@ -3,10 +3,10 @@
  * (`examples/express`, `fastify`, `koa`, `hono`) writes its routes, handlers and body parsing the
  * framework's own way and adds these primitives as that framework's middleware.
  */
-import type { Middleware } from 'rest-conventions';
-import { ApiError, contractsOf } from 'rest-conventions';
+import { ApiError, type Middleware } from 'rest-conventions';
 import { authenticate, hs256Verifier, requireAuth } from 'rest-conventions/auth';
 import { cacheControlDefault, conditional } from 'rest-conventions/caching';
+import { contractsOf } from 'rest-conventions/core';
 import { dataDocument, resourceObject } from 'rest-conventions/envelope';
 import { idempotency, memoryStore } from 'rest-conventions/idempotency';
 import { type DescribedRoute, openApiDocument } from 'rest-conventions/openapi';

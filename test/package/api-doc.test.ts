@@ -24,13 +24,32 @@ describe('the public API (docs/api.md)', () => {
     },
   );
 
-  it('exports at the root exactly the primitives from core to ratelimit, and no internals', async () => {
-    const rootModule = await import(join(root, 'src/index.ts'));
-    const primitives = SUBPATHS.slice(0, SUBPATHS.indexOf('ratelimit') + 1);
-    const union = new Set(primitives.flatMap((subpath) => documentedValues(subpath)));
-    expect(Object.keys(rootModule).sort()).toEqual([...union].sort());
-    for (const internal of ['gcraStateFromDebt', 'gcraDebt', 'scopeKey', 'inBlocks', 'canonicalJson']) {
-      expect(rootModule).not.toHaveProperty(internal);
+  it('exports at the root exactly the values it lists, each the same function as on its subpath', async () => {
+    const rootModule: Record<string, unknown> = await import(join(root, 'src/index.ts'));
+    const section = apiPage.split('## `rest-conventions`\n')[1]?.split('\n## ')[0] ?? '';
+    const line = section.split('\n').find((l) => l.startsWith('- Values: ')) ?? '';
+    const listed = [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).sort();
+    expect(listed.length).toBeGreaterThan(0);
+    expect(Object.keys(rootModule).sort()).toEqual(listed);
+    const subpaths = await Promise.all(
+      SUBPATHS.filter((s) => !['express', 'fastify', 'koa', 'hono'].includes(s)).map(
+        async (subpath) => [subpath, await import(join(root, entries[`${subpath}/index`]!))] as const,
+      ),
+    );
+    for (const [name, value] of Object.entries(rootModule)) {
+      const homes = subpaths.filter(([, module]) => module[name] === value).map(([subpath]) => subpath);
+      expect(homes.length, `${name} is on a subpath`).toBeGreaterThan(0);
+    }
+    // Cores, stores and parsers stay on their subpath.
+    for (const subpathOnly of [
+      'Router',
+      'RequestContext',
+      'parseIp',
+      'gcraDecide',
+      'memoryRateLimitStore',
+      'parseAccept',
+    ]) {
+      expect(rootModule).not.toHaveProperty(subpathOnly);
     }
   });
 });

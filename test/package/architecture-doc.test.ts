@@ -44,7 +44,9 @@ function rootExports(): { values: number; types: number } {
 describe('docs/architecture.md', () => {
   it("states the root's export count", () => {
     const { values, types } = rootExports();
-    expect(values).toBeGreaterThan(50);
+    // A root a newcomer can hold: a few dozen names (docs/api.md), not every primitive.
+    expect(values).toBeGreaterThan(0);
+    expect(values + types).toBeLessThanOrEqual(50);
     expect(page).toContain(
       `The root, \`rest-conventions\`, exports ${values + types} names (${values} values, ${types} types)`,
     );

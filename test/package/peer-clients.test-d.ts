@@ -2,14 +2,13 @@ import type { Cluster, Redis } from 'ioredis';
 import { createRemoteJWKSet, type JWTPayload } from 'jose';
 import type { Client, Pool, PoolClient } from 'pg';
 import { expectTypeOf, test } from 'vitest';
+import type { JwtClaims, JwtKeyResolver } from '../../src/auth/index.js';
 import type {
   ConnectionPool,
-  JwtClaims,
-  JwtKeyResolver,
   PooledConnection,
   Queryable,
   RedisScriptClient,
-} from '../../src/index.js';
+} from '../../src/idempotency/index.js';
 
 test('the real pg and ioredis clients fit the structural client types', () => {
   expectTypeOf<Pool>().toExtend<ConnectionPool>();
