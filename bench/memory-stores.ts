@@ -15,7 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import { Bench } from 'tinybench';
 import { scopeKey } from '../src/idempotency/decision.js';
-import { memoryStore } from '../src/idempotency/index.js';
+import { memoryIdempotencyStore } from '../src/idempotency/index.js';
 import { memoryRateLimitStore } from '../src/ratelimit/index.js';
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
@@ -55,7 +55,7 @@ function fingerprint(i: number): string {
 /** `count` completed records, written over half a day (so leases of earlier claims ran out, as in use). */
 async function fillIdempotency(count: number, clock: { t: number }) {
   const step = DAY / 2 / Math.max(count, 1);
-  const store = memoryStore({
+  const store = memoryIdempotencyStore({
     now: () => clock.t,
     maxEntries: Math.max(count, 1),
     maxBytes: Number.MAX_SAFE_INTEGER,

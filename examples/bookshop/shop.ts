@@ -8,7 +8,7 @@ import { authenticate, hs256Verifier, requireAuth } from 'rest-conventions/auth'
 import { cacheControlDefault, conditional } from 'rest-conventions/caching';
 import { contractsOf } from 'rest-conventions/core';
 import { dataDocument, resourceObject } from 'rest-conventions/envelope';
-import { idempotency, memoryStore } from 'rest-conventions/idempotency';
+import { idempotency, memoryIdempotencyStore } from 'rest-conventions/idempotency';
 import { type DescribedRoute, openApiDocument } from 'rest-conventions/openapi';
 import { memoryRateLimitStore, rateLimit } from 'rest-conventions/ratelimit';
 import { securityHeaders } from 'rest-conventions/security';
@@ -122,7 +122,7 @@ export function shopPrimitives(config: Config): Middleware[] {
     }),
     conditional({ policy: { scope: 'public', maxAge: 60 } }),
     callerBeforeKey(),
-    idempotency({ store: memoryStore(), required: true }),
+    idempotency({ store: memoryIdempotencyStore(), required: true }),
   ];
 }
 

@@ -2,7 +2,7 @@ import { type App, createApp, except, type Logger } from 'rest-conventions';
 import { authenticate, hs256Verifier, type TokenVerifier } from 'rest-conventions/auth';
 import { cacheControlDefault } from 'rest-conventions/caching';
 import { movedUrls } from 'rest-conventions/deprecation';
-import { type IdempotencyStore, memoryStore } from 'rest-conventions/idempotency';
+import { type IdempotencyStore, memoryIdempotencyStore } from 'rest-conventions/idempotency';
 import { docsPage } from 'rest-conventions/openapi';
 import { memoryRateLimitStore, type RateLimitStore, rateLimit } from 'rest-conventions/ratelimit';
 import { securityHeaders } from 'rest-conventions/security';
@@ -129,7 +129,7 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
     .provideValue('orderStore', stores.orderStore ?? new MemoryOrderStore())
     .provideValue('userStore', stores.userStore ?? new MemoryUserStore())
     .provideValue('standardStore', stores.standardStore ?? new MemoryStandardStore())
-    .provideValue('idempotencyStore', stores.idempotencyStore ?? memoryStore())
+    .provideValue('idempotencyStore', stores.idempotencyStore ?? memoryIdempotencyStore())
     .provideValue('rateLimitStore', stores.rateLimitStore ?? memoryRateLimitStore())
     .provideValue('readinessChecks', stores.readinessChecks ?? [])
     .provideFactory('limiter', limiterFrom)

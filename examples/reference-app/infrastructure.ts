@@ -1,6 +1,11 @@
 import { Cluster, Redis } from 'ioredis';
 import pg from 'pg';
-import { type IdempotencyStore, memoryStore, postgresStore, redisStore } from 'rest-conventions/idempotency';
+import {
+  type IdempotencyStore,
+  memoryIdempotencyStore,
+  postgresIdempotencyStore,
+  redisIdempotencyStore,
+} from 'rest-conventions/idempotency';
 import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from 'rest-conventions/ratelimit';
 import type { Config } from './config.js';
 import { applyMigrations, type Migration } from './database/migration-runner.js';
@@ -131,7 +136,7 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
   let idempotencyStore: IdempotencyStore;
   switch (config.idempotencyStore) {
     case 'redis':
-      idempotencyStore = redisStore({
+      idempotencyStore = redisIdempotencyStore({
         client: await redisClient(),
         prefix: `${config.storePrefix}:idempotency:`,
         // A completed record is on this many replicas before its response is sent, so a failover
@@ -141,7 +146,7 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
       break;
     case 'postgres': {
       // With the data in PostgreSQL too, a write and its idempotency record share one transaction.
-      idempotencyStore = postgresStore({
+      idempotencyStore = postgresIdempotencyStore({
         pool: postgres(),
         table: `${config.storePrefix}_idempotency`,
         transactional: config.dataStore === 'postgres',
@@ -149,7 +154,7 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
       break;
     }
     default:
-      idempotencyStore = memoryStore(config.idempotencyLimits);
+      idempotencyStore = memoryIdempotencyStore(config.idempotencyLimits);
   }
   // Versioned migrations, behind an advisory lock so instances starting together take turns.
   const migrations: Migration[] = [];

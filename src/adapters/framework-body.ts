@@ -5,7 +5,7 @@
  * rest-conventions app, whoever parsed the body (see `docs/adapters.md`).
  */
 import type { IncomingMessage } from 'node:http';
-import { bodyTooLarge } from '../core/body.js';
+import { bodyTooLargeError } from '../core/body.js';
 import { jsonTextOf, malformedJsonError } from '../validation/json-text.js';
 
 /**
@@ -49,7 +49,7 @@ interface ParserError {
 export function fromBodyParser(thrown: unknown): Error | undefined {
   if (!(thrown instanceof Error)) return undefined;
   const { type, status, body, limit } = thrown as ParserError;
-  if (type === 'entity.too.large' && typeof limit === 'number') return bodyTooLarge(limit);
+  if (type === 'entity.too.large' && typeof limit === 'number') return bodyTooLargeError(limit);
   const parseFailed = type === 'entity.parse.failed' || (thrown instanceof SyntaxError && status === 400);
   if (!parseFailed || typeof body !== 'string') return undefined;
   const text = jsonTextOf(body);

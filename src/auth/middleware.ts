@@ -33,7 +33,7 @@ function challenge(realm: string, error?: string, extra = ''): string {
 }
 
 /** The error for a refused `Authorization` field (see {@link bearerCredential}). */
-function refusal(reason: 'repeated' | 'malformed' | 'other-scheme', realm: string): ApiError {
+function refusedCredentialError(reason: 'repeated' | 'malformed' | 'other-scheme', realm: string): ApiError {
   if (reason === 'repeated') {
     return new ApiError(400, {
       code: 'invalid-header',
@@ -89,7 +89,7 @@ export function authenticate(options: AuthenticateOptions): Middleware {
     before: function authenticateRequest(ctx) {
       const credential = bearerCredential(ctx.request.headers.get('authorization'));
       if (credential.kind === 'absent') return undefined;
-      if (credential.kind === 'refused') return refuse(ctx, refusal(credential.reason, realm));
+      if (credential.kind === 'refused') return refuse(ctx, refusedCredentialError(credential.reason, realm));
       const { token } = credential;
       // The library's HMAC verifier answers at once (a throw here is the same refusal as a rejection).
       if (verifyNow !== undefined) {
@@ -124,7 +124,7 @@ export function authenticate(options: AuthenticateOptions): Middleware {
 }
 
 /** The 401 `requireAuth` answers (also used by `ownedResource`, so both answer identically). */
-export function unauthenticated(realm: string): ApiError {
+export function unauthenticatedError(realm: string): ApiError {
   return new ApiError(401, {
     code: 'unauthenticated',
     detail: 'This resource needs a bearer token.',
@@ -140,7 +140,7 @@ export function requireAuth(
   const realm = options.realm ?? 'api';
   const layer = defineMiddleware<Context, undefined, { readonly principal: Principal }>({
     before: function requireAuthentication(ctx) {
-      if (ctx.principal === undefined) throw unauthenticated(realm);
+      if (ctx.principal === undefined) throw unauthenticatedError(realm);
       return undefined;
     },
   });
@@ -166,7 +166,7 @@ export function requireScopes(options: {
   const layer = defineMiddleware<Context, undefined, { readonly principal: Principal }>({
     before: function checkScopes(ctx) {
       const { principal } = ctx;
-      if (principal === undefined) throw unauthenticated(realm);
+      if (principal === undefined) throw unauthenticatedError(realm);
       const missing = missingScopes(principal.scopes, scopes);
       if (missing.length > 0) {
         throw new ApiError(403, {

@@ -12,8 +12,9 @@ export function isSafe(method: string): boolean {
 export function preconditionHeaders(headers: HeaderBag): PreconditionHeaders {
   const ifMatch = headers.get('if-match');
   const ifNoneMatch = headers.get('if-none-match');
-  if (ifMatch !== undefined && misplacedWildcard(ifMatch)) throw wildcardNotAlone('If-Match');
-  if (ifNoneMatch !== undefined && misplacedWildcard(ifNoneMatch)) throw wildcardNotAlone('If-None-Match');
+  if (ifMatch !== undefined && misplacedWildcard(ifMatch)) throw wildcardNotAloneError('If-Match');
+  if (ifNoneMatch !== undefined && misplacedWildcard(ifNoneMatch))
+    throw wildcardNotAloneError('If-None-Match');
   return {
     ifMatch,
     ifNoneMatch,
@@ -23,7 +24,7 @@ export function preconditionHeaders(headers: HeaderBag): PreconditionHeaders {
 }
 
 /** 400 for `*` listed with other members: it must be the whole value (RFC 9110 sections 13.1.1-2). */
-function wildcardNotAlone(field: 'If-Match' | 'If-None-Match'): ApiError {
+function wildcardNotAloneError(field: 'If-Match' | 'If-None-Match'): ApiError {
   return new ApiError(400, {
     code: 'invalid-header',
     detail: `${field} is either * alone or a list of entity tags, not both (RFC 9110 section 13.1).`,

@@ -16,7 +16,7 @@ import {
   type Validators,
   validatorHeaders,
 } from './conditional-validators.js';
-import { preconditionFailed, preconditionRequired } from './errors.js';
+import { preconditionFailedError, preconditionRequiredError } from './errors.js';
 import { formatHttpDate } from './http-date.js';
 import { notModified } from './not-modified.js';
 import { decidePreconditions, type PreconditionHeaders } from './preconditions.js';
@@ -56,7 +56,7 @@ export interface ConditionalOptions<C extends Context = Context, E = never> {
 /**
  * The validators the preconditions of this request were checked against. A handler performing a
  * conditional write compares-and-sets against them (`UPDATE ... WHERE version = $checked`), so two
- * writers that both passed `If-Match` cannot both succeed; the loser throws `preconditionFailed()`.
+ * writers that both passed `If-Match` cannot both succeed; the loser throws `preconditionFailedError()`.
  */
 export const CHECKED_VALIDATORS = contextKey<Validators>('validators the preconditions were checked against');
 
@@ -130,7 +130,7 @@ export function conditional<C extends Context = Context, E = unknown>(
         current: { exists: state !== undefined, ...state },
         now: time,
       });
-      if (decision.outcome === 'precondition-failed') throw preconditionFailed(decision.decidedBy);
+      if (decision.outcome === 'precondition-failed') throw preconditionFailedError(decision.decidedBy);
       if (decision.outcome === 'not-modified') {
         return decorate(notModified({ headers: validatorHeaders(state) }), ctx);
       }
@@ -144,10 +144,10 @@ export function conditional<C extends Context = Context, E = unknown>(
         const required = requireIfMatch && WRITES.has(method) && !hasIfMatch(headers, method);
         // Without `load`, 428 comes first (nothing is read). With it, the entity is loaded first, so
         // a load that refuses (a 404 for someone else's record) answers before any precondition does.
-        if (required && load === undefined) throw preconditionRequired();
+        if (required && load === undefined) throw preconditionRequiredError();
         const found = validators(ctx);
         const decide = (value: Validators | undefined) => {
-          if (required) throw preconditionRequired();
+          if (required) throw preconditionRequiredError();
           return decideBefore(ctx, headers, value);
         };
         return found instanceof Promise ? found.then(decide) : decide(found);
@@ -188,7 +188,7 @@ export function conditional<C extends Context = Context, E = unknown>(
         current: { exists: true, etag: headers.etag, lastModified: lastModifiedOf(headers, time) },
         now: time,
       });
-      if (decision.outcome === 'precondition-failed') throw preconditionFailed(decision.decidedBy);
+      if (decision.outcome === 'precondition-failed') throw preconditionFailedError(decision.decidedBy);
       return decorate(decision.outcome === 'not-modified' ? notModified(response) : response, ctx);
     },
   });

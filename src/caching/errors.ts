@@ -4,9 +4,9 @@ import type { PreconditionField } from './preconditions.js';
 /**
  * 412 Precondition Failed (RFC 9110 section 15.5.13): the resource changed since the client read it,
  * and nothing was done. Throw it from a handler whose conditional write lost a race.
- * @example throw preconditionFailed('If-Match')
+ * @example throw preconditionFailedError('If-Match')
  */
-export function preconditionFailed(field: PreconditionField = 'If-Match'): ApiError {
+export function preconditionFailedError(field: PreconditionField = 'If-Match'): ApiError {
   return new ApiError(412, {
     code: 'precondition-failed',
     detail:
@@ -20,9 +20,9 @@ export function preconditionFailed(field: PreconditionField = 'If-Match'): ApiEr
 /**
  * 428 Precondition Required (RFC 6585 section 3): this write must be conditional, so that it cannot
  * silently overwrite someone else's change.
- * @example throw preconditionRequired()
+ * @example throw preconditionRequiredError()
  */
-export function preconditionRequired(): ApiError {
+export function preconditionRequiredError(): ApiError {
   return new ApiError(428, {
     code: 'precondition-required',
     detail: 'This request must be conditional: send If-Match with the ETag you last read.',

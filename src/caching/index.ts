@@ -32,7 +32,7 @@ export {
   versionEtag,
   weakMatch,
 } from './entity-tag.js';
-export { preconditionFailed, preconditionRequired } from './errors.js';
+export { preconditionFailedError, preconditionRequiredError } from './errors.js';
 export { formatHttpDate, parseHttpDate } from './http-date.js';
 export { notModified, RETAINED_304_HEADERS } from './not-modified.js';
 export {
@@ -45,3 +45,4 @@ export {
   type PreconditionInput,
   type PreconditionOutcome,
 } from './preconditions.js';
+export { preconditionFailed, preconditionRequired } from './renamed.js';

@@ -26,7 +26,7 @@ export async function readBody(
 ): Promise<Uint8Array> {
   const cached = ctx.get(BODY_BYTES);
   if (cached !== undefined) {
-    if (cached.byteLength > limit) throw bodyTooLarge(limit);
+    if (cached.byteLength > limit) throw bodyTooLargeError(limit);
     return cached;
   }
   checkRequestCodings(ctx.request.headers);
@@ -39,14 +39,14 @@ export async function readBody(
         source: { header: 'Content-Length' },
       });
     }
-    if (Number(declared) > limit) throw bodyTooLarge(limit);
+    if (Number(declared) > limit) throw bodyTooLargeError(limit);
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for await (const chunk of ctx.request.body()) {
       size += chunk.byteLength;
-      if (size > limit) throw bodyTooLarge(limit);
+      if (size > limit) throw bodyTooLargeError(limit);
       chunks.push(chunk);
     }
   } catch (error) {
@@ -70,7 +70,7 @@ export function bodyBytesRead(ctx: Context): Uint8Array | undefined {
 }
 
 /** The 413 for a body over `limit` bytes (RFC 9110 section 15.5.14). */
-export function bodyTooLarge(limit: number): ApiError {
+export function bodyTooLargeError(limit: number): ApiError {
   return new ApiError(413, {
     code: 'body-too-large',
     detail: `The request body exceeds the limit of ${limit} bytes.`,

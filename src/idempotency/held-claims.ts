@@ -28,7 +28,7 @@ export interface HeldClaims {
  * 409; without a release, a retry sent to the next instance would meet that until the lease ends).
  *
  * @example
- * const claims = heldClaims(redisStore({ client }));
+ * const claims = heldClaims(redisIdempotencyStore({ client }));
  * app.route({ method: 'POST', path: '/orders', use: [idempotency({ store: claims.store })], handler });
  * process.once('SIGTERM', async () => { await closeGracefully(server); await claims.releaseAll(); });
  */

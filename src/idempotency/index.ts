@@ -32,8 +32,8 @@ export {
   DEFAULT_MEMORY_MAX_BYTES,
   DEFAULT_MEMORY_MAX_ENTRIES,
   type MemoryIdempotencyStore,
-  type MemoryStoreOptions,
-  memoryStore,
+  type MemoryIdempotencyStoreOptions,
+  memoryIdempotencyStore,
 } from './memory-store.js';
 export { type IdempotencyOptions, idempotency } from './middleware.js';
 export {
@@ -42,10 +42,18 @@ export {
   idempotencyTableDdl,
   type PooledConnection,
   type PostgresIdempotencyStore,
-  type PostgresStoreOptions,
-  postgresStore,
+  type PostgresIdempotencyStoreOptions,
+  postgresIdempotencyStore,
   type Queryable,
   type QueryResult,
 } from './postgres-store.js';
-export { type RedisStoreOptions, redisStore } from './redis-store.js';
+export { type RedisIdempotencyStoreOptions, redisIdempotencyStore } from './redis-store.js';
+export {
+  type MemoryStoreOptions,
+  memoryStore,
+  type PostgresStoreOptions,
+  postgresStore,
+  type RedisStoreOptions,
+  redisStore,
+} from './renamed.js';
 export type { ClaimOutcome, IdempotencyStore, StoredResponse, StoreTransaction } from './store.js';

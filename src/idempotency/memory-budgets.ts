@@ -1,7 +1,7 @@
 import type { StoreLimits } from './limits.js';
 
-/** Options of `memoryStore`: the budgets ({@link StoreLimits}) and a clock. */
-export interface MemoryStoreOptions extends StoreLimits {
+/** Options of `memoryIdempotencyStore`: the budgets ({@link StoreLimits}) and a clock. */
+export interface MemoryIdempotencyStoreOptions extends StoreLimits {
   /**
    * The most bytes one stored response counts (status, headers, body; default 8 KiB). Each claim
    * reserves that much of its owner's budget until it completes; a larger response is answered but
@@ -24,7 +24,7 @@ const GUARANTEED_OWNERS = 1_000;
  * The options with each owner budget not given set to a {@link GUARANTEED_OWNERS}th of its total
  * (given or default), so that fewer owners than that cannot fill the store for another.
  */
-export function withOwnerShares(options: MemoryStoreOptions): StoreLimits {
+export function withOwnerShares(options: MemoryIdempotencyStoreOptions): StoreLimits {
   const share = (total: unknown) =>
     Number.isSafeInteger(total) && (total as number) >= 1
       ? Math.max(1, Math.floor((total as number) / GUARANTEED_OWNERS))
@@ -42,7 +42,7 @@ export function withOwnerShares(options: MemoryStoreOptions): StoreLimits {
  * `maxResponseBytes` checked at start-up: a positive integer below the owner's byte budget. Not
  * given, it is 8 KiB, or half the owner's byte budget when that is smaller.
  */
-export function readMaxResponseBytes(options: MemoryStoreOptions, ownerMaxBytes: number): number {
+export function readMaxResponseBytes(options: MemoryIdempotencyStoreOptions, ownerMaxBytes: number): number {
   const value =
     options.maxResponseBytes ??
     Math.max(1, Math.min(DEFAULT_MEMORY_MAX_RESPONSE_BYTES, Math.floor(ownerMaxBytes / 2)));
@@ -52,7 +52,7 @@ export function readMaxResponseBytes(options: MemoryStoreOptions, ownerMaxBytes:
     (options.maxResponseBytes !== undefined && value >= ownerMaxBytes)
   ) {
     throw new TypeError(
-      `memoryStore: maxResponseBytes must be a positive integer below ownerMaxBytes (${ownerMaxBytes}), got ${String(options.maxResponseBytes)}`,
+      `memoryIdempotencyStore: maxResponseBytes must be a positive integer below ownerMaxBytes (${ownerMaxBytes}), got ${String(options.maxResponseBytes)}`,
     );
   }
   return value;

@@ -3,7 +3,7 @@ import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } 
 import {
   DEFAULT_MEMORY_MAX_BYTES,
   DEFAULT_MEMORY_MAX_ENTRIES,
-  type MemoryStoreOptions,
+  type MemoryIdempotencyStoreOptions,
   readMaxResponseBytes,
   withOwnerShares,
 } from './memory-budgets.js';
@@ -28,7 +28,7 @@ export interface MemoryIdempotencyStore extends IdempotencyStore {
 export {
   DEFAULT_MEMORY_MAX_BYTES,
   DEFAULT_MEMORY_MAX_ENTRIES,
-  type MemoryStoreOptions,
+  type MemoryIdempotencyStoreOptions,
 } from './memory-budgets.js';
 
 /** Expired records reclaimed per claim when the store has room (when full: all of them). */
@@ -76,16 +76,16 @@ type Stored = Pending | string;
  * `scopeKey`, which are flat strings; the store keeps a key as it is given).
  *
  * @example
- * idempotency({ store: memoryStore({ maxEntries: 50_000, ownerMaxEntries: 500 }) });
+ * idempotency({ store: memoryIdempotencyStore({ maxEntries: 50_000, ownerMaxEntries: 500 }) });
  */
-export function memoryStore(options: MemoryStoreOptions = {}): MemoryIdempotencyStore {
-  const limits = readStoreLimits('memoryStore', withOwnerShares(options), {
+export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = {}): MemoryIdempotencyStore {
+  const limits = readStoreLimits('memoryIdempotencyStore', withOwnerShares(options), {
     maxEntries: DEFAULT_MEMORY_MAX_ENTRIES,
     maxBytes: DEFAULT_MEMORY_MAX_BYTES,
   });
   const maxResponseBytes = readMaxResponseBytes(options, limits.ownerMaxBytes);
   const clock = options.now ?? Date.now;
-  if (typeof clock !== 'function') throw new TypeError('memoryStore: now must be a function');
+  if (typeof clock !== 'function') throw new TypeError('memoryIdempotencyStore: now must be a function');
   // Whole milliseconds: a record's expiry is stored as an integer and compared with its queue entry.
   const now = () => Math.floor(clock());
   const after = (at: number, durationMs: number) => at + Math.ceil(durationMs);

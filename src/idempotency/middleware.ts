@@ -40,7 +40,7 @@ const GUARDED_METHODS = new Set(['POST', 'PATCH']);
  * @example
  * app.route({
  *   method: 'POST', path: '/orders',
- *   use: [idempotency({ store: redisStore({ client: redis }) })],
+ *   use: [idempotency({ store: redisIdempotencyStore({ client: redis }) })],
  *   handler: createOrder,
  * });
  * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-idempotency-key-header/

@@ -1,13 +1,13 @@
 import type { Context } from '../http/types.js';
 import { DEFAULT_REPLAY_HEADERS } from './decision.js';
-import { memoryStore } from './memory-store.js';
+import { memoryIdempotencyStore } from './memory-store.js';
 import type { IdempotencyStore } from './store.js';
 
 // The options of `idempotency()`, checked at start-up (a TypeError naming the option).
 
 /** Options of {@link idempotency}. */
 export interface IdempotencyOptions {
-  /** Where records live (default: a fresh {@link memoryStore}, for a single instance). */
+  /** Where records live (default: a fresh {@link memoryIdempotencyStore}, for a single instance). */
   readonly store?: IdempotencyStore;
   /** Refuse requests without a key with 400 (default false: they run normally). */
   readonly required?: boolean;
@@ -77,7 +77,7 @@ export function readOptions(options: IdempotencyOptions): Config {
   if (replayHeaders.includes('set-cookie')) {
     throw new TypeError('idempotency: Set-Cookie is never stored or replayed; remove it from replayHeaders');
   }
-  const store = options.store ?? memoryStore({ now });
+  const store = options.store ?? memoryIdempotencyStore({ now });
   const retentionMs = positive('retentionMs', options.retentionMs, 24 * 60 * 60 * 1000);
   if (typeof store.claim !== 'function' || typeof store.complete !== 'function') {
     throw new TypeError('idempotency: store must implement IdempotencyStore');

@@ -42,7 +42,7 @@ DROP INDEX IF EXISTS ${schema}${name}_owner;`;
 export function checkTable(table: string): void {
   if (!IDENTIFIER.test(table)) {
     throw new TypeError(
-      `postgresStore: table must be a lower-case SQL identifier (schema.table allowed), got ${table}`,
+      `postgresIdempotencyStore: table must be a lower-case SQL identifier (schema.table allowed), got ${table}`,
     );
   }
 }

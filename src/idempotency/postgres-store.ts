@@ -7,7 +7,7 @@ import {
   type ConnectionPool,
   IDEMPOTENCY_TRANSACTION,
   type PostgresIdempotencyStore,
-  type PostgresStoreOptions,
+  type PostgresIdempotencyStoreOptions,
   type Queryable,
 } from './postgres-types.js';
 import { type ClaimOutcome, newToken, type StoredResponse, type StoreTransaction } from './store.js';
@@ -18,7 +18,7 @@ export {
   IDEMPOTENCY_TRANSACTION,
   type PooledConnection,
   type PostgresIdempotencyStore,
-  type PostgresStoreOptions,
+  type PostgresIdempotencyStoreOptions,
   type Queryable,
   type QueryResult,
 } from './postgres-types.js';
@@ -34,20 +34,21 @@ export {
  * progress at once. The application passes its own `pg` pool; no `pg` type is imported.
  *
  * @example
- * const store = postgresStore({ pool, transactional: true });
+ * const store = postgresIdempotencyStore({ pool, transactional: true });
  * await store.migrate();
  */
-export function postgresStore(options: PostgresStoreOptions): PostgresIdempotencyStore {
+export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOptions): PostgresIdempotencyStore {
   const { pool } = options;
   if (pool === null || typeof pool !== 'object' || typeof pool.query !== 'function') {
-    throw new TypeError('postgresStore: `pool` must be a pg Pool or Client');
+    throw new TypeError('postgresIdempotencyStore: `pool` must be a pg Pool or Client');
   }
   const table = options.table ?? 'idempotency_records';
   checkTable(table);
   const transactional = options.transactional ?? false;
-  if (transactional && !isPool(pool)) throw new TypeError('postgresStore: `transactional` needs a pg Pool');
+  if (transactional && !isPool(pool))
+    throw new TypeError('postgresIdempotencyStore: `transactional` needs a pg Pool');
   const now = () => Math.floor((options.now ?? Date.now)());
-  const limits = readStoreLimits('postgresStore', options, {
+  const limits = readStoreLimits('postgresIdempotencyStore', options, {
     maxEntries: Number.MAX_SAFE_INTEGER,
     maxBytes: Number.MAX_SAFE_INTEGER,
   });
@@ -260,7 +261,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresIdempotenc
   return store;
 }
 
-function isPool(value: PostgresStoreOptions['pool']): value is ConnectionPool {
+function isPool(value: PostgresIdempotencyStoreOptions['pool']): value is ConnectionPool {
   return (
     typeof (value as ConnectionPool).connect === 'function' &&
     typeof (value as ConnectionPool).totalCount === 'number'

@@ -15,7 +15,7 @@ export interface Queryable {
   ): Promise<QueryResult<Row>>;
   /**
    * A named statement: `pg` prepares it once per connection and then only binds and executes it.
-   * The store calls this form unless `preparedStatements` is false ({@link PostgresStoreOptions}).
+   * The store calls this form unless `preparedStatements` is false ({@link PostgresIdempotencyStoreOptions}).
    */
   query<Row extends Record<string, unknown> = Record<string, unknown>>(
     statement: NamedStatement,
@@ -58,12 +58,13 @@ export interface ConnectionPool extends Queryable {
 }
 
 /**
- * Options of {@link postgresStore}. Of the budgets ({@link StoreLimits}) the per-owner ones are
+ * Options of {@link postgresIdempotencyStore}. Of the budgets ({@link StoreLimits}) the per-owner ones are
  * enforced (`ownerMaxEntries`, `ownerMaxBytes`); `maxEntries` and `maxBytes` are not (counting a
  * large table on every claim costs too much): the table is bounded by its owners' quotas, and
  * `deleteExpired` reclaims rows.
  */
-export interface PostgresStoreOptions extends Pick<StoreLimits, 'ownerMaxEntries' | 'ownerMaxBytes'> {
+export interface PostgresIdempotencyStoreOptions
+  extends Pick<StoreLimits, 'ownerMaxEntries' | 'ownerMaxBytes'> {
   /** A `pg` Pool (or Client) the application created; the store never closes it. */
   readonly pool: Queryable | ConnectionPool;
   /** Table name, optionally schema-qualified (default `idempotency_records`). */

@@ -10,8 +10,8 @@ import { checkPrefix, ownerKeys, ownerOfToken, ownerToken } from './redis-keys.j
 import { claimScript, type Script, scripts } from './redis-scripts.js';
 import type { ClaimOutcome, IdempotencyStore, StoredResponse } from './store.js';
 
-/** Options of {@link redisStore}: the client, a key prefix, the per-owner budgets and durability. */
-export interface RedisStoreOptions {
+/** Options of {@link redisIdempotencyStore}: the client, a key prefix, the per-owner budgets and durability. */
+export interface RedisIdempotencyStoreOptions {
   /**
    * An ioredis `Redis` or `Cluster` the application created (any client with the `evalsha`/`eval`
    * of {@link RedisScriptClient}, and `pipeline` when `replicas` is set); the store never closes it.
@@ -70,19 +70,21 @@ function decodeClaim(reply: Reply, token: string): ClaimOutcome {
   }
 }
 
-function readDurability(options: RedisStoreOptions): { replicas: number; timeoutMs: number } {
+function readDurability(options: RedisIdempotencyStoreOptions): { replicas: number; timeoutMs: number } {
   const replicas = options.replicas ?? 0;
   if (!Number.isSafeInteger(replicas) || replicas < 0) {
-    throw new TypeError(`redisStore: replicas must be a non-negative integer, got ${String(replicas)}`);
+    throw new TypeError(
+      `redisIdempotencyStore: replicas must be a non-negative integer, got ${String(replicas)}`,
+    );
   }
   const timeoutMs = options.replicationTimeoutMs ?? 100;
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) {
     throw new TypeError(
-      `redisStore: replicationTimeoutMs must be a positive integer, got ${String(timeoutMs)}`,
+      `redisIdempotencyStore: replicationTimeoutMs must be a positive integer, got ${String(timeoutMs)}`,
     );
   }
   if (replicas > 0 && !isRedisPipelineClient(options.client)) {
-    throw new TypeError('redisStore: replicas needs a client with pipeline() (an ioredis client)');
+    throw new TypeError('redisIdempotencyStore: replicas needs a client with pipeline() (an ioredis client)');
   }
   return { replicas, timeoutMs };
 }
@@ -105,26 +107,26 @@ function readDurability(options: RedisStoreOptions): { replicas: number; timeout
  * one event-loop turn then share one write (docs/idempotency.md, "Stores").
  *
  * @example
- * const store = redisStore({ client: new Redis(process.env.REDIS_URL, { enableAutoPipelining: true }) });
+ * const store = redisIdempotencyStore({ client: new Redis(process.env.REDIS_URL, { enableAutoPipelining: true }) });
  * app.route({ method: 'POST', path: '/orders', use: [idempotency({ store })], handler });
  */
-export function redisStore(options: RedisStoreOptions): IdempotencyStore {
+export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): IdempotencyStore {
   const { client } = options;
   if (!isRedisScriptClient(client)) {
-    throw new TypeError('redisStore: `client` must be an ioredis client');
+    throw new TypeError('redisIdempotencyStore: `client` must be an ioredis client');
   }
   for (const name of ['maxEntries', 'maxBytes'] as const) {
     if ((options as unknown as Record<string, unknown>)[name] !== undefined) {
       throw new TypeError(
-        `redisStore: ${name} is not a budget of the Redis store (it has none store-wide; bound Redis with maxmemory)`,
+        `redisIdempotencyStore: ${name} is not a budget of the Redis store (it has none store-wide; bound Redis with maxmemory)`,
       );
     }
   }
-  const prefix = checkPrefix('redisStore', options.prefix ?? 'idempotency:');
+  const prefix = checkPrefix('redisIdempotencyStore', options.prefix ?? 'idempotency:');
   const now = options.now ?? Date.now;
   // Only the per-owner budgets apply: the store-wide ones are rejected above.
   const unbounded = { maxEntries: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER };
-  const limits = readStoreLimits('redisStore', options, unbounded);
+  const limits = readStoreLimits('redisIdempotencyStore', options, unbounded);
   const durability = readDurability(options);
   const claimer = claimScript(limits);
 
@@ -151,7 +153,7 @@ export function redisStore(options: RedisStoreOptions): IdempotencyStore {
     if (reply === 1 && acknowledged < durability.replicas) {
       // Completed on the master, but a failover now could lose it: not a completion to rely on.
       throw new Error(
-        `redisStore: the record was acknowledged by ${acknowledged} of ${durability.replicas} replicas within ${durability.timeoutMs} ms`,
+        `redisIdempotencyStore: the record was acknowledged by ${acknowledged} of ${durability.replicas} replicas within ${durability.timeoutMs} ms`,
       );
     }
     return reply as Reply;

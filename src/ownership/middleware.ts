@@ -1,4 +1,4 @@
-import { unauthenticated } from '../auth/middleware.js';
+import { unauthenticatedError } from '../auth/middleware.js';
 import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
 import { ApiError } from '../errors/api-error.js';
@@ -45,7 +45,7 @@ export function ownershipGuard<Records extends readonly unknown[], Names extends
   const settle = (ctx: Context<ParamsFor<Names>>, result: OwnershipResult<Records>): undefined => {
     switch (result.outcome) {
       case 'unauthenticated':
-        throw unauthenticated(realm);
+        throw unauthenticatedError(realm);
       case 'forbidden':
         throw new ApiError(403, {
           code: 'forbidden',

@@ -1,4 +1,4 @@
-import { unauthenticated } from '../auth/middleware.js';
+import { unauthenticatedError } from '../auth/middleware.js';
 import { defineMiddleware } from '../core/compose.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Context, Middleware, Principal } from '../http/types.js';
@@ -88,7 +88,7 @@ export function ownedResource<R, N extends string = 'id'>(
   };
 
   function loadOwned(ctx: Context): Promise<R> {
-    if (ctx.principal === undefined) return Promise.reject(unauthenticated(realm));
+    if (ctx.principal === undefined) return Promise.reject(unauthenticatedError(realm));
     const id = ctx.params[param];
     if (id === undefined) {
       return Promise.reject(new Error(`ownedResource: the route has no {${param}} parameter`));

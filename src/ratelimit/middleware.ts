@@ -54,7 +54,7 @@ function addHeaders(target: Record<string, string>, headers: Record<string, stri
 
 const LEGACY_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 
-function quotaExceeded(decision: RateLimitDecision, headers: Record<string, string>): ApiError {
+function quotaExceededError(decision: RateLimitDecision, headers: Record<string, string>): ApiError {
   const { policy } = tightestPolicy(decision);
   const violated = decision.policies.filter((d) => !d.allowed).map((d) => `"${d.policy.name}"`);
   const seconds = decision.retryAfterSeconds;
@@ -117,7 +117,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   // layers (app and route) adds each layer's own headers.
   const admit = (decision: RateLimitDecision): Record<string, string> => {
     const headers = rateLimitHeaders(decision, policyField, legacy);
-    if (!decision.allowed) throw quotaExceeded(decision, headers);
+    if (!decision.allowed) throw quotaExceededError(decision, headers);
     return headers;
   };
   // One warning per outage, not one per request: the first failure says the store is down, the first

@@ -1,5 +1,5 @@
 import type * as t from 'io-ts';
-import { bodyTooLarge, DEFAULT_BODY_LIMIT, readBody } from '../core/body.js';
+import { bodyTooLargeError, DEFAULT_BODY_LIMIT, readBody } from '../core/body.js';
 import { mediaTypeParameters } from '../core/media-type-parameters.js';
 import { ApiError, type ErrorDetail } from '../errors/api-error.js';
 import { echo, echoedWhole } from '../errors/echo.js';
@@ -45,7 +45,7 @@ const DATA_MEMBERS = new Set(['type', 'id', 'attributes', 'meta']);
 // `version` parameter is this library's version negotiation, and `charset` restates UTF-8.
 const ALLOWED_JSON_API_PARAMS = new Set(['version', 'charset']);
 
-function badRequest(errors: ErrorDetail[]): ApiError {
+function badRequestError(errors: ErrorDetail[]): ApiError {
   return new ApiError(400, { errors });
 }
 
@@ -76,7 +76,7 @@ function isResourceDocument(body: unknown): boolean {
  * names, found by inspecting it (RFC 9110 section 15.5.16), so one 415 says how to send it instead of
  * one 400 per envelope member.
  */
-function documentAsJson(): ApiError {
+function documentAsJsonError(): ApiError {
   return new ApiError(415, {
     code: 'unsupported-media-type',
     detail: `The body is a JSON:API document but was sent as ${JSON_MEDIA}; send JSON:API documents with Content-Type: ${JSON_API}, or the bare attributes as ${JSON_MEDIA}.`,
@@ -88,7 +88,7 @@ function documentAsJson(): ApiError {
 /** The attributes of a JSON:API resource document, checking its envelope. */
 function unwrapDocument(document: unknown, type: string, id: string | undefined, maxErrors: number): unknown {
   if (!isObject(document)) {
-    throw badRequest([
+    throw badRequestError([
       {
         code: 'invalid-document',
         title: 'Invalid document',
@@ -205,7 +205,7 @@ function decodeBytes<A>(
   const attributes = isDocument ? unwrapDocument(parsed, options.type, options.id, maxErrors) : parsed;
   const decoded = options.codec.decode(attributes);
   if (decoded._tag === 'Right') return decoded.right;
-  if (!isDocument && isResourceDocument(parsed)) throw documentAsJson();
+  if (!isDocument && isResourceDocument(parsed)) throw documentAsJsonError();
   const problems = new ErrorList(maxErrors);
   addFieldErrors(decoded.left, isDocument ? '/data/attributes' : '', problems);
   throw problems.toBadRequest();
@@ -228,7 +228,7 @@ export function decodeJsonBytes<A>(
   const maxErrors = checkMaxErrors(options.maxErrors, 'decodeJsonBytes');
   const kind = jsonBodyKind(contentType);
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
-  if (body.byteLength > limit) throw bodyTooLarge(limit);
+  if (body.byteLength > limit) throw bodyTooLargeError(limit);
   return decodeBytes(kind, parseJsonText(body), options, maxErrors);
 }
 

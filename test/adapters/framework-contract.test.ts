@@ -19,7 +19,7 @@ import * as ho from '../../src/adapters/hono/index.js';
 import * as ko from '../../src/adapters/koa/index.js';
 import { conditional } from '../../src/caching/index.js';
 import type { Context, Middleware } from '../../src/http/types.js';
-import { idempotency, memoryStore } from '../../src/idempotency/index.js';
+import { idempotency, memoryIdempotencyStore } from '../../src/idempotency/index.js';
 import { securityHeaders } from '../../src/security/index.js';
 import { decodeJsonBody, integer, strictObject } from '../../src/validation/index.js';
 
@@ -27,7 +27,7 @@ const Thing = strictObject({ size: integer({ min: 1, max: 9 }) });
 const use = (): Middleware[] => [
   securityHeaders(),
   conditional({ policy: { scope: 'public', maxAge: 60 } }),
-  idempotency({ store: memoryStore() }),
+  idempotency({ store: memoryIdempotencyStore() }),
 ];
 /** The body through the library's decoder, whoever parsed it before. */
 const decode = (ctx: Context | undefined) => decodeJsonBody(ctx!, { codec: Thing, type: 'things' });

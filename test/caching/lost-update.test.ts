@@ -8,7 +8,7 @@ import { createApp } from '../../src/app/app.js';
 import {
   CHECKED_VALIDATORS,
   conditional,
-  preconditionFailed,
+  preconditionFailedError,
   validateEtag,
   versionEtag,
 } from '../../src/caching/index.js';
@@ -66,7 +66,7 @@ function orderApp(store: OrderStore) {
       // The version If-Match was checked against: the write only happens if it is still current.
       const checked = Number(validateEtag(ctx.get(CHECKED_VALIDATORS)!.etag!).opaque);
       const written = await store.update(checked, quantity);
-      if (written === undefined) throw preconditionFailed('If-Match');
+      if (written === undefined) throw preconditionFailedError('If-Match');
       return json(200, { data: written }, { etag: versionEtag(written.version) });
     },
   });

@@ -9,9 +9,9 @@ import {
   heldClaims,
   type IdempotencyStore,
   idempotency,
-  memoryStore,
-  postgresStore,
-  redisStore,
+  memoryIdempotencyStore,
+  postgresIdempotencyStore,
+  redisIdempotencyStore,
 } from '../../src/idempotency/index.js';
 import { DATABASE_URL, REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 
@@ -83,13 +83,17 @@ function post(port: number, key: string): Promise<{ status: number } | { error: 
 }
 
 const stores: Array<[string, boolean, () => Promise<IdempotencyStore>]> = [
-  ['memory', true, async () => memoryStore()],
-  ['Redis', redisUp, async () => redisStore({ client: redis!, prefix: `${uniquePrefix('claims')}:` })],
+  ['memory', true, async () => memoryIdempotencyStore()],
+  [
+    'Redis',
+    redisUp,
+    async () => redisIdempotencyStore({ client: redis!, prefix: `${uniquePrefix('claims')}:` }),
+  ],
   [
     'PostgreSQL',
     postgresUp,
     async () => {
-      const store = postgresStore({ pool: pool!, table });
+      const store = postgresIdempotencyStore({ pool: pool!, table });
       await store.migrate();
       return store;
     },
@@ -132,7 +136,7 @@ describe.each(stores)('releasing held claims at shutdown, %s store', (_, availab
 
 describe('heldClaims', () => {
   it('forgets claims that completed or were released, so releaseAll touches only live ones', async () => {
-    const claims = heldClaims(memoryStore());
+    const claims = heldClaims(memoryIdempotencyStore());
     const { store } = claims;
     const a = await store.claim('a', 'f', LEASE_MS);
     const b = await store.claim('b', 'f', LEASE_MS);
@@ -147,7 +151,7 @@ describe('heldClaims', () => {
   });
 
   it('passes each claim’s owner on, so every owner keeps a quota of its own', async () => {
-    const { store } = heldClaims(memoryStore({ ownerMaxEntries: 1 }));
+    const { store } = heldClaims(memoryIdempotencyStore({ ownerMaxEntries: 1 }));
     expect((await store.claim('a', 'f', LEASE_MS, 'sub:1')).kind).toBe('claimed');
     expect((await store.claim('b', 'f', LEASE_MS, 'sub:2')).kind).toBe('claimed');
     expect(await store.claim('c', 'f', LEASE_MS, 'sub:1')).toMatchObject({ kind: 'full', scope: 'owner' });
@@ -155,7 +159,7 @@ describe('heldClaims', () => {
 
   it.each([
     ['no store', undefined, {}],
-    ['a bad timeout', memoryStore(), { timeoutMs: 0 }],
+    ['a bad timeout', memoryIdempotencyStore(), { timeoutMs: 0 }],
   ])('refuses %s at start-up with a TypeError', (_, store, options) => {
     expect(() => heldClaims(store as unknown as IdempotencyStore, options)).toThrow(TypeError);
   });

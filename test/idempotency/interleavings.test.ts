@@ -6,7 +6,7 @@ import type { ApiResponse } from '../../src/http/types.js';
 import {
   type IdempotencyStore,
   idempotency,
-  memoryStore,
+  memoryIdempotencyStore,
   REPLAYED_HEADER,
 } from '../../src/idempotency/index.js';
 import { requestView } from '../support/request.js';
@@ -33,7 +33,7 @@ describe('when any requests interleave in any order', () => {
   test.prop([fc.scheduler(), fc.array(requestArb, { minLength: 1, maxLength: 10 })], { numRuns: 200 })(
     'creates one order per (principal, key) whose first body was valid plus one per valid keyless request, and replays byte for byte',
     async (s, requests) => {
-      const base = memoryStore();
+      const base = memoryIdempotencyStore();
       // Every store call and the order insert resolve when the scheduler says: all interleavings are explored.
       const store: IdempotencyStore = {
         claim: s.scheduleFunction(base.claim),

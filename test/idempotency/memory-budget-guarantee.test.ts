@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { memoryStore } from '../../src/idempotency/index.js';
+import { memoryIdempotencyStore } from '../../src/idempotency/index.js';
 import { nodeClient } from '../support/clients.js';
 import { bearer, referenceApp } from '../support/reference-app.js';
 
@@ -16,7 +16,7 @@ const LEASE_MS = 60_000;
 const SCALED = { maxEntries: 10_000, maxBytes: 6_400_000, maxResponseBytes: 4_096, now: () => 0 };
 
 async function fill(
-  store: ReturnType<typeof memoryStore>,
+  store: ReturnType<typeof memoryIdempotencyStore>,
   owner: string,
   bodyBytes: (i: number) => number,
   complete: (i: number) => boolean,
@@ -43,7 +43,7 @@ async function fill(
 
 describe('fewer than 1 000 owners cannot fill the memory store for another', () => {
   it('999 owners each filling their quota with the largest responses leave room for the 1 000th', async () => {
-    const store = memoryStore(SCALED);
+    const store = memoryIdempotencyStore(SCALED);
     for (let owner = 0; owner < 999; owner++) {
       await fill(
         store,
@@ -58,7 +58,7 @@ describe('fewer than 1 000 owners cannot fill the memory store for another', () 
   });
 
   it('does not store a response over maxResponseBytes (its claim is released), and says so', async () => {
-    const store = memoryStore({ maxResponseBytes: 100, now: () => 0 });
+    const store = memoryIdempotencyStore({ maxResponseBytes: 100, now: () => 0 });
     const claim = await store.claim('k', FINGERPRINT, LEASE_MS, 'sub:1');
     if (claim.kind !== 'claimed') throw new Error('expected a claim');
     const big = { status: 201, headers: {}, body: new Uint8Array(101) };
@@ -68,7 +68,7 @@ describe('fewer than 1 000 owners cannot fill the memory store for another', () 
   });
 
   it('derives the owner budgets from the totals, a thousandth each, unless given', async () => {
-    const store = memoryStore({ maxEntries: 5_000, now: () => 0 });
+    const store = memoryIdempotencyStore({ maxEntries: 5_000, now: () => 0 });
     for (let i = 0; i < 5; i++) {
       expect(await store.claim(`k${i}`, FINGERPRINT, LEASE_MS, 'sub:1')).toMatchObject({ kind: 'claimed' });
     }
@@ -76,7 +76,7 @@ describe('fewer than 1 000 owners cannot fill the memory store for another', () 
       kind: 'full',
       scope: 'owner',
     });
-    expect(() => memoryStore({ maxResponseBytes: 0 })).toThrow(/maxResponseBytes/);
+    expect(() => memoryIdempotencyStore({ maxResponseBytes: 0 })).toThrow(/maxResponseBytes/);
   });
 
   test.prop(
@@ -93,7 +93,7 @@ describe('fewer than 1 000 owners cannot fill the memory store for another', () 
     { numRuns: 30 },
   )('whatever up to 999 owners claim and store, another owner can still claim', async (steps) => {
     // A thousandth each: 1 record and 1 000 bytes an owner; a response counts at most 500.
-    const store = memoryStore({
+    const store = memoryIdempotencyStore({
       maxEntries: 1_000,
       maxBytes: 1_000_000,
       maxResponseBytes: 500,

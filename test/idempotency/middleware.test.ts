@@ -4,7 +4,7 @@ import type { ApiResponse } from '../../src/http/types.js';
 import {
   type IdempotencyStore,
   idempotency,
-  memoryStore,
+  memoryIdempotencyStore,
   REPLAYED_HEADER,
 } from '../../src/idempotency/index.js';
 import { requestView } from '../support/request.js';
@@ -273,7 +273,7 @@ describe('when the handler fails or refuses', () => {
 
   it('keeps a stored client error for clientErrorRetentionMs, a success for retentionMs', async () => {
     const clock = { t: 0 };
-    const store = memoryStore({ now: () => clock.t });
+    const store = memoryIdempotencyStore({ now: () => clock.t });
     const middleware = idempotency({
       store,
       now: () => clock.t,
@@ -306,7 +306,7 @@ describe('when the handler fails or refuses', () => {
 describe('when the owner of a claim stops renewing it', () => {
   it('lets a retry take over after the lease, and fences the late owner out', async () => {
     const clock = { t: 0 };
-    const store = memoryStore({ now: () => clock.t });
+    const store = memoryIdempotencyStore({ now: () => clock.t });
     const hold = gate();
     let call = 0;
     const { app, orders } = orderApp({
@@ -330,7 +330,7 @@ describe('when the owner of a claim stops renewing it', () => {
 describe('when the handler runs longer than the lease', () => {
   it('renews the lease while it runs, so a retry is still told 409', async () => {
     const clock = { t: 0 };
-    const base = memoryStore({ now: () => clock.t });
+    const base = memoryIdempotencyStore({ now: () => clock.t });
     let renewals = 0;
     const store: IdempotencyStore = {
       ...base,
@@ -393,7 +393,7 @@ describe('when the route is a PATCH', () => {
 
 describe('when the store is full', () => {
   it("answers 429 with Retry-After when the caller's own quota is full, nothing executed", async () => {
-    const store = memoryStore({ ownerMaxEntries: 1, now: () => 0 });
+    const store = memoryIdempotencyStore({ ownerMaxEntries: 1, now: () => 0 });
     const { app, runs } = orderApp({ idempotency: idempotency({ store, now: () => 0 }) });
     expect((await app.handle(post('q-1', ORDER, { 'x-user': 'u1' }))).status).toBe(201);
     const refused = await app.handle(post('q-2', ORDER, { 'x-user': 'u1' }));
@@ -407,7 +407,7 @@ describe('when the store is full', () => {
   });
 
   it('answers 503 with Retry-After when the whole store is full, and still replays', async () => {
-    const store = memoryStore({ maxEntries: 1, now: () => 0 });
+    const store = memoryIdempotencyStore({ maxEntries: 1, now: () => 0 });
     const { app, runs } = orderApp({ idempotency: idempotency({ store, now: () => 0 }) });
     const first = await app.handle(post('s-1', ORDER, { 'x-user': 'u1' }));
     const refused = await app.handle(post('s-2', ORDER, { 'x-user': 'u2' }));

@@ -8,7 +8,7 @@ import {
   IDEMPOTENCY_TRANSACTION,
   type IdempotencyStore,
   idempotency,
-  postgresStore,
+  postgresIdempotencyStore,
   type Queryable,
   REPLAYED_HEADER,
 } from '../../src/idempotency/index.js';
@@ -31,7 +31,7 @@ describe.skipIf(!available).each([
 
   beforeAll(async () => {
     pool = new pg.Pool({ connectionString: DATABASE_URL, max: 20, pipeline });
-    await postgresStore({ pool, table: `${prefix}_records` }).migrate();
+    await postgresIdempotencyStore({ pool, table: `${prefix}_records` }).migrate();
     await pool.query(`CREATE TABLE ${prefix}_orders (id serial PRIMARY KEY, key text)`);
   });
   afterAll(async () => {
@@ -44,7 +44,7 @@ describe.skipIf(!available).each([
 
   /** An order app whose handler writes through the transaction the store opened. */
   function transactionalApp(afterInsert: (ctx: Context) => Promise<void> | void = () => {}, on = pool) {
-    const store = postgresStore({
+    const store = postgresIdempotencyStore({
       pool: on,
       table: `${prefix}_records`,
       transactional: true,
@@ -135,7 +135,7 @@ describe.skipIf(!available).each([
 
   it('rolls back a claim that came back after the store timeout, so the retry runs and no connection leaks', async () => {
     const table = `${prefix}_records`;
-    const store = postgresStore({ pool, table, transactional: true, now: () => clock.t });
+    const store = postgresIdempotencyStore({ pool, table, transactional: true, now: () => clock.t });
     const app = createApp({ logger: { error: () => {}, warn: () => {} } });
     let runs = 0;
     app.route({
@@ -168,7 +168,7 @@ describe.skipIf(!available).each([
   });
 
   it('ends the transaction of a claim that no begin took (a wrapper without begin): nothing held, replays', async () => {
-    const inner = postgresStore({
+    const inner = postgresIdempotencyStore({
       pool,
       table: `${prefix}_records`,
       transactional: true,
@@ -209,7 +209,9 @@ describe.skipIf(!available).each([
   });
 
   it('rolls back the order of a claim released while its handler ran (shutdown), so the retry runs', async () => {
-    const claims = heldClaims(postgresStore({ pool, table: `${prefix}_records`, transactional: true }));
+    const claims = heldClaims(
+      postgresIdempotencyStore({ pool, table: `${prefix}_records`, transactional: true }),
+    );
     const hold = gate();
     let calls = 0;
     const app = createApp({ logger: { error: () => {}, warn: () => {} } });

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresStore } from '../../src/idempotency/index.js';
+import { postgresIdempotencyStore } from '../../src/idempotency/index.js';
 import { DATABASE_URL, REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 import {
   expectOneExecution,
@@ -45,7 +45,7 @@ function postgresBackend(): Backend {
     name: 'PostgreSQL',
     env: { STORE: 'postgres', DATABASE_URL, PREFIX: prefix },
     setUp: async () => {
-      await postgresStore({ pool, table: `${prefix}_records` }).migrate();
+      await postgresIdempotencyStore({ pool, table: `${prefix}_records` }).migrate();
       await pool.query(`CREATE TABLE ${prefix}_orders (id serial PRIMARY KEY)`);
     },
     orderCount: async () =>

@@ -12,7 +12,7 @@ import { createReferenceApp } from '../../examples/reference-app/composition-roo
 import { configFromEnv } from '../../examples/reference-app/config.js';
 import { connectInfrastructure, type Infrastructure } from '../../examples/reference-app/infrastructure.js';
 import { type Served, serve } from '../../examples/reference-app/serve.js';
-import { redisStore } from '../../src/idempotency/index.js';
+import { redisIdempotencyStore } from '../../src/idempotency/index.js';
 import { type RedisCluster, startRedisCluster } from '../support/redis-cluster.js';
 import { bearer, memoryLogger } from '../support/reference-app.js';
 import { describeStoreContract } from './store-contract.js';
@@ -60,9 +60,9 @@ describeStoreContract(
     before: async () => {
       contractClient = clusterClient();
     },
-    make: (now) => redisStore({ client: contractClient, prefix: 'contract:', now }),
+    make: (now) => redisIdempotencyStore({ client: contractClient, prefix: 'contract:', now }),
     makeLimited: async (now, { ownerMaxEntries, ownerMaxBytes }) =>
-      redisStore({
+      redisIdempotencyStore({
         client: contractClient,
         prefix: `limited-${++limited}:`,
         now,
@@ -94,7 +94,7 @@ async function keysPerMaster(prefix: string): Promise<Map<number, string[]>> {
 
 describe.skipIf(!available)('the Redis idempotency store on a Redis Cluster', () => {
   it("keeps a claim's keys in the record's own slot", async () => {
-    const store = redisStore({ client: clusterClient(), prefix: 'slot:' });
+    const store = redisIdempotencyStore({ client: clusterClient(), prefix: 'slot:' });
     const claimed = await store.claim('k', 'fp', 10_000, 'sub:alice');
     expect(claimed.kind).toBe('claimed');
     const keys = [...(await keysPerMaster('slot:')).values()].flat();
@@ -104,8 +104,8 @@ describe.skipIf(!available)('the Redis idempotency store on a Redis Cluster', ()
 
   it("spreads 10,000 owners' records, from two store instances, over every master, none holding half", async () => {
     const stores = [
-      redisStore({ client: clusterClient(), prefix: 'spread:' }),
-      redisStore({ client: clusterClient(), prefix: 'spread:' }),
+      redisIdempotencyStore({ client: clusterClient(), prefix: 'spread:' }),
+      redisIdempotencyStore({ client: clusterClient(), prefix: 'spread:' }),
     ];
     for (let batch = 0; batch < 10; batch++) {
       const outcomes = await Promise.all(

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idempotency, postgresStore, redisStore } from '../../src/idempotency/index.js';
+import { idempotency, postgresIdempotencyStore, redisIdempotencyStore } from '../../src/idempotency/index.js';
 import { requestView } from '../support/request.js';
 import { bodyOf, orderApp } from './order-app.js';
 
@@ -43,7 +43,9 @@ describe('when the store cannot be reached', () => {
     });
     client.on('error', () => {});
     clients.push(client);
-    const { app, runs } = orderApp({ idempotency: idempotency({ store: redisStore({ client }) }) });
+    const { app, runs } = orderApp({
+      idempotency: idempotency({ store: redisIdempotencyStore({ client }) }),
+    });
     const response = await app.handle(post());
     expect(response.status).toBe(503);
     expect(response.headers['retry-after']).toBe('5');
@@ -60,7 +62,7 @@ describe('when the store cannot be reached', () => {
     client.on('error', () => {});
     clients.push(client);
     const { app, runs } = orderApp({
-      idempotency: idempotency({ store: redisStore({ client }), storeTimeoutMs: 100 }),
+      idempotency: idempotency({ store: redisIdempotencyStore({ client }), storeTimeoutMs: 100 }),
     });
     const response = await app.handle(post());
     expect(response.status).toBe(503);
@@ -80,7 +82,10 @@ describe('when the store cannot be reached', () => {
     });
     pools.push(pool);
     const { app, runs } = orderApp({
-      idempotency: idempotency({ store: postgresStore({ pool, transactional: true }), storeTimeoutMs: 500 }),
+      idempotency: idempotency({
+        store: postgresIdempotencyStore({ pool, transactional: true }),
+        storeTimeoutMs: 500,
+      }),
     });
     const response = await app.handle(post());
     expect(response.status).toBe(503);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { memoryStore } from '../../src/idempotency/index.js';
+import { memoryIdempotencyStore } from '../../src/idempotency/index.js';
 import {
   decodeResponse,
   encodeFingerprint,
@@ -17,7 +17,7 @@ import { describeStoreContract } from './store-contract.js';
 // (issue 27): its budgets are tested below and in memory-budget-guarantee.test.ts.
 describeStoreContract('memory', {
   make: (now) =>
-    memoryStore({
+    memoryIdempotencyStore({
       now,
       ownerMaxEntries: 100_000,
       ownerMaxBytes: 64 * 1024 * 1024,
@@ -29,7 +29,7 @@ const response = { status: 201, headers: {}, body: new Uint8Array([1]) };
 
 describe('the memory store, when full', () => {
   it('refuses a claim when every record is live, whatever their state', async () => {
-    const store = memoryStore({ maxEntries: 2, ownerMaxEntries: 2, now: () => 0 });
+    const store = memoryIdempotencyStore({ maxEntries: 2, ownerMaxEntries: 2, now: () => 0 });
     const a = await store.claim('a', 'fp', 1_000);
     await store.claim('b', 'fp', 1_000, 'someone');
     if (a.kind !== 'claimed') throw new Error('expected a claim');
@@ -45,7 +45,11 @@ describe('the memory store, when full', () => {
 
   it('reclaims every expired record, of any duration, and its bytes', async () => {
     const clock = { t: 0 };
-    const store = memoryStore({ ownerMaxEntries: 1_000, ownerMaxBytes: 1 << 26, now: () => clock.t });
+    const store = memoryIdempotencyStore({
+      ownerMaxEntries: 1_000,
+      ownerMaxBytes: 1 << 26,
+      now: () => clock.t,
+    });
     for (let i = 0; i < 500; i++) {
       const claim = await store.claim(`k${i}`, 'fp', 10 + (i % 3));
       if (claim.kind === 'claimed' && i % 2 === 0)
@@ -56,7 +60,7 @@ describe('the memory store, when full', () => {
     // Claims reclaim a few expired records each; a full store reclaims all before refusing.
     for (let i = 0; i < 100; i++) await store.claim(`n${i}`, 'fp', 1_000, `owner-${i}`);
     expect(store.size).toBe(100);
-    const tight = memoryStore({ maxEntries: 3, now: () => clock.t });
+    const tight = memoryIdempotencyStore({ maxEntries: 3, now: () => clock.t });
     for (const key of ['x', 'y', 'z']) await tight.claim(key, 'fp', 10, key);
     clock.t += 10;
     expect((await tight.claim('w', 'fp', 10, 'w')).kind).toBe('claimed');
@@ -65,7 +69,7 @@ describe('the memory store, when full', () => {
 
   it('returns the bytes of released and expired records to the budget', async () => {
     const clock = { t: 0 };
-    const store = memoryStore({ maxResponseBytes: 2_000, now: () => clock.t });
+    const store = memoryIdempotencyStore({ maxResponseBytes: 2_000, now: () => clock.t });
     const claim = await store.claim('a', 'fp', 10);
     if (claim.kind !== 'claimed') throw new Error('expected a claim');
     await store.complete('a', claim.token, { ...response, body: new Uint8Array(1_000) }, 10);
@@ -83,10 +87,10 @@ describe('the memory store, when full', () => {
   });
 
   it('rejects budgets that are not positive integers at start-up, naming the option', () => {
-    expect(() => memoryStore({ maxEntries: 0 })).toThrow(/maxEntries/);
-    expect(() => memoryStore({ maxBytes: 1.5 })).toThrow(/maxBytes/);
-    expect(() => memoryStore({ ownerMaxEntries: -1 })).toThrow(/ownerMaxEntries/);
-    expect(() => memoryStore({ ownerMaxBytes: Number.NaN })).toThrow(/ownerMaxBytes/);
+    expect(() => memoryIdempotencyStore({ maxEntries: 0 })).toThrow(/maxEntries/);
+    expect(() => memoryIdempotencyStore({ maxBytes: 1.5 })).toThrow(/maxBytes/);
+    expect(() => memoryIdempotencyStore({ ownerMaxEntries: -1 })).toThrow(/ownerMaxEntries/);
+    expect(() => memoryIdempotencyStore({ ownerMaxBytes: Number.NaN })).toThrow(/ownerMaxBytes/);
   });
 });
 
@@ -158,7 +162,7 @@ describe('the memory store under any sequence of claims by several owners', () =
     await fc.assert(
       fc.asyncProperty(ops, async (sequence: Op[]) => {
         const clock = { t: 0 };
-        const store = memoryStore({ maxEntries: 5, ownerMaxEntries: 2, now: () => clock.t });
+        const store = memoryIdempotencyStore({ maxEntries: 5, ownerMaxEntries: 2, now: () => clock.t });
         // The model: key -> owner, expiry, whether completed, and the claim's token.
         const model = new Map<number, { owner: number; expiresAt: number; done: boolean; token: string }>();
         const live = () => [...model.entries()].filter(([, r]) => r.expiresAt > clock.t);
@@ -204,7 +208,7 @@ describe('the memory store, when its budgets are full', () => {
   const LEASE = 60_000;
   const clock = { t: 0 };
   const limited = () =>
-    memoryStore({
+    memoryIdempotencyStore({
       maxEntries: 4,
       maxBytes: 1_000_000,
       ownerMaxEntries: 2,
@@ -255,7 +259,11 @@ describe('the memory store, when its budgets are full', () => {
 
   it("counts the owner's bytes with the room each claim holds for its response", async () => {
     // 2 500 bytes an owner, about 1 100 held per pending claim: a third claim of one owner does not fit.
-    const store = memoryStore({ ownerMaxBytes: 2_500, maxResponseBytes: 1_024, now: () => clock.t });
+    const store = memoryIdempotencyStore({
+      ownerMaxBytes: 2_500,
+      maxResponseBytes: 1_024,
+      now: () => clock.t,
+    });
     claimed(await store.claim('i1', 'fp', LEASE, 'ivan'));
     claimed(await store.claim('i2', 'fp', LEASE, 'ivan'));
     expect(await store.claim('i3', 'fp', LEASE, 'ivan')).toMatchObject({ kind: 'full', scope: 'owner' });

@@ -1,6 +1,10 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { idempotencyTableDdl, postgresStore, type Queryable } from '../../src/idempotency/index.js';
+import {
+  idempotencyTableDdl,
+  postgresIdempotencyStore,
+  type Queryable,
+} from '../../src/idempotency/index.js';
 import { DATABASE_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 import { describeStoreContract } from './store-contract.js';
 
@@ -14,11 +18,11 @@ describeStoreContract(
   {
     before: async () => {
       pool = new pg.Pool({ connectionString: DATABASE_URL, max: 30 });
-      await postgresStore({ pool, table }).migrate();
+      await postgresIdempotencyStore({ pool, table }).migrate();
     },
-    make: (now) => postgresStore({ pool: pool!, table, now }),
+    make: (now) => postgresIdempotencyStore({ pool: pool!, table, now }),
     makeLimited: async (now, limits) => {
-      const store = postgresStore({ pool: pool!, table: `${table}_${++limited}`, now, ...limits });
+      const store = postgresIdempotencyStore({ pool: pool!, table: `${table}_${++limited}`, now, ...limits });
       await store.migrate();
       return store;
     },
@@ -43,12 +47,17 @@ describeStoreContract(
   {
     before: async () => {
       textPool = new pg.Pool({ connectionString: DATABASE_URL, max: 30 });
-      await postgresStore({ pool: textPool, table: unprepared }).migrate();
+      await postgresIdempotencyStore({ pool: textPool, table: unprepared }).migrate();
     },
     make: (now) =>
-      postgresStore({ pool: textOnly(textPool!), table: unprepared, now, preparedStatements: false }),
+      postgresIdempotencyStore({
+        pool: textOnly(textPool!),
+        table: unprepared,
+        now,
+        preparedStatements: false,
+      }),
     makeLimited: async (now, limits) => {
-      const store = postgresStore({
+      const store = postgresIdempotencyStore({
         pool: textOnly(textPool!),
         table: `${unprepared}_${++unpreparedLimited}`,
         now,
@@ -81,10 +90,10 @@ function textOnly(pool: pg.Pool): Queryable {
 describe('the PostgreSQL store, when configured', () => {
   it('refuses a table name that is not a plain identifier at start-up', () => {
     expect(() => idempotencyTableDdl('records; DROP TABLE x')).toThrow(TypeError);
-    expect(() => postgresStore({ pool: new pg.Pool(), table: 'Bad-Name' })).toThrow(TypeError);
+    expect(() => postgresIdempotencyStore({ pool: new pg.Pool(), table: 'Bad-Name' })).toThrow(TypeError);
   });
 
   it('needs a Pool for the transactional mode', () => {
-    expect(() => postgresStore({ pool: new pg.Client(), transactional: true })).toThrow(TypeError);
+    expect(() => postgresIdempotencyStore({ pool: new pg.Client(), transactional: true })).toThrow(TypeError);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IdempotencyStore, redisStore } from '../../src/idempotency/index.js';
+import { type IdempotencyStore, redisIdempotencyStore } from '../../src/idempotency/index.js';
 import { REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 import { describeStoreContract } from './store-contract.js';
 
@@ -17,10 +17,10 @@ describeStoreContract(
       client = new Redis(REDIS_URL, { lazyConnect: true });
       await client.connect();
     },
-    make: (now) => redisStore({ client: client!, prefix, now }),
+    make: (now) => redisIdempotencyStore({ client: client!, prefix, now }),
     // Per-owner budgets only: the store has none store-wide (docs/idempotency.md, "Budgets").
     makeLimited: async (now, { ownerMaxEntries, ownerMaxBytes }) =>
-      redisStore({
+      redisIdempotencyStore({
         client: client!,
         prefix: `${prefix}limited-${++limited}:`,
         now,
@@ -40,12 +40,12 @@ describeStoreContract(
 
 describe('the Redis store, when configured', () => {
   it('rejects something that is not an ioredis client at start-up', () => {
-    expect(() => redisStore({ client: {} as Redis })).toThrow(TypeError);
+    expect(() => redisIdempotencyStore({ client: {} as Redis })).toThrow(TypeError);
   });
 
   it('rejects a prefix with a hash tag, store-wide budgets and bad durability options, naming them', () => {
     const client = new Redis({ lazyConnect: true });
-    const make = (options: Record<string, unknown>) => () => redisStore({ client, ...options });
+    const make = (options: Record<string, unknown>) => () => redisIdempotencyStore({ client, ...options });
     expect(make({ prefix: '{idempotency}:' })).toThrow(/prefix/);
     expect(make({ maxEntries: 10 })).toThrow(/maxEntries/);
     expect(make({ maxBytes: 10 })).toThrow(/maxBytes/);
@@ -90,7 +90,7 @@ describe.skipIf(!available)('the Redis store, by owner', () => {
   });
 
   it("lets no group of owners, however full their quotas, make another owner's claim fail", async () => {
-    const store = redisStore({ client: redis, prefix: `${base}group:`, ownerMaxEntries: 3 });
+    const store = redisIdempotencyStore({ client: redis, prefix: `${base}group:`, ownerMaxEntries: 3 });
     for (let owner = 0; owner < 200; owner++) {
       const outcomes = await Promise.all(
         [0, 1, 2, 3].map((k) => store.claim(`k${k}`, 'fp', 60_000, `sub:member-${owner}`)),
@@ -102,7 +102,7 @@ describe.skipIf(!available)('the Redis store, by owner', () => {
 
   it("gives the owner's keys a TTL that outlives each of its records, so nothing stays behind", async () => {
     const prefix = `${base}ttl:`;
-    const store = redisStore({ client: redis, prefix });
+    const store = redisIdempotencyStore({ client: redis, prefix });
     const claimed = await store.claim('short', 'fp', 1_000, 'sub:t');
     if (claimed.kind !== 'claimed') throw new Error('not claimed');
     await store.complete(
@@ -121,7 +121,7 @@ describe.skipIf(!available)('the Redis store, by owner', () => {
 
   it('rejects a completion that fewer replicas than asked acknowledged, naming the count', async () => {
     // This Redis has no replica: WAIT 1 answers 0 after the timeout.
-    const store = redisStore({
+    const store = redisIdempotencyStore({
       client: redis,
       prefix: `${base}wait:`,
       replicas: 1,
@@ -178,7 +178,7 @@ describe.skipIf(!available)('the Redis store, driven by any sequence of operatio
         const clock = { t: 1_700_000_000_000 };
         // Small budgets, so claims are refused and the counts taken back, and expired records
         // are reclaimed to make room.
-        const store: IdempotencyStore = redisStore({
+        const store: IdempotencyStore = redisIdempotencyStore({
           client: redis,
           prefix: storePrefix,
           now: () => clock.t,

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/core/index.js';
-import { memoryStore } from '../../src/idempotency/index.js';
+import { memoryIdempotencyStore } from '../../src/idempotency/index.js';
 import { lintOpenApi } from '../../src/lint/index.js';
 import type { OpenApiDocument } from '../../src/openapi/index.js';
 import { openApiDocument } from '../../src/openapi/index.js';
@@ -48,7 +48,8 @@ const toResource = (order: { id: number }) => ({ type: 'orders', id: String(orde
     const { ordersRoutes } = await import(join(dir, 'routes.ts'));
     const app = createApp();
     const orders = { create: async () => ({ id: 1 }) };
-    for (const route of ordersRoutes({ orders, idempotencyStore: memoryStore() })) app.route(route);
+    for (const route of ordersRoutes({ orders, idempotencyStore: memoryIdempotencyStore() }))
+      app.route(route);
     const document = openApiDocument(app.routes(), { title: 'Orders', version: '1.0.0' });
     expect(lintOpenApi(document)).toEqual([]);
   });

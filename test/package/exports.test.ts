@@ -103,7 +103,7 @@ const PEERLESS = SUBPATHS.filter(
 );
 const PROGRAM = `
 import { createApp, json } from 'rest-conventions';
-import { postgresStore, redisStore, idempotency, type Queryable } from 'rest-conventions/idempotency';
+import { postgresIdempotencyStore, redisIdempotencyStore, idempotency, type Queryable } from 'rest-conventions/idempotency';
 import { rateLimit, redisRateLimitStore } from 'rest-conventions/ratelimit';
 ${PEERLESS.map((s, i) => `import * as m${i} from 'rest-conventions/${s}';`).join('\n')}
 
@@ -115,14 +115,14 @@ const pool: Queryable = { query: async () => ({ rows: [], rowCount: 0 }) };
 const app = createApp({
   use: [rateLimit({ policies: [{ name: 'p', quota: 1, windowSeconds: 1 }], store: redisRateLimitStore({ client: redis }) })],
 });
-app.route({ method: 'POST', path: '/orders', use: [idempotency({ store: redisStore({ client: redis }) })], handler: () => json(200, {}) });
-export const stores = [postgresStore({ pool }), ${PEERLESS.map((_, i) => `m${i}`).join(', ')}];
+app.route({ method: 'POST', path: '/orders', use: [idempotency({ store: redisIdempotencyStore({ client: redis }) })], handler: () => json(200, {}) });
+export const stores = [postgresIdempotencyStore({ pool }), ${PEERLESS.map((_, i) => `m${i}`).join(', ')}];
 `;
 
 const CJS_PROGRAM = `
 import rc = require('rest-conventions');
 import idem = require('rest-conventions/idempotency');
-export const used: [typeof rc.createApp, typeof idem.postgresStore] = [rc.createApp, idem.postgresStore];
+export const used: [typeof rc.createApp, typeof idem.postgresIdempotencyStore] = [rc.createApp, idem.postgresIdempotencyStore];
 `;
 
 const TSCONFIG = (moduleOptions: object, include: string[]) =>

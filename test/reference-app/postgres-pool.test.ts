@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations } from '../../examples/reference-app/database/migration-runner.js';
 import { dataMigrations, idempotencyMigration } from '../../examples/reference-app/database/migrations.js';
 import { postgresDataStores } from '../../examples/reference-app/database/postgres-data-stores.js';
-import { postgresStore } from '../../src/idempotency/index.js';
+import { postgresIdempotencyStore } from '../../src/idempotency/index.js';
 import { fetchClient, type TestClient } from '../support/clients.js';
 import { dropTablesUnder } from '../support/postgres.js';
 import { bearer, referenceApp } from '../support/reference-app.js';
@@ -34,7 +34,7 @@ describe.runIf(available)('keyed POST /orders on PostgreSQL with a small pool', 
       { STORE_PREFIX: prefix },
       {
         ...postgresDataStores(pool, prefix),
-        idempotencyStore: postgresStore({ pool, table, transactional: true }),
+        idempotencyStore: postgresIdempotencyStore({ pool, table, transactional: true }),
       },
     );
     client = await fetchClient(app);

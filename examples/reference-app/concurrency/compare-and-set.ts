@@ -1,4 +1,4 @@
-import { preconditionFailed, versionEtag } from 'rest-conventions/caching';
+import { preconditionFailedError, versionEtag } from 'rest-conventions/caching';
 import { type ApiResponse, type Context, json } from 'rest-conventions/core';
 import { IDEMPOTENCY_TRANSACTION } from 'rest-conventions/idempotency';
 import type { WriteOptions } from '../database/write-options.js';
@@ -19,6 +19,6 @@ export async function compareAndSet<R extends { readonly version: number }>(
   document: (record: R) => unknown,
 ): Promise<ApiResponse> {
   const updated = await write(checked.version, { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) });
-  if (updated === undefined) throw preconditionFailed();
+  if (updated === undefined) throw preconditionFailedError();
   return json(200, document(updated), { etag: versionEtag(updated.version) });
 }
