@@ -1,12 +1,12 @@
 /**
  * Media-type parameters (RFC 9110 section 5.6.6): `;`-separated `name=value` pairs whose value is a
  * token or a quoted-string (section 5.6.4), where `;`, `,` and `=` inside quotes are part of the value.
- * Shared by the `Accept` parser and the request `Content-Type` checks.
+ * The request `Content-Type` checks read them here; `Accept` is read by `src/http/accept.ts`.
  */
 import { HTTP_TOKEN } from '../http/field-syntax.js';
 
 /** Split on `separator`, except inside quoted strings (where a backslash escapes the next character). */
-export function splitOutsideQuotes(input: string, separator: string): string[] {
+function splitOutsideQuotes(input: string, separator: string): string[] {
   const parts: string[] = [];
   let start = 0;
   let quoted = false;

@@ -6,11 +6,18 @@
 
 /** One media range of an `Accept` value, its weight and its position in the list. */
 export interface MediaRange {
+  /** Lower-cased type, `*` for a wildcard. */
   readonly type: string;
+  /** Lower-cased subtype, `*` for a wildcard. */
   readonly subtype: string;
-  /** Parameters other than `q`, names lower-cased. */
+  /** Parameters other than `q`, names lower-cased (RFC 9110 section 5.6.6), quoted values unescaped. */
   readonly params: ReadonlyMap<string, string>;
+  /**
+   * The weight (RFC 9110 section 12.4.2), 1 when absent; read as far as it is a number, as negotiator
+   * reads it (`0.5x` is 0.5, `x` is NaN, which is never acceptable).
+   */
   readonly q: number;
+  /** The range's position in the list. */
   readonly index: number;
 }
 
@@ -96,7 +103,17 @@ function parameters(text: string, at: number): { params: Map<string, string>; en
   return { params, end: i };
 }
 
-/** The media ranges of an `Accept` value, in order; elements without a `/` are dropped. */
+/**
+ * The media ranges of an `Accept` value (RFC 9110 section 12.5.1), in order; elements without a `/`
+ * are dropped. Commas and semicolons inside quoted strings are respected, and whitespace around `,`,
+ * `;` and `=` is ignored. Elements are read as jshttp negotiator reads them (a property test holds the
+ * two to the same ranges), the one reading of `Accept` for response types and API versions alike.
+ *
+ * @example
+ * parseAccept('application/json; Version="2"; q=0.5, text/*;q=0.1');
+ * // [{ type: 'application', subtype: 'json', params: Map { 'version' => '2' }, q: 0.5, index: 0 }, ...]
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-12.5.1
+ */
 export function parseAccept(header: string): MediaRange[] {
   const ranges: MediaRange[] = [];
   let i = 0;
@@ -113,7 +130,8 @@ export function parseAccept(header: string): MediaRange[] {
     // A weight is read as far as it is a number (`0.5x` is 0.5); one that is none (`q=x`) is NaN,
     // which never counts as acceptable.
     const q = weight === undefined || weight === '' ? 1 : Number.parseFloat(weight);
-    ranges.push({ type: range.slice(0, slash), subtype: range.slice(slash + 1), params, q, index });
+    const type = range.slice(0, slash).toLowerCase();
+    ranges.push({ type, subtype: range.slice(slash + 1).toLowerCase(), params, q, index });
   }
   return ranges;
 }
@@ -131,9 +149,9 @@ interface Priority {
 /** How a range applies to an offer (a lower-case `type/subtype` without parameters), if it does. */
 function specificity(range: MediaRange, type: string, subtype: string): number | undefined {
   let s = 0;
-  if (range.type.toLowerCase() === type) s |= 4;
+  if (range.type === type) s |= 4;
   else if (range.type !== '*') return undefined;
-  if (range.subtype.toLowerCase() === subtype) s |= 2;
+  if (range.subtype === subtype) s |= 2;
   else if (range.subtype !== '*') return undefined;
   if (range.params.size > 0) {
     // An offer has no parameters: only empty or `*` values match it.

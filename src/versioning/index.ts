@@ -1,5 +1,5 @@
 export { assertCompatibleChange, compatibilityProblems } from './compatibility.js';
-export { type MediaRange, parseAccept } from './media-range.js';
+export { type MediaRange, parseAccept } from '../http/accept.js';
 export {
   API_VERSION,
   type PathVersionReader,

@@ -1,4 +1,4 @@
-import { parseAccept } from './media-range.js';
+import { parseAccept } from '../http/accept.js';
 import type { VersionPolicy } from './policy.js';
 
 /** What the request says about its version. */
@@ -133,7 +133,9 @@ function namedVersions(accept: string | undefined, policy: VersionPolicy): Named
       byVersion = new Map();
       weights.set(mediaType, byVersion);
     }
-    byVersion.set(value, Math.max(byVersion.get(value) ?? 0, range.q));
+    // A weight that is no number (`q=x`) is never acceptable, and never hides another range's weight.
+    const q = Number.isNaN(range.q) ? 0 : range.q;
+    byVersion.set(value, Math.max(byVersion.get(value) ?? 0, q));
   }
   let anyAcceptable = false;
   const excluded = new Set<string>();
