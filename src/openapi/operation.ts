@@ -1,6 +1,7 @@
 import type { HeaderContract, OperationContract } from '../core/contract.js';
 import type { RouteAuth } from '../core/route.js';
 import { JSON_API, JSON_MEDIA } from '../http/media-types.js';
+import { versionInPath } from '../versioning/path-version.js';
 import type { ComponentRegistry } from './component-registry.js';
 import type { DescribedRoute } from './described-route.js';
 import { tagOf, uniqueOperationId } from './naming.js';
@@ -101,12 +102,12 @@ function deprecationOf(
   route: DescribedRoute,
   contracts: readonly OperationContract[],
 ): { readonly here: boolean; readonly notice: OperationContract['deprecation'] } {
-  const pathVersion = /(?:^|\/)v(\d+)(?:\/|$)/.exec(route.pattern)?.[1];
+  const pathVersion = versionInPath(route.pattern);
   for (const contract of contracts) {
     if (contract.deprecated === true) return { here: true, notice: contract.deprecation };
     const notice = contract.deprecation;
     if (notice === undefined) continue;
-    if (notice.version === undefined || Number(pathVersion) === notice.version) return { here: true, notice };
+    if (notice.version === undefined || pathVersion === notice.version) return { here: true, notice };
     if (pathVersion === undefined) return { here: false, notice };
   }
   return { here: false, notice: undefined };

@@ -5,6 +5,7 @@ import {
   type OpenApiDocument,
   type OpenApiOperation,
 } from '../openapi/types.js';
+import { PATH_VERSION_SEGMENT } from '../versioning/path-version.js';
 import { changedValue, exampleBodies, simplestValue } from './example-values.js';
 import type { CreateHint, MovedUrl } from './properties/context.js';
 
@@ -15,7 +16,6 @@ export interface Discovered {
   readonly moved: readonly MovedUrl[];
 }
 
-const VERSION_SEGMENT = /\/v(\d+)(?=\/|$)/;
 const VERSION_PARAMETER = /;\s*version="?(\w+)/;
 
 type Operations = [path: string, method: string, operation: OpenApiOperation][];
@@ -125,7 +125,7 @@ function discoverVersions(document: OpenApiDocument, operations: Operations): st
     if (version !== undefined) found.add(version);
   };
   for (const [path, , operation] of operations) {
-    const segment = VERSION_SEGMENT.exec(path)?.[1];
+    const segment = PATH_VERSION_SEGMENT.exec(path)?.[1];
     if (segment !== undefined) found.add(segment);
     for (const response of Object.values(operation.responses ?? {}))
       for (const type of Object.keys(resolveRef(document, response).content ?? {})) add(type);

@@ -1,5 +1,5 @@
-export { assertCompatibleChange, compatibilityProblems } from './compatibility.js';
 export { type MediaRange, parseAccept } from '../http/accept.js';
+export { assertCompatibleChange, compatibilityProblems } from './compatibility.js';
 export {
   API_VERSION,
   type PathVersionReader,

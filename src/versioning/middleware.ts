@@ -5,6 +5,7 @@ import { ApiError } from '../errors/api-error.js';
 import { essence } from '../http/media-types.js';
 import { type ApiResponse, type Context, contextKey, type Middleware } from '../http/types.js';
 import { negotiateVersion, VERSION_PARAMETER, type VersionDecision } from './negotiate.js';
+import { versionInPath } from './path-version.js';
 import { isVersionNumber, type VersioningOptions, type VersionPolicy, versionPolicy } from './policy.js';
 
 /** The API version chosen for this request, set by {@link versioning}. */
@@ -52,7 +53,6 @@ export interface VersioningMiddlewareOptions extends VersioningOptions {
   readonly pathVersion?: number | PathVersionReader;
 }
 
-const VERSION_SEGMENT = /^v(\d{1,9})$/;
 /** For a route whose path names no version. */
 export const NO_PATH_VERSION: PathVersionReader = () => undefined;
 
@@ -61,19 +61,11 @@ const versionFromRoutePattern: PathVersionReader = (ctx) => {
   const pattern = ctx.routePattern;
   if (pattern === undefined) return undefined;
   // Patterns are the app's few registered routes: each is read once, not split on every request.
-  if (!patternVersions.has(pattern)) patternVersions.set(pattern, versionInPattern(pattern));
+  if (!patternVersions.has(pattern)) patternVersions.set(pattern, versionInPath(pattern));
   return patternVersions.get(pattern);
 };
 
 const patternVersions = new Map<string, number | undefined>();
-
-function versionInPattern(pattern: string): number | undefined {
-  for (const segment of pattern.split('/')) {
-    const match = VERSION_SEGMENT.exec(segment);
-    if (match) return Number(match[1]);
-  }
-  return undefined;
-}
 
 /**
  * Version negotiation (see docs/versioning.md) as route middleware: decides the version from the path and

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { PATH_VERSION_SEGMENT } from '../../versioning/path-version.js';
 import { requestArbitrary } from '../operation-requests.js';
 import type { TargetRequest } from '../target.js';
 import type { KitContext } from './context.js';
@@ -6,8 +7,6 @@ import type { PropertyFactory } from './property.js';
 
 /** A version no API lists, asked for to see it refused (406, or 404 in a path). */
 const UNKNOWN_VERSION = '99';
-
-const VERSION_IN_PATH = /\/v\d+(?=\/|$)/;
 
 /**
  * Every listed version is served as asked or refused with 406 (RFC 9110 section 15.5.7), never
@@ -34,10 +33,10 @@ export const versionsProperty: PropertyFactory = (ctx) => {
             const request = ctx.fromGenerated(g);
             // Each request is asked in one listed version and in one the API does not list.
             for (const version of [listed, UNKNOWN_VERSION]) await askVersion(ctx, request, version);
-            if (VERSION_IN_PATH.test(request.path)) {
+            if (PATH_VERSION_SEGMENT.test(request.path)) {
               const unknown = {
                 ...request,
-                path: request.path.replace(VERSION_IN_PATH, `/v${UNKNOWN_VERSION}`),
+                path: request.path.replace(PATH_VERSION_SEGMENT, `/v${UNKNOWN_VERSION}`),
               };
               const response = await ctx.send(unknown);
               if (response.status < 300)
