@@ -3,8 +3,16 @@ import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { defineMiddleware, type MaybePromise } from '../core/compose.js';
 import type { RequestContext } from '../core/context.js';
 import { contractsOf } from '../core/contract.js';
-import type { AnyCodec, QueryCodecs, RouteAuth, RouteDefinition, RouteInfo } from '../core/route.js';
+import type {
+  AnyCodec,
+  QueryCodecs,
+  RouteAuth,
+  RouteDefinition,
+  RouteDeprecation,
+  RouteInfo,
+} from '../core/route.js';
 import { parsePattern } from '../core/route-pattern.js';
+import { deprecation } from '../deprecation/middleware.js';
 import { ApiError } from '../errors/api-error.js';
 import { mediaTypeNegotiator } from '../http/media-types.js';
 import {
@@ -87,6 +95,9 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
     fail('bodyLimit must be a non-negative integer of bytes');
   const auth: RouteAuth = definition.auth ?? 'none';
   const authLayer = authMiddleware(auth, fail);
+  const deprecationLayer = deprecationMiddleware(definition.deprecated, fail);
+  // The route's own layers, outermost first: the deprecation notice on every answer, refusals included.
+  const declared = [deprecationLayer, authLayer].filter((layer) => layer !== undefined);
   const { produces } = definition;
   let negotiate: DeclaredRoute['negotiate'];
   try {
@@ -127,16 +138,12 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
     produces: produces === undefined ? undefined : produces.map((type) => type.toLowerCase()),
     deprecated: definition.deprecated,
     middlewareCount: use.length,
-    contracts: contractsOf([...(authLayer === undefined ? [] : [authLayer]), ...use]),
+    contracts: contractsOf([...declared, ...use]),
   });
 
   const decodeLayer =
     Object.keys(params).length > 0 || query !== undefined ? decodeInput(params, query) : undefined;
-  const layers = [
-    ...(authLayer === undefined ? [] : [authLayer]),
-    ...(decodeLayer === undefined ? [] : [decodeLayer]),
-    ...use,
-  ];
+  const layers = [...declared, ...(decodeLayer === undefined ? [] : [decodeLayer]), ...use];
   const handler = acceptableOnly(definition.handler as unknown as Handler);
   const withInput = decodeLayer === undefined ? handler : withDecodedInput(handler);
   const terminal =
@@ -182,6 +189,19 @@ function codecsOf(codecs: unknown, what: string, fail: (what: string) => never):
     if (!isCodec(codec)) fail(`${what}.${name} must be an io-ts codec`);
   }
   return codecs as QueryCodecs;
+}
+
+/** The `deprecation` layer a route's `deprecated` field builds; its options are checked here, at start-up. */
+function deprecationMiddleware(
+  deprecated: RouteDeprecation | undefined,
+  fail: (what: string) => never,
+): Middleware | undefined {
+  if (deprecated === undefined) return undefined;
+  try {
+    return deprecation(deprecated);
+  } catch (error) {
+    return fail(`deprecated: ${(error as Error).message}`);
+  }
 }
 
 function authMiddleware(auth: RouteAuth, fail: (what: string) => never): Middleware | undefined {

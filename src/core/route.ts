@@ -75,12 +75,21 @@ export interface ResponseSpec {
 /** Who may call a route: anyone, any authenticated caller, or a caller holding every listed scope. */
 export type RouteAuth = 'none' | 'principal' | { readonly scopes: readonly string[] };
 
-/** What a deprecated route announces (see `deprecation`). */
+/**
+ * What a deprecated route announces: the options of the `deprecation` middleware (docs/deprecation.md),
+ * which the route's `deprecated` field builds, as its `auth` builds `requireAuth`.
+ */
 export interface RouteDeprecation {
-  /** When the route stops being served (RFC 8594 `Sunset`). */
-  readonly sunset?: Date;
-  /** Where clients should go instead. */
+  /** When it was (or will be) deprecated (RFC 9745 `Deprecation`): a `Date` or an ISO 8601 string. */
+  readonly since: Date | string;
+  /** When it stops being served (RFC 8594 `Sunset`); not before `since`. */
+  readonly sunset?: Date | string;
+  /** Absolute URL of the human-readable deprecation notice (`Link: <...>; rel="deprecation"`). */
+  readonly link?: string;
+  /** What replaces it (`rel="successor-version"`): an absolute URL, or a path whose `{params}` come from the route. */
   readonly successor?: string;
+  /** Answer 410 Gone from the sunset on, instead of serving (default `false`; needs `sunset`). */
+  readonly goneAfterSunset?: boolean;
 }
 
 /** What the declared `auth` guarantees the handler. */
@@ -151,7 +160,10 @@ export interface RouteDefinition<
   readonly bodyLimit?: number;
   /** Response media types, in server preference (default JSON:API, then JSON). Negotiated on `Accept`. */
   readonly produces?: readonly string[];
-  /** Set when the route is deprecated (documentation; the `deprecation` middleware sends the headers). */
+  /**
+   * Set when the route is deprecated: the `deprecation` middleware runs first of the route's layers and
+   * sends `Deprecation`, `Sunset` and `Link` on every response (docs/deprecation.md).
+   */
   readonly deprecated?: RouteDeprecation;
   /**
    * Route middleware, run after the application's and the declared `auth`, outermost first. What a

@@ -1,24 +1,15 @@
 import { imfFixdate } from '../core/http-date.js';
+import type { RouteDeprecation } from '../core/route.js';
 import type { Params } from '../http/types.js';
 import { isVersionNumber } from '../versioning/policy.js';
 import { instantOf, structuredDate } from './dates.js';
 import { absoluteUrl, successorTemplate } from './links.js';
 
-/** How a deprecated route or version announces itself. */
-export interface DeprecationOptions {
-  /** When it was (or will be) deprecated: a `Date` or an ISO 8601 string (`2025-01-01`). */
-  readonly since: Date | string;
-  /** When it stops being served (RFC 8594); not before `since`. */
-  readonly sunset?: Date | string;
-  /** Absolute URL of the human-readable deprecation notice (`Link: <...>; rel="deprecation"`). */
-  readonly link?: string;
-  /**
-   * What replaces it (`Link: <...>; rel="successor-version"`, RFC 5829): an absolute URL, or an
-   * absolute path such as `/v2/users/{id}` whose `{params}` come from the route.
-   */
-  readonly successor?: string;
-  /** Answer 410 Gone from the sunset on, instead of serving (default `false`; needs `sunset`). */
-  readonly goneAfterSunset?: boolean;
+/**
+ * How a deprecated route or version announces itself: what a route's `deprecated` field says
+ * (`since`, `sunset`, `link`, `successor`, `goneAfterSunset`), and for a layer the version and clock.
+ */
+export interface DeprecationOptions extends RouteDeprecation {
   /**
    * Only when the request's API version (chosen by `versioning`, which must run first) is this one.
    * Without it the route itself is deprecated, whatever the version.

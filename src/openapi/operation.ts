@@ -1,5 +1,6 @@
 import type { HeaderContract, OperationContract } from '../core/contract.js';
-import type { RouteAuth } from '../core/route.js';
+import type { RouteAuth, RouteDeprecation } from '../core/route.js';
+import { deprecationNotice } from '../deprecation/notice.js';
 import { JSON_API, JSON_MEDIA } from '../http/media-types.js';
 import { versionInPath } from '../versioning/path-version.js';
 import type { ComponentRegistry } from './component-registry.js';
@@ -41,7 +42,7 @@ export function operationOf(input: OperationInput): OpenApiOperation {
     route,
     applying,
     auth,
-    deprecation: deprecationHeaders(route, announced),
+    deprecation: deprecationHeaders(announced),
     registry,
     where,
   });
@@ -49,7 +50,6 @@ export function operationOf(input: OperationInput): OpenApiOperation {
   const summary = route.summary ?? successDescription(route) ?? `${method} ${route.pattern}`;
   const description = [route.description, ...ignoredHeaders].filter((d) => d !== undefined).join('\n\n');
   const security = auth === 'none' ? [] : [{ [scheme]: typeof auth === 'object' ? [...auth.scopes] : [] }];
-  const deprecated = route.deprecated !== undefined || announced.here;
   return {
     operationId: uniqueOperationId(method, route.pattern, input.operationIds),
     summary,
@@ -66,7 +66,7 @@ export function operationOf(input: OperationInput): OpenApiOperation {
         }),
     responses,
     security,
-    ...(deprecated ? { deprecated: true } : {}),
+    ...(announced.here ? { deprecated: true } : {}),
   };
 }
 
@@ -95,13 +95,16 @@ function successDescription(route: DescribedRoute): string | undefined {
 }
 
 /**
- * Whether a deprecation layer deprecates this operation: always, or when its path names the deprecated
- * version (`/v1/...`). On an unversioned path the notice may still come, when that version is negotiated.
+ * Whether the operation is deprecated, and how: by its `deprecated` field (always; a registered route
+ * also lists the layer that field built among its contracts), or by a deprecation layer: always, or when
+ * its path names the deprecated version (`/v1/...`). On an unversioned path the notice may still come,
+ * when that version is negotiated.
  */
 function deprecationOf(
   route: DescribedRoute,
   contracts: readonly OperationContract[],
 ): { readonly here: boolean; readonly notice: OperationContract['deprecation'] } {
+  if (route.deprecated !== undefined) return { here: true, notice: noticeOf(route.deprecated) };
   const pathVersion = versionInPath(route.pattern);
   for (const contract of contracts) {
     if (contract.deprecated === true) return { here: true, notice: contract.deprecation };
@@ -113,27 +116,22 @@ function deprecationOf(
   return { here: false, notice: undefined };
 }
 
+/** A described route's `deprecated` field as the notice its `deprecation` layer declares. */
+function noticeOf(deprecated: RouteDeprecation): OperationContract['deprecation'] {
+  const { sunset } = deprecationNotice(deprecated);
+  return {
+    ...(sunset === undefined ? {} : { sunset }),
+    ...(deprecated.successor === undefined ? {} : { successor: deprecated.successor }),
+  };
+}
+
 /**
- * `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and the successor `Link`: the route's declared
- * deprecation, or a deprecation layer's notice (always here, or when the deprecated version is
- * negotiated). The layer decorates every response it passes, errors included.
+ * `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and the successor `Link` of a deprecated operation
+ * (always here, or when the deprecated version is negotiated). The layer decorates every response it
+ * passes, errors included.
  */
-function deprecationHeaders(
-  route: DescribedRoute,
-  announced: ReturnType<typeof deprecationOf>,
-): DeprecationHeaders {
+function deprecationHeaders(announced: ReturnType<typeof deprecationOf>): DeprecationHeaders {
   const headers: Record<string, HeaderContract> = {};
-  const declared = route.deprecated;
-  if (declared !== undefined) {
-    headers.Deprecation = { required: true, description: 'When the operation was deprecated (RFC 9745).' };
-    if (declared.sunset !== undefined)
-      headers.Sunset = {
-        description: `When the operation stops being served (RFC 8594): ${declared.sunset.toUTCString()}.`,
-      };
-    if (declared.successor !== undefined)
-      headers.Link = { description: `The successor (rel="successor-version"): ${declared.successor}.` };
-    return headers;
-  }
   if (announced.notice === undefined) return headers;
   const required = announced.here ? { required: true } : {};
   const { sunset, successor } = announced.notice;

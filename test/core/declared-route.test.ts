@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/app.js';
 import { requireAuth } from '../../src/auth/middleware.js';
 import { json, noContent } from '../../src/core/response.js';
+import { deprecation } from '../../src/deprecation/middleware.js';
 import type { Principal } from '../../src/http/types.js';
 import { integer, positiveInteger, strictObject, text } from '../../src/validation/codecs.js';
 import { queryInteger } from '../../src/validation/query-codecs.js';
@@ -188,6 +189,10 @@ describe('declared routes', () => {
       [{ method: 'GET', path: '/books', auth: 'admin', handler }, 'auth must be'],
       [{ method: 'GET', path: '/books', produces: ['csv'], handler }, 'produces'],
       [{ method: 'GET', path: '/books', responses: { 99: { description: 'x' } }, handler }, 'status'],
+      [
+        { method: 'GET', path: '/books', deprecated: { since: '2026-01-01', sunset: '2025-01-01' }, handler },
+        'deprecated: deprecation: "sunset"',
+      ],
     ])('throws a TypeError naming the route (%#)', (definition, message) => {
       expect(() => createApp().route(definition as never)).toThrow(TypeError);
       expect(() => createApp().route(definition as never)).toThrow(
@@ -221,6 +226,45 @@ describe('declared routes', () => {
     it('leaves other routes on JSON:API and JSON', async () => {
       expect((await send(app, 'GET', '/books', { headers: { accept: 'text/csv' } })).status).toBe(406);
     });
+  });
+
+  it('runs the deprecation its deprecated field declares, as the deprecation middleware would', async () => {
+    const deprecated = { since: '2025-01-01', sunset: '2030-01-01', successor: '/v2/books/{id}' };
+    const app = createApp().route({
+      method: 'GET',
+      path: '/books/{id}',
+      auth: 'principal',
+      deprecated,
+      handler: () => noContent(),
+    });
+    const refused = await send(app, 'GET', '/books/7');
+    expect(refused.status).toBe(401);
+    expect(refused.headers).toMatchObject({
+      deprecation: '@1735689600',
+      sunset: 'Tue, 01 Jan 2030 00:00:00 GMT',
+      link: '</v2/books/7>; rel="successor-version"',
+    });
+    // Without auth, the same headers as the middleware in `use`, and the same contract for the document.
+    const declared = createApp().route({
+      method: 'GET',
+      path: '/books/{id}',
+      deprecated,
+      handler: () => noContent(),
+    });
+    const layered = createApp().route({
+      method: 'GET',
+      path: '/books/{id}',
+      use: [deprecation(deprecated)],
+      handler: () => noContent(),
+    });
+    const [fromField, fromLayer] = [
+      await send(declared, 'GET', '/books/7'),
+      await send(layered, 'GET', '/books/7'),
+    ];
+    expect(fromField.status).toBe(204);
+    for (const name of ['deprecation', 'sunset', 'link'])
+      expect(fromField.headers[name]).toBe(fromLayer.headers[name]);
+    expect(declared.routes()[0]!.contracts).toEqual(layered.routes()[0]!.contracts);
   });
 
   it('types what requireAuth adds (see declared-route.test-d.ts) and runs it as a layer', async () => {

@@ -53,7 +53,9 @@ const routeTable = fc
           ? { codec: strictObject({ title: text({ maxLength: 10 }) }), type: 'books' }
           : undefined,
         auth: row.auth,
-        deprecated: row.deprecated ? { sunset: new Date(Date.UTC(2030, 0, 1)) } : undefined,
+        deprecated: row.deprecated
+          ? { since: '2025-01-01', sunset: new Date(Date.UTC(2030, 0, 1)) }
+          : undefined,
       };
     }),
   );

@@ -219,7 +219,7 @@ describe('versionedRoutes', () => {
       unversioned: true,
       auth: 'principal',
       responses: { 200: { description: 'A user', body: 'resource' } },
-      deprecated: { successor: '/v2/users/{id}' },
+      deprecated: { since: '2025-01-01', successor: '/v2/users/{id}' },
       handler: () => json(200, {}),
     });
     const app = createApp();
@@ -229,10 +229,13 @@ describe('versionedRoutes', () => {
     for (const info of listed) {
       expect(info.auth).toBe('principal');
       expect(info.responses[200]?.description).toBe('A user');
-      expect(info.deprecated).toEqual({ successor: '/v2/users/{id}' });
+      expect(info.deprecated).toEqual({ since: '2025-01-01', successor: '/v2/users/{id}' });
     }
-    // The declared auth runs: no principal, 401.
-    expect((await app.handle(requestView('GET', '/v2/users/9'))).status).toBe(401);
+    // The declared auth runs: no principal, 401; the declared deprecation is announced on it.
+    const refused = await app.handle(requestView('GET', '/v2/users/9'));
+    expect(refused.status).toBe(401);
+    expect(refused.headers.deprecation).toBe('@1735689600');
+    expect(refused.headers.link).toBe('</v2/users/9>; rel="successor-version"');
   });
 
   it.each([
