@@ -8,7 +8,7 @@ import type { StoreOverrides } from '../../examples/reference-app/composition-ro
 import { MemoryOrderStore } from '../../examples/reference-app/orders/order-store.js';
 import { MemoryStandardStore } from '../../examples/reference-app/standards/standard-store.js';
 import { jwtVerifier } from '../../src/auth/index.js';
-import { redisStore } from '../../src/idempotency/index.js';
+import { redisIdempotencyStore } from '../../src/idempotency/index.js';
 import type { OpenApiDocument } from '../../src/openapi/index.js';
 import { OPENAPI_METHODS } from '../../src/openapi/types.js';
 import { redisRateLimitStore } from '../../src/ratelimit/index.js';
@@ -443,7 +443,7 @@ describe('what the conventions of each operation answer', () => {
 describe('when a store is unreachable', () => {
   it('503 for a write with an Idempotency-Key, when the idempotency store is down', async () => {
     const redis = await unreachableRedis();
-    const idempotencyStore = redisStore({ client: redis, prefix: 'declared-statuses:' });
+    const idempotencyStore = redisIdempotencyStore({ client: redis, prefix: 'declared-statuses:' });
     const client = await open({}, { idempotencyStore });
     const operations = await operationsOf(await open());
     for (const op of operations.filter((o) => o.method === 'POST' || o.method === 'PATCH')) {
