@@ -31,7 +31,8 @@ export function callerCheck(
         `${framework} requireCaller: the route runs outside conventions(...); register conventions first`,
       );
     }
-    if (ctx.principal === undefined) throw unauthenticatedError(realm);
-    return ctx.principal;
+    const { principal } = ctx.var;
+    if (principal === undefined) throw unauthenticatedError(realm);
+    return principal;
   };
 }

@@ -54,7 +54,7 @@ function refusedCredentialError(reason: 'repeated' | 'malformed' | 'other-scheme
 
 /**
  * Stateless authentication: verifies `Authorization: Bearer <token>` on every request and sets
- * `ctx.principal`. No credentials: the request goes on anonymously (routes that need a caller use
+ * `ctx.var.principal`. No credentials: the request goes on anonymously (routes that need a caller use
  * {@link requireAuth} or {@link requireScopes}). Bad credentials: 401 with a `WWW-Authenticate`
  * challenge (RFC 6750 section 3.1), whatever the route.
  *
@@ -100,7 +100,7 @@ export function authenticate(options: AuthenticateOptions): Middleware {
           return invalidToken(ctx, error);
         }
         if (principal !== undefined) {
-          ctx.principal = principal;
+          ctx.var.principal = principal;
           return undefined;
         }
       }
@@ -113,7 +113,7 @@ export function authenticate(options: AuthenticateOptions): Middleware {
       }
       return verified.then(
         (principal): undefined => {
-          ctx.principal = principal;
+          ctx.var.principal = principal;
           return undefined;
         },
         (error: unknown) => invalidToken(ctx, error),
@@ -140,7 +140,7 @@ export function requireAuth(
   const realm = options.realm ?? 'api';
   const layer = defineMiddleware<Context, undefined, { readonly principal: Principal }>({
     before: function requireAuthentication(ctx) {
-      if (ctx.principal === undefined) throw unauthenticatedError(realm);
+      if (ctx.var.principal === undefined) throw unauthenticatedError(realm);
       return undefined;
     },
   });
@@ -165,7 +165,7 @@ export function requireScopes(options: {
   const scopeList = scopes.join(' ');
   const layer = defineMiddleware<Context, undefined, { readonly principal: Principal }>({
     before: function checkScopes(ctx) {
-      const { principal } = ctx;
+      const { principal } = ctx.var;
       if (principal === undefined) throw unauthenticatedError(realm);
       const missing = missingScopes(principal.scopes, scopes);
       if (missing.length > 0) {

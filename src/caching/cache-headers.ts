@@ -12,7 +12,8 @@ export function applyCacheHeaders(
   varyAuthenticated: VaryField,
 ): ApiResponse {
   const { headers } = response;
-  const authenticated = ctx.principal !== undefined || ctx.request.headers.get('authorization') !== undefined;
+  const authenticated =
+    ctx.var.principal !== undefined || ctx.request.headers.get('authorization') !== undefined;
   if (policy !== undefined && cachePolicyApplies(ctx.request.method, response.status))
     headers['cache-control'] ??= authenticated ? policy.authenticated : policy.anonymous;
   const field = authenticated ? varyAuthenticated : vary;

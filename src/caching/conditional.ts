@@ -26,7 +26,7 @@ export type { Validators } from './conditional-validators.js';
 export interface ConditionalOptions<C extends Context = Context, E = never> {
   /**
    * Load the target entity once per request (a store read). Given, `validators` receives it as its
-   * second argument and the handler reads it with the layer's `entity(ctx)`, typed: one load serves
+   * second argument and the handler reads it as `ctx.var.entity`, typed: one load serves
    * both. It runs before any precondition, 428 included, so a throw (a 404 for someone else's
    * record) answers first.
    */
@@ -54,7 +54,18 @@ export interface ConditionalOptions<C extends Context = Context, E = never> {
 }
 
 /**
- * The validators the preconditions of this request were checked against. A handler performing a
+ * What `conditional` adds to `ctx.var`: with `load`, the `entity` (typed from `load`); with
+ * `validators`, `checkedValidators`, the validators the preconditions of this request were checked
+ * against (absent when the resource does not exist). A handler performing a conditional write
+ * compares-and-sets against them (`UPDATE ... WHERE version = $checked`), so two writers that both
+ * passed `If-Match` cannot both succeed; the loser throws `preconditionFailed()`.
+ */
+export interface ConditionalAdds {
+  readonly checkedValidators?: Validators;
+}
+
+/**
+ * @deprecated read `ctx.var.checkedValidators` (the same value). The validators the preconditions of this request were checked against. A handler performing a
  * conditional write compares-and-sets against them (`UPDATE ... WHERE version = $checked`), so two
  * writers that both passed `If-Match` cannot both succeed; the loser throws `preconditionFailedError()`.
  */
@@ -82,14 +93,14 @@ const WRITES = new Set(['PUT', 'PATCH', 'DELETE']);
  */
 export function conditional<C extends Context = Context, E = never>(
   options: ConditionalOptions<C, E> & { readonly load: (ctx: C) => Promise<E> | E },
-): Middleware<C, { readonly entity: E }> & LoadedEntity<E>;
+): Middleware<C, ConditionalAdds & { readonly entity: E }> & LoadedEntity<E>;
 export function conditional<C extends Context = Context>(
   options?: ConditionalOptions<C, undefined>,
-): Middleware<C>;
+): Middleware<C, ConditionalAdds>;
 export function conditional<C extends Context = Context, E = unknown>(
   // biome-ignore lint/suspicious/noExplicitAny: the implementation serves both overloads
   options: ConditionalOptions<C, any> = {},
-): Middleware<C, { readonly entity: E }> {
+): Middleware<C, ConditionalAdds & { readonly entity: E }> {
   const { load, requireIfMatch = false, weak = false } = options;
   const now = options.now ?? Date.now;
   if (options.validators !== undefined && typeof options.validators !== 'function') {
@@ -134,10 +145,17 @@ export function conditional<C extends Context = Context, E = unknown>(
       if (decision.outcome === 'not-modified') {
         return decorate(notModified({ headers: validatorHeaders(state) }), ctx);
       }
-      if (state !== undefined) ctx.set(CHECKED_VALIDATORS, state);
+      if (state !== undefined) {
+        ctx.var.checkedValidators = state;
+        ctx.set(CHECKED_VALIDATORS, state);
+      }
       return state;
     };
-    const layer = defineMiddleware<C, NormalizedValidators | undefined, { readonly entity: E }>({
+    const layer = defineMiddleware<
+      C,
+      NormalizedValidators | undefined,
+      ConditionalAdds & { readonly entity: E }
+    >({
       before: function checkPreconditions(ctx) {
         const { method } = ctx.request;
         const headers = preconditionHeaders(ctx.request.headers);
@@ -164,12 +182,12 @@ export function conditional<C extends Context = Context, E = unknown>(
       },
     });
     return describeLayer(
-      Object.assign(layer, { entity: (ctx: Pick<Context, 'entity'>) => ctx.entity as E }),
+      Object.assign(layer, { entity: (ctx: Pick<Context, 'var'>) => ctx.var.entity as E }),
       ...conditionalContracts(true, requireIfMatch, policy !== undefined),
     );
   }
 
-  const layer = defineMiddleware<C, undefined, { readonly entity: E }>({
+  const layer = defineMiddleware<C, undefined, ConditionalAdds & { readonly entity: E }>({
     after: function checkPreconditionsAfter(ctx, response) {
       checkEtagHeader(response);
       const { method } = ctx.request;
@@ -197,8 +215,8 @@ export function conditional<C extends Context = Context, E = unknown>(
 
 /** What a `conditional({ load })` layer gives the handler: the entity it loaded, typed. */
 export interface LoadedEntity<E> {
-  /** The entity this layer loaded for the request (read it in the handler, after the layer ran); any context with an `entity` fits, the handler's with decoded `params` too. */
-  entity(ctx: Pick<Context, 'entity'>): E;
+  /** @deprecated read `ctx.var.entity`, typed at the route. The entity this layer loaded for the request. */
+  entity(ctx: Pick<Context, 'var'>): E;
 }
 
 /** Validators of a request, loading the entity first (once) when `load` is given. */
@@ -210,7 +228,7 @@ function withLoad<C extends Context, E>(
   if (load === undefined)
     return validators as (ctx: C) => Promise<Validators | undefined> | Validators | undefined;
   const keep = (ctx: C, entity: E) => {
-    ctx.entity = entity;
+    ctx.var.entity = entity;
     return validators(ctx, entity);
   };
   return (ctx) => {

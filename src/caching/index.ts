@@ -12,6 +12,7 @@ export {
 } from './cache-policy.js';
 export {
   CHECKED_VALIDATORS,
+  type ConditionalAdds,
   type ConditionalOptions,
   conditional,
   type LoadedEntity,

@@ -1,6 +1,7 @@
 import type {
   Context,
   ContextKey,
+  LayerVariables,
   Logger,
   Params,
   Principal,
@@ -14,11 +15,9 @@ const EMPTY_PARAMS: Params = Object.freeze({});
 /** The concrete per-request context. One allocation per request; query parsed only when read. */
 export class RequestContext implements Context {
   params: Params = EMPTY_PARAMS;
-  principal: Principal | undefined = undefined;
   routePattern: string | undefined = undefined;
   route: RouteFacts | undefined = undefined;
   body: unknown = undefined;
-  entity: unknown = undefined;
   /** The decoded query of a declared route, while its handler runs (see `declareRoute`). */
   declaredQuery: Readonly<Record<string, string>> | undefined = undefined;
   private parsedQuery: URLSearchParams | undefined = undefined;
@@ -28,12 +27,37 @@ export class RequestContext implements Context {
    * scan by identity is cheaper than hashing into a Map (and allocates one array, not a table).
    */
   private state: unknown[] | undefined = undefined;
+  /** `var`, made when a layer first touches it: a request no layer adds to allocates none. */
+  private variables: LayerVariables | undefined = undefined;
 
   constructor(
     readonly request: RequestView,
     readonly requestId: string,
     readonly logger: Logger,
   ) {}
+
+  get var(): LayerVariables {
+    if (this.variables === undefined) this.variables = {};
+    return this.variables;
+  }
+
+  /** @deprecated use `ctx.var.principal` */
+  get principal(): Principal | undefined {
+    return this.variables?.principal;
+  }
+
+  set principal(principal: Principal | undefined) {
+    this.var.principal = principal;
+  }
+
+  /** @deprecated use `ctx.var.entity` */
+  get entity(): unknown {
+    return this.variables?.entity;
+  }
+
+  set entity(entity: unknown) {
+    this.var.entity = entity;
+  }
 
   get query(): Readonly<Record<string, string>> {
     return this.declaredQuery ?? this.parsed().last;

@@ -1,5 +1,5 @@
 import type * as t from 'io-ts';
-import type { ApiResponse, Context, Middleware, Principal, RouteFacts } from '../http/types.js';
+import type { ApiResponse, Context, Middleware, Principal, RouteFacts, Variables } from '../http/types.js';
 import type { OperationContract } from './contract.js';
 import type { ParamsOf } from './route-pattern.js';
 
@@ -111,12 +111,33 @@ export type DecodedQuery<QC> = [QC] extends [QueryCodecs]
   ? { readonly [K in keyof QC]?: t.TypeOf<QC[K]> }
   : Readonly<Record<string, string>>;
 
-/** The context a declared route's handler receives. */
-export type RouteContext<P extends string, PC, QC, B, V> = Omit<Context<ParamsOf<P>>, 'params' | 'query'> & {
+/** What one middleware adds to `ctx.var` (its `Adds`); nothing for a middleware that declares none. */
+type AddsOf<M> = M extends { __adds?(adds: infer A): void } ? (unknown extends A ? {} : A) : {};
+type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void
+  ? I
+  : never;
+/**
+ * What a route's layers add to `ctx.var`: the intersection of each one's `Adds`, in any order
+ * (`[requireAuth(), book]` gives `{ principal: Principal } & { entity: Book }`).
+ */
+export type LayersAdd<U extends readonly unknown[]> = UnionToIntersection<AddsOf<U[number]>>;
+
+/** The deprecated top-level aliases of `var` members (`ctx.principal`), kept for one release. */
+type DeprecatedAliases<V> = { readonly [K in Extract<keyof V, 'principal' | 'entity'>]: V[K] };
+
+/**
+ * The context a declared route's handler receives: its own decoded inputs (`params`, `query`,
+ * `body`, from its codecs) and `var`, what its layers add (`V`, from `use` and `auth`).
+ */
+export type RouteContext<P extends string, PC, QC, B, V> = Omit<
+  Context<ParamsOf<P>>,
+  'params' | 'query' | 'var'
+> & {
   readonly params: DecodedParams<P, PC>;
   readonly query: DecodedQuery<QC>;
   readonly body: B;
-} & V;
+  readonly var: Readonly<V & Variables>;
+} & DeprecatedAliases<V>;
 
 /**
  * A declared route: what it takes, what it answers, who may call it, and its handler. The library
@@ -133,10 +154,13 @@ export type RouteContext<P extends string, PC, QC, B, V> = Omit<Context<ParamsOf
  */
 export interface RouteDefinition<
   P extends string = string,
+  U extends readonly Middleware<Context<ParamsOf<P>>, object>[] = readonly Middleware<
+    Context<ParamsOf<P>>,
+    object
+  >[],
   PC = {},
   QC = undefined,
   B = undefined,
-  V extends object = {},
   A extends RouteAuth | undefined = undefined,
 > {
   readonly method: string;
@@ -166,13 +190,13 @@ export interface RouteDefinition<
    */
   readonly deprecated?: RouteDeprecation;
   /**
-   * Route middleware, run after the application's and the declared `auth`, outermost first. What a
-   * middleware declares it adds (`requireAuth()`: the principal) shows in the handler's context; when
-   * several add members, declare the route's `V` or use `auth`.
+   * Route middleware, run after the application's and the declared `auth`, outermost first. What
+   * each declares it adds (`requireAuth()`: the principal; `conditional({ load })`: the entity) shows
+   * in the handler's `ctx.var`, all of them together, without a type argument.
    */
-  readonly use?: readonly Middleware<Context<ParamsOf<P>>, V>[];
+  readonly use?: U;
   readonly handler: (
-    ctx: RouteContext<P, PC, QC, B, V & AuthVariables<A>>,
+    ctx: RouteContext<P, PC, QC, B, LayersAdd<U> & AuthVariables<A>>,
   ) => Promise<ApiResponse> | ApiResponse;
 }
 
@@ -220,12 +244,12 @@ export type DeclaredRouteDefinition = RouteDefinition<string, any, any, any, any
 export interface RouteRegistry<Self> {
   route<
     const P extends string,
+    const U extends readonly Middleware<Context<ParamsOf<P>>, object>[],
     PC = {},
     QC = undefined,
     B = undefined,
-    V extends object = {},
     const A extends RouteAuth | undefined = undefined,
-  >(definition: RouteDefinition<P, PC, QC, B, V, A>): Self;
+  >(definition: RouteDefinition<P, U, PC, QC, B, A>): Self;
   routes(): readonly RouteInfo[];
 }
 
@@ -242,11 +266,11 @@ export interface RouteRegistry<Self> {
  */
 export function defineRoute<
   const P extends string,
+  const U extends readonly Middleware<Context<ParamsOf<P>>, object>[],
   PC = {},
   QC = undefined,
   B = undefined,
-  V extends object = {},
   const A extends RouteAuth | undefined = undefined,
->(definition: RouteDefinition<P, PC, QC, B, V, A>): DeclaredRouteDefinition {
+>(definition: RouteDefinition<P, U, PC, QC, B, A>): DeclaredRouteDefinition {
   return definition as unknown as DeclaredRouteDefinition;
 }

@@ -35,7 +35,7 @@ export function deprecation(options: DeprecationOptions): Middleware {
 
   const layer: Middleware = async function announceDeprecation(ctx, next) {
     if (notice.version !== undefined) {
-      const version = ctx.get(API_VERSION);
+      const version = ctx.var.apiVersion;
       if (version === undefined) {
         throw new Error('deprecation({ version }) needs the API version: run versioning() before it');
       }

@@ -46,14 +46,36 @@ export interface RequestView {
   readonly body: () => AsyncIterable<Uint8Array>;
 }
 
-/** A typed key for per-request state shared between middleware (see {@link Context.get}). */
+/**
+ * The values layers add to a request, by name: `ctx.var.principal` after `requireAuth()`. Every
+ * layer writes what it adds here, and a declared route's handler sees `ctx.var` typed from its
+ * layers (see docs/core.md). The names the library's own layers use are listed, optional; an
+ * application adds its own names to this interface (declaration merging) for app-wide layers, or
+ * declares them as its middleware's `Adds` for route layers.
+ */
+export interface Variables {
+  /** The authenticated caller (`authenticate()`; certain after `requireAuth()` or `auth`). */
+  principal?: Principal;
+  /** The entity `conditional({ load })` loaded for this request (typed from `load` at the route). */
+  entity?: unknown;
+  /** The API version negotiated by `versioning(...)`. */
+  apiVersion?: number;
+}
+
+/** `ctx.var` as a layer sees it: the known names, and any other a layer adds (unknown until read). */
+export type LayerVariables = Variables & { [name: string]: unknown };
+
+/**
+ * A typed key for a layer's private per-request state (see {@link Context.get}). What a layer hands
+ * to the handler goes in {@link Context.var} instead.
+ */
 export interface ContextKey<T> {
   readonly description: string;
   /** Phantom field: carries `T` for the type checker only. */
   readonly __type?: T;
 }
 
-/** Create a key for {@link Context.set} / {@link Context.get}. */
+/** Create a key for a layer's private state ({@link Context.set} / {@link Context.get}). */
 export function contextKey<T>(description: string): ContextKey<T> {
   return Object.freeze({ description }) as ContextKey<T>;
 }
@@ -84,9 +106,10 @@ export type Next = () => Promise<ApiResponse>;
 /**
  * One step of the pipeline. Returns the response (its own, or the one `next()` produced).
  *
- * `Adds` names the context members the middleware guarantees to the layers and handler after it
- * (`requireAuth()` adds `{ principal: Principal }`); a declared route shows them in its handler's
- * context type. It is a type only: nothing is stored at run time.
+ * `Adds` names the `ctx.var` members the middleware guarantees to the layers and handler after it
+ * (`requireAuth()` adds `{ principal: Principal }`); a declared route's handler sees `ctx.var` typed
+ * as the intersection of its layers' `Adds`, without a type argument. It is a type only: the
+ * middleware writes the values into `ctx.var` at run time.
  */
 export interface Middleware<C extends Context = Context, Adds extends object = {}> {
   (ctx: C, next: Next): Promise<ApiResponse>;
@@ -139,7 +162,7 @@ export interface Context<P extends Params = Params> {
   readonly request: RequestView;
   /** Route parameters, set by the router once a route matched. */
   params: P;
-  /** The authenticated caller, set by authentication middleware. */
+  /** @deprecated use `ctx.var.principal` (the same value; removed in the next major release). */
   principal: Principal | undefined;
   /** The request id echoed in `X-Request-Id` and attached to every log line. */
   readonly requestId: string;
@@ -149,13 +172,18 @@ export interface Context<P extends Params = Params> {
   route?: RouteFacts | undefined;
   /** The decoded request body of a route that declares one, set just before its handler runs. */
   body?: unknown;
-  /** The entity a layer loaded for this request (`conditional({ load })`, `ownedResource`). */
+  /** @deprecated use `ctx.var.entity` (the same value; removed in the next major release). */
   entity?: unknown;
+  /**
+   * What the layers before this point added to the request, by name (`principal`, `entity`,
+   * `apiVersion`, an `ownedResource`'s record, ...): the one place a layer hands data on.
+   */
+  readonly var: LayerVariables;
   /** Decoded query parameters (repeated names keep the last value; see `queryAll`). */
   readonly query: Readonly<Record<string, string>>;
   /** All values of a query parameter, in order. */
   queryAll(name: string): string[];
-  /** Per-request state under typed keys. */
+  /** A layer's private per-request state under typed keys (data for the handler goes in `var`). */
   get<T>(key: ContextKey<T>): T | undefined;
   set<T>(key: ContextKey<T>, value: T): void;
   readonly logger: Logger;

@@ -73,7 +73,7 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware {
       // The body decoder takes this parse instead of parsing the bytes again.
       (bytes) => peekJsonBody(ctx, bytes),
     );
-    const key = scopeKey(ctx.principal?.sub, parsed.key);
+    const key = scopeKey(ctx.var.principal?.sub, parsed.key);
 
     const outcome = await claim(key, fingerprint, config.owner(ctx), ctx);
     switch (outcome.kind) {

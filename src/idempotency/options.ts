@@ -54,7 +54,7 @@ export interface Config {
 
 /** The default owner of a claim: the principal, else the client's address. */
 function defaultOwner(ctx: Context): string {
-  const sub = ctx.principal?.sub;
+  const sub = ctx.var.principal?.sub;
   return sub === undefined ? `ip:${ctx.request.remoteAddress ?? 'unknown'}` : `sub:${sub}`;
 }
 

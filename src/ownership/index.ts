@@ -14,6 +14,7 @@ export {
   type Loader,
   type OwnedLevel,
   type OwnedPath,
+  type OwnedRecord,
   ownedPath,
   type ParamsFor,
   type ParentLevel,

@@ -6,9 +6,13 @@ import type { Context, Middleware } from '../http/types.js';
 import { decideOwnership, type OwnershipResult } from './check.js';
 import type { OwnedPath, ParamsFor } from './owned-path.js';
 
-export interface OwnershipGuardOptions<Records extends readonly unknown[], Names extends string> {
+export interface OwnershipGuardOptions<
+  Records extends readonly unknown[],
+  Names extends string,
+  Vars extends object = {},
+> {
   /** The nested path to protect, built with `ownedPath(...).child(...)`. */
-  readonly path: OwnedPath<Records, Names>;
+  readonly path: OwnedPath<Records, Names, Vars>;
   /** The `realm` of the 401 challenge (RFC 6750 section 3). Default `api`, as `authenticate` uses. */
   readonly realm?: string;
 }
@@ -18,20 +22,20 @@ export interface OwnershipGuardOptions<Records extends readonly unknown[], Names
  * in this order: no principal → 401 with `WWW-Authenticate: Bearer realm=...` (the same answer as
  * `requireAuth`); no right to the parent → 403; the parent absent → 404; each child absent OR
  * belonging to another parent → the same 404 (identical status, headers and body shape, so a caller
- * never learns that an id exists elsewhere). On success the loaded records are stored under the
- * path's context keys; the handler reads them with `path.records(ctx)` instead of loading again.
+ * never learns that an id exists elsewhere). On success each level's record is added to `ctx.var`
+ * under its noun (`ctx.var.user`, `ctx.var.order`), typed, so the handler does not load again.
  *
  * Its type requires the route to have every parameter of the path, so a guard on the wrong route
  * does not compile.
  *
  * @example
  * app.route({ method: 'GET', path: '/users/{id}/orders/{order_id}', use: [ownershipGuard({ path: userOrder })],
- *   handler: (ctx) => { const [, order] = userOrder.records(ctx); return json(200, ...); } });
+ *   handler: (ctx) => json(200, { data: ... ctx.var.order ... }) });
  * @see https://owasp.org/API-Security/editions/2023/en/0xa1-broken-object-level-authorization/
  */
-export function ownershipGuard<Records extends readonly unknown[], Names extends string>(
-  options: OwnershipGuardOptions<Records, Names>,
-): Middleware<Context<ParamsFor<Names>>> {
+export function ownershipGuard<Records extends readonly unknown[], Names extends string, Vars extends object>(
+  options: OwnershipGuardOptions<Records, Names, Vars>,
+): Middleware<Context<ParamsFor<Names>>, Vars> {
   const { path } = options;
   if (path === undefined || !Array.isArray(path.levels) || path.levels.length === 0) {
     throw new TypeError('ownershipGuard: path must be built with ownedPath(...)');
@@ -57,15 +61,18 @@ export function ownershipGuard<Records extends readonly unknown[], Names extends
           detail: `No ${result.noun} with id ${JSON.stringify(result.id.slice(0, 40))}.`,
         });
       case 'allow':
-        for (let index = 0; index < levels.length; index++)
-          ctx.set(levels[index]!.key, result.records[index]);
+        for (let index = 0; index < levels.length; index++) {
+          const level = levels[index]!;
+          ctx.var[level.noun] = result.records[index];
+          ctx.set(level.key, result.records[index]);
+        }
         return undefined;
     }
   };
   // A hook, not a frame around the rest: the pipeline waits only while a loader does.
   const layer = defineMiddleware<Context<ParamsFor<Names>>>({
     before: function ownershipGuardMiddleware(ctx) {
-      const result = decideOwnership(path, ctx.principal, ctx.params);
+      const result = decideOwnership(path, ctx.var.principal, ctx.params);
       return result instanceof Promise ? result.then((settled) => settle(ctx, settled)) : settle(ctx, result);
     },
   });

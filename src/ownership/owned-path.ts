@@ -5,20 +5,24 @@ import type { AccessRule } from './access.js';
 export type Loader<R, Parent> = (id: string, parent: Parent) => R | undefined | Promise<R | undefined>;
 
 /** The top-level parent of a nested path: `/users/{id}`. */
-export interface ParentLevel<R, N extends string> {
+export interface ParentLevel<R, N extends string, K extends string = string> {
   /** The route parameter holding its id. */
   readonly param: N;
-  /** The noun used in error details (`No user with id "7".`). Default `resource`. */
-  readonly noun?: string;
+  /**
+   * The noun used in error details (`No user with id "7".`), and the name `ownershipGuard` adds the
+   * record under (`ctx.var.user`). Default `resource`.
+   */
+  readonly noun?: K;
   readonly load: (id: string) => R | undefined | Promise<R | undefined>;
   /** Who may access it (checked before it is loaded). */
   readonly access: AccessRule;
 }
 
 /** A level below another: `/orders/{order_id}` under `/users/{id}`. */
-export interface ChildLevel<R, Parent, N extends string> {
+export interface ChildLevel<R, Parent, N extends string, K extends string = string> {
   readonly param: N;
-  readonly noun?: string;
+  /** As for the parent: error details, and the record's name in `ctx.var`. Distinct per level. */
+  readonly noun?: K;
   /** Gets the loaded parent too, so a store can look up within it; `belongsTo` is checked anyway. */
   readonly load: Loader<R, Parent>;
   /** Whether `record` belongs to `parent`. Required: existence alone is never enough (see docs/ownership.md). */
@@ -37,6 +41,12 @@ export interface OwnedLevel {
 
 type Last<T extends readonly unknown[]> = T extends readonly [...unknown[], infer L] ? L : never;
 
+/**
+ * What an `ownedResource`, or a level of an {@link ownedPath}, adds to `ctx.var`: its record under
+ * its noun (`{ order: Order }`). Nothing typed when the noun is not a literal.
+ */
+export type OwnedRecord<K extends string, R> = string extends K ? {} : { readonly [name in K]: R };
+
 /** The route parameters a path needs: `ParamsFor<'id' | 'order_id'>`. */
 export type ParamsFor<N extends string> = { readonly [K in N]: string };
 
@@ -44,16 +54,22 @@ export type ParamsFor<N extends string> = { readonly [K in N]: string };
  * A nested path declared level by level, with the records the guard loaded for it. Build one with
  * {@link ownedPath}, extend it with {@link OwnedPath.child}, protect a route with `ownershipGuard`.
  */
-export interface OwnedPath<Records extends readonly unknown[], Names extends string> {
+export interface OwnedPath<
+  Records extends readonly unknown[],
+  Names extends string,
+  Vars extends object = {},
+> {
   readonly levels: readonly OwnedLevel[];
   readonly access: AccessRule;
-  /** One typed context key per level, under which the guard stores the loaded record. */
+  /** @deprecated read `ctx.var.<noun>`. One typed context key per level, holding the loaded record. */
   readonly keys: { readonly [I in keyof Records]: ContextKey<Records[I]> };
   /** This path with one more level below its last one. */
-  child<R, N extends string>(level: ChildLevel<R, Last<Records>, N>): OwnedPath<[...Records, R], Names | N>;
+  child<R, N extends string, const K extends string = string>(
+    level: ChildLevel<R, Last<Records>, N, K>,
+  ): OwnedPath<[...Records, R], Names | N, Vars & OwnedRecord<K, R>>;
   /**
-   * The records the guard loaded for this request, outermost first. Throws (a server error) when
-   * the route has no `ownershipGuard` for this path: a wiring mistake, never a client's fault.
+   * @deprecated read each level's record as `ctx.var.<noun>`, typed at the route. The records the
+   * guard loaded for this request, outermost first; throws when the route has no `ownershipGuard`.
    */
   records(ctx: Pick<Context, 'get'>): Records;
 }
@@ -68,16 +84,20 @@ function checkLevel(level: { param?: unknown; load?: unknown; noun?: unknown }, 
   }
 }
 
-function build<Records extends readonly unknown[], Names extends string>(
+function build<Records extends readonly unknown[], Names extends string, Vars extends object>(
   levels: readonly OwnedLevel[],
   access: AccessRule,
-): OwnedPath<Records, Names> {
+): OwnedPath<Records, Names, Vars> {
   const frozen = Object.freeze([...levels]);
   return Object.freeze({
     levels: frozen,
     access,
-    keys: Object.freeze(frozen.map((level) => level.key)) as unknown as OwnedPath<Records, Names>['keys'],
-    child<R, N extends string>(level: ChildLevel<R, Last<Records>, N>) {
+    keys: Object.freeze(frozen.map((level) => level.key)) as unknown as OwnedPath<
+      Records,
+      Names,
+      Vars
+    >['keys'],
+    child<R, N extends string, K extends string = string>(level: ChildLevel<R, Last<Records>, N, K>) {
       checkLevel(level, 'ownedPath.child');
       if (typeof level.belongsTo !== 'function') {
         throw new TypeError(
@@ -87,6 +107,11 @@ function build<Records extends readonly unknown[], Names extends string>(
       if (frozen.some((l) => l.param === level.param)) {
         throw new TypeError(`ownedPath.child: the path already uses the parameter {${level.param}}`);
       }
+      if (level.noun !== undefined && frozen.some((l) => l.noun === level.noun)) {
+        throw new TypeError(
+          `ownedPath.child: another level is already named ${JSON.stringify(level.noun)} (ctx.var)`,
+        );
+      }
       const added: OwnedLevel = {
         param: level.param,
         noun: level.noun ?? 'resource',
@@ -94,7 +119,7 @@ function build<Records extends readonly unknown[], Names extends string>(
         belongsTo: level.belongsTo as (record: unknown, parent: unknown) => boolean,
         key: contextKey<unknown>(`ownership: {${level.param}}`),
       };
-      return build<[...Records, R], Names | N>([...frozen, added], access);
+      return build<[...Records, R], Names | N, Vars & OwnedRecord<K, R>>([...frozen, added], access);
     },
     records(ctx: Pick<Context, 'get'>): Records {
       return frozen.map((level) => {
@@ -117,10 +142,11 @@ function build<Records extends readonly unknown[], Names extends string>(
  *     access: selfOrScope({ scopes: ['users:read'] }) })
  *   .child({ param: 'order_id', noun: 'order', load: (id) => orders.get(id),
  *     belongsTo: (order, user) => order.ownerId === user.id });
- * // in the handler, after ownershipGuard({ path: userOrder }):
- * const [user, order] = userOrder.records(ctx);
+ * // in the handler, after ownershipGuard({ path: userOrder }): ctx.var.user, ctx.var.order
  */
-export function ownedPath<R, N extends string>(parent: ParentLevel<R, N>): OwnedPath<[R], N> {
+export function ownedPath<R, N extends string, const K extends string = string>(
+  parent: ParentLevel<R, N, K>,
+): OwnedPath<[R], N, OwnedRecord<K, R>> {
   checkLevel(parent, 'ownedPath');
   if (typeof parent.access !== 'function') throw new TypeError('ownedPath: access must be a function');
   const level: OwnedLevel = {
@@ -130,5 +156,5 @@ export function ownedPath<R, N extends string>(parent: ParentLevel<R, N>): Owned
     belongsTo: undefined,
     key: contextKey<unknown>(`ownership: {${parent.param}}`),
   };
-  return build<[R], N>([level], parent.access);
+  return build<[R], N, OwnedRecord<K, R>>([level], parent.access);
 }

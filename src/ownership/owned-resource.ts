@@ -3,13 +3,16 @@ import { defineMiddleware } from '../core/compose.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Context, Middleware, Principal } from '../http/types.js';
 import type { LevelFact } from './decision.js';
-import type { ParamsFor } from './owned-path.js';
+import type { OwnedRecord, ParamsFor } from './owned-path.js';
 
-export interface OwnedResourceOptions<R, N extends string> {
+export interface OwnedResourceOptions<R, N extends string, K extends string = string> {
   /** The route parameter holding the record's id. Default `id`. */
   readonly param?: N;
-  /** The noun used in the 404 detail (`No order with id "7".`). Default `resource`. */
-  readonly noun?: string;
+  /**
+   * The noun used in the 404 detail (`No order with id "7".`), and the name the record is added
+   * under: `ctx.var.order`. Default `resource`.
+   */
+  readonly noun?: K;
   /** Loads the record by its raw path id; `undefined`/`null` means absent (also for a malformed id). */
   readonly load: (id: string) => R | undefined | null | Promise<R | undefined | null>;
   /** The `sub` of the principal who owns the record. */
@@ -22,15 +25,15 @@ export interface OwnedResourceOptions<R, N extends string> {
  * A flat resource its caller owns (`/orders/{id}`), as a route middleware and as a loader for
  * `conditional({ load })`. Either way the record is loaded once per request.
  */
-export interface OwnedResource<R, N extends string>
-  extends Middleware<Context<ParamsFor<N>>, { readonly entity: R }> {
+export interface OwnedResource<R, N extends string, K extends string = string>
+  extends Middleware<Context<ParamsFor<N>>, OwnedRecord<K, R>> {
   /**
    * Loads the caller's record or throws the refusal (401 without a principal, the same 404 for an
    * absent record and for another user's). Pass it as `conditional({ load })`, so the owner check
    * comes before any precondition (304, 412, 428).
    */
   load(ctx: Context): Promise<R>;
-  /** The record this middleware (or `conditional({ load })`) loaded for the request, typed. */
+  /** @deprecated read `ctx.var.<noun>` (or `ctx.var.entity` after `conditional({ load })`), typed at the route. */
   entity(ctx: Context): R;
 }
 
@@ -50,16 +53,16 @@ export function ownedRecordFact<R>(
  * A flat resource only its owner may see (OWASP API1:2023; see docs/ownership.md): no principal → 401
  * (the answer of `requireAuth`); absent, or owned by someone else → the same 404 (RFC 9110 section
  * 15.5.5), whose body depends on the noun and the id asked for only. The record reaches the handler
- * typed, through `resource.entity(ctx)`.
+ * typed, as `ctx.var.<noun>` (`ctx.var.order`); through `conditional({ load })`, as `ctx.var.entity`.
  *
  * @example
  * const ownOrder = ownedResource({ noun: 'order', load: (id) => orders.get(id), ownerOf: (o) => o.ownerId });
- * defineRoute({ method: 'DELETE', path: '/orders/{id}', use: [ownOrder], handler: (ctx) => ... ownOrder.entity(ctx) });
+ * defineRoute({ method: 'DELETE', path: '/orders/{id}', use: [ownOrder], handler: (ctx) => ... ctx.var.order });
  * conditional({ load: ownOrder.load, validators: (_ctx, order) => ({ etag: versionEtag(order.version) }) });
  */
-export function ownedResource<R, N extends string = 'id'>(
-  options: OwnedResourceOptions<R, N>,
-): OwnedResource<R, N> {
+export function ownedResource<R, N extends string = 'id', const K extends string = string>(
+  options: OwnedResourceOptions<R, N, K>,
+): OwnedResource<R, N, K> {
   const param = options.param ?? 'id';
   if (typeof param !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(param)) {
     throw new TypeError(`ownedResource: param must be a route parameter name, got ${JSON.stringify(param)}`);
@@ -79,16 +82,18 @@ export function ownedResource<R, N extends string = 'id'>(
   // principal, 401; anything but the caller's own record, the same 404. Written out, since it runs
   // on every request of the route.
   const owned = (ctx: Context, id: string, record: R | undefined | null): R => {
-    if (ownedRecordFact(record, ctx.principal!, ownerOf) !== 'present') {
+    if (ownedRecordFact(record, ctx.var.principal!, ownerOf) !== 'present') {
       // A function of (noun, id) only: "absent" and "someone else's" cannot differ.
       throw new ApiError(404, { detail: `No ${noun} with id ${JSON.stringify(id.slice(0, 40))}.` });
     }
-    ctx.entity = record;
+    // Under its noun, and as `entity` for the deprecated `entity(ctx)` and `ctx.entity` reads.
+    ctx.var[noun] = record;
+    ctx.var.entity = record;
     return record as R;
   };
 
   function loadOwned(ctx: Context): Promise<R> {
-    if (ctx.principal === undefined) return Promise.reject(unauthenticatedError(realm));
+    if (ctx.var.principal === undefined) return Promise.reject(unauthenticatedError(realm));
     const id = ctx.params[param];
     if (id === undefined) {
       return Promise.reject(new Error(`ownedResource: the route has no {${param}} parameter`));
@@ -103,7 +108,7 @@ export function ownedResource<R, N extends string = 'id'>(
     }
   }
 
-  const layer = defineMiddleware<Context<ParamsFor<N>>, undefined, { readonly entity: R }>({
+  const layer = defineMiddleware<Context<ParamsFor<N>>, undefined, OwnedRecord<K, R>>({
     before: function ownedResourceGuard(ctx) {
       return loadOwned(ctx).then(() => undefined);
     },
@@ -111,10 +116,10 @@ export function ownedResource<R, N extends string = 'id'>(
   return Object.assign(layer, {
     load: loadOwned,
     entity(ctx: Context): R {
-      if (ctx.entity === undefined) {
+      if (ctx.var.entity === undefined) {
         throw new Error(`ownedResource: no ${noun} loaded; is this resource (or its loader) on the route?`);
       }
-      return ctx.entity as R;
+      return ctx.var.entity as R;
     },
   });
 }

@@ -42,7 +42,7 @@ export function defaultRateLimitKey(options: DefaultKeyOptions = {}): (ctx: Cont
   const byPeer = new Map<string, string>();
 
   return function rateLimitKey(ctx) {
-    if (ctx.principal !== undefined) return `user:${ctx.principal.sub}`;
+    if (ctx.var.principal !== undefined) return `user:${ctx.var.principal.sub}`;
     const peer = ctx.request.remoteAddress;
     const forwardedFor = trusted.length === 0 ? undefined : ctx.request.headers.get('x-forwarded-for');
     const cacheable = forwardedFor === undefined && peer !== undefined;

@@ -4,6 +4,7 @@ export {
   API_VERSION,
   type PathVersionReader,
   type PathVersionSegment,
+  type VersionAdds,
   type VersioningMiddlewareOptions,
   versionedPath,
   versioning,

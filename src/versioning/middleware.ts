@@ -8,8 +8,13 @@ import { negotiateVersion, VERSION_PARAMETER, type VersionDecision } from './neg
 import { versionInPath } from './path-version.js';
 import { isVersionNumber, type VersioningOptions, type VersionPolicy, versionPolicy } from './policy.js';
 
-/** The API version chosen for this request, set by {@link versioning}. */
+/** @deprecated read `ctx.var.apiVersion` (the same value). The API version chosen for this request. */
 export const API_VERSION = contextKey<number>('api version');
+
+/** What {@link versioning} adds to `ctx.var`: the API version chosen for this request. */
+export interface VersionAdds {
+  readonly apiVersion: number;
+}
 
 /**
  * Where the route that answers names its version: the index of the `v<N>` segment among the path's
@@ -69,8 +74,8 @@ const patternVersions = new Map<string, number | undefined>();
 
 /**
  * Version negotiation (see docs/versioning.md) as route middleware: decides the version from the path and
- * the `Accept` media-type parameter (see {@link negotiateVersion}), stores it under
- * {@link API_VERSION}, and
+ * the `Accept` media-type parameter (see {@link negotiateVersion}), adds it as `ctx.var.apiVersion`,
+ * and
  * - answers 404 / 406 / 400 as an {@link ApiError} when the version cannot be served;
  * - adds `Vary: Accept` to every response it sees, errors and 304s included (RFC 9110 section 12.5.5),
  *   since `Accept` takes part in choosing the version;
@@ -79,9 +84,9 @@ const patternVersions = new Map<string, number | undefined>();
  *
  * @example
  * app.route({ method: 'GET', path: '/users/{id}', use: [versioning({ supported: [1, 2], default: 1 })], handler });
- * // handler: const version = ctx.get(API_VERSION);
+ * // handler: const version = ctx.var.apiVersion;
  */
-export function versioning(options: VersioningMiddlewareOptions): Middleware {
+export function versioning(options: VersioningMiddlewareOptions): Middleware<Context, VersionAdds> {
   const policy = versionPolicy(options);
   return versioningWith(policy, pathVersionReader(options.pathVersion, policy));
 }
@@ -94,7 +99,7 @@ export function versioningWith(
   policy: VersionPolicy,
   readPathVersion: PathVersionReader,
   pathSegment?: PathVersionSegment,
-): Middleware {
+): Middleware<Context, VersionAdds> {
   const layer: Middleware = async function negotiateApiVersion(ctx, next) {
     const decision = negotiateVersion(
       { accept: ctx.request.headers.get('accept'), pathVersion: readPathVersion(ctx) },
@@ -108,6 +113,7 @@ export function versioningWith(
         headers: { vary: 'Accept' },
       });
     }
+    ctx.var.apiVersion = decision.version;
     ctx.set(API_VERSION, decision.version);
     if (pathSegment !== undefined) ctx.set(PATH_VERSION_SEGMENT, pathSegment);
     if (decision.mediaType !== undefined) ctx.set(RESPONSE_MEDIA_TYPE, decision.mediaType);

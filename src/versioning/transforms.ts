@@ -147,7 +147,7 @@ export function defineVersions(options: VersionChangesOptions): VersionChanges {
 }
 
 function versionOf(ctx: Context): number {
-  const version = ctx.get(API_VERSION);
+  const version = ctx.var.apiVersion;
   if (version === undefined) {
     throw new Error(
       'No API version on the context: the versioning() middleware must run before version transforms',

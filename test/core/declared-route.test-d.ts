@@ -31,7 +31,7 @@ describe('declared route types', () => {
         // @ts-expect-error: an undeclared query parameter
         ctx.query.sort;
         // @ts-expect-error: the principal may be absent without auth
-        ctx.principal.sub;
+        ctx.var.principal.sub;
         return json(200, {});
       },
     });
@@ -51,12 +51,15 @@ describe('declared route types', () => {
   });
 
   it('makes the principal certain after auth or requireAuth()', () => {
+    const profile = conditional({ validators: (ctx: Context) => ({ etag: `"${ctx.requestId}"` }) });
     createApp()
       .route({
         method: 'GET',
         path: '/me',
         auth: 'principal',
         handler: (ctx) => {
+          expectTypeOf(ctx.var.principal).toEqualTypeOf<Principal>();
+          // The deprecated alias, typed the same for one release.
           expectTypeOf(ctx.principal).toEqualTypeOf<Principal>();
           return json(200, {});
         },
@@ -64,9 +67,9 @@ describe('declared route types', () => {
       .route({
         method: 'GET',
         path: '/profiles/{id}',
-        use: [requireAuth(), conditional({ validators: (ctx) => ({ etag: `"${ctx.params.id}"` }) })],
+        use: [requireAuth(), profile],
         handler: (ctx) => {
-          expectTypeOf(ctx.principal).toEqualTypeOf<Principal>();
+          expectTypeOf(ctx.var.principal).toEqualTypeOf<Principal>();
           return json(200, {});
         },
       })
@@ -75,7 +78,7 @@ describe('declared route types', () => {
         path: '/standards',
         auth: { scopes: ['standards:read'] },
         handler: (ctx) => {
-          expectTypeOf(ctx.principal.scopes).toEqualTypeOf<ReadonlySet<string>>();
+          expectTypeOf(ctx.var.principal.scopes).toEqualTypeOf<ReadonlySet<string>>();
           return json(200, {});
         },
       });
@@ -120,6 +123,7 @@ describe('conditional({ load })', () => {
       path: '/books/{id}',
       use: [book],
       handler: (ctx) => {
+        expectTypeOf(ctx.var.entity).toEqualTypeOf<{ id: string; version: number }>();
         expectTypeOf(book.entity(ctx)).toEqualTypeOf<{ id: string; version: number }>();
         return json(200, {});
       },
