@@ -13,7 +13,7 @@ app.route({
   use: [rc.requireAuth()],
   handler: async (ctx) => {
     const input = await rc.decodeJsonBody(ctx, { codec: NoteInput, type: 'notes' }); // 400, 413, 415 for you
-    const note = { id: crypto.randomUUID(), body: input.body, owner: ctx.principal!.sub };
+    const note = { id: crypto.randomUUID(), body: input.body, owner: ctx.var.principal.sub };
     notes.set(note.id, note);
     return rc.created(`/notes/${note.id}`, rc.dataDocument(noteType.toResource(note)));
   },

@@ -136,7 +136,7 @@ describe('ownedResource', () => {
 
   it('throws a wiring error when entity is read on a route without it', () => {
     const resource = ownedResource({ load: () => undefined, ownerOf: () => 'x' });
-    expect(() => resource.entity({ entity: undefined } as never)).toThrow(/no resource loaded/);
+    expect(() => resource.entity({ var: {} } as never)).toThrow(/no resource loaded/);
   });
 });
 

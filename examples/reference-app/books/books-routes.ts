@@ -77,7 +77,7 @@ export function booksRoutes(deps: { readonly bookStore: BookStore }) {
       },
       use: [listed],
       handler: (ctx) => {
-        const resources = listed.entity(ctx).map((book) => bookResource.toResource(book));
+        const resources = ctx.var.entity.map((book) => bookResource.toResource(book));
         return json(200, dataDocument(resources, { links: { self: selfLink(ctx) } }));
       },
     }),
@@ -104,7 +104,7 @@ export function booksRoutes(deps: { readonly bookStore: BookStore }) {
       },
       use: [found],
       handler: (ctx) => {
-        const book = found.entity(ctx);
+        const book = ctx.var.entity;
         if (book === undefined) throw new ApiError(404, { detail: `No book with id ${ctx.params.id}.` });
         return json(
           200,

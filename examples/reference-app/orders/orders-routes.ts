@@ -133,7 +133,7 @@ export function ordersRoutes(deps: OrdersDeps) {
             source: { pointer: bodyPointer(ctx, 'bookId') },
           });
         }
-        const order = await orders.create({ ownerId: ctx.principal.sub, ...input }, inTransaction);
+        const order = await orders.create({ ownerId: ctx.var.principal.sub, ...input }, inTransaction);
         return created(`/orders/${order.id}`, orderDocument(order), { etag: versionEtag(order.version) });
       },
     }),
@@ -145,7 +145,7 @@ export function ordersRoutes(deps: OrdersDeps) {
       summary: 'Get an order',
       responses: { 200: { description: "One of the caller's orders", body: { resource: orderSchema } } },
       use: [readable],
-      handler: (ctx) => json(200, orderDocument(readable.entity(ctx))),
+      handler: (ctx) => json(200, orderDocument(ctx.var.entity)),
     }),
     defineRoute({
       method: 'PATCH',
@@ -163,7 +163,7 @@ export function ordersRoutes(deps: OrdersDeps) {
       },
       use: [idempotency({ store: idempotencyStore }), writable],
       handler: (ctx) => {
-        const checked = writable.entity(ctx);
+        const checked = ctx.var.entity;
         const { quantity } = ctx.body;
         return compareAndSet(
           ctx,
@@ -182,7 +182,7 @@ export function ordersRoutes(deps: OrdersDeps) {
       responses: { 204: { description: 'The order is gone (or already was)' } },
       use: [deletable],
       handler: async (ctx) => {
-        const order = deletable.entity(ctx);
+        const order = ctx.var.entity;
         if (order.live) await orders.delete(order.id);
         return noContent();
       },

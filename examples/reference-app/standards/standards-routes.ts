@@ -142,7 +142,7 @@ export function standardsRoutes(deps: StandardsDeps) {
         return json(
           200,
           dataDocument(
-            page.map((s) => standardResource.toResource(s, ctx.principal, fieldSet)),
+            page.map((s) => standardResource.toResource(s, ctx.var.principal, fieldSet)),
             { links },
           ),
         );
@@ -180,7 +180,7 @@ export function standardsRoutes(deps: StandardsDeps) {
       summary: 'Get a standard',
       responses: { 200: { description: 'One standard', body: { resource: standardSchema } } },
       use: [v1, readable],
-      handler: (ctx) => json(200, standardDocument(readable.entity(ctx))),
+      handler: (ctx) => json(200, standardDocument(ctx.var.entity)),
     }),
     defineRoute({
       method: 'PATCH',
@@ -202,7 +202,7 @@ export function standardsRoutes(deps: StandardsDeps) {
       },
       use: [v1, idempotency({ store: idempotencyStore }), writable],
       handler: (ctx) => {
-        const checked = writable.entity(ctx);
+        const checked = ctx.var.entity;
         return compareAndSet(
           ctx,
           checked,
@@ -222,7 +222,7 @@ export function standardsRoutes(deps: StandardsDeps) {
       responses: { 204: { description: 'The standard is gone (or already was)' } },
       use: [v1, deletable],
       handler: async (ctx) => {
-        if (deletable.entity(ctx).kind === 'live') await standards.delete(ctx.params.standard_id);
+        if (ctx.var.entity.kind === 'live') await standards.delete(ctx.params.standard_id);
         return noContent();
       },
     }),

@@ -11,13 +11,7 @@ import {
 } from 'rest-conventions/envelope';
 import { ownedPath, ownershipGuard, selfOrScope, visibleToOwner } from 'rest-conventions/ownership';
 import { oneOf, strictObject, text } from 'rest-conventions/validation';
-import {
-  API_VERSION,
-  defineVersions,
-  mapAttributes,
-  versionedPath,
-  versionedRoutes,
-} from 'rest-conventions/versioning';
+import { defineVersions, mapAttributes, versionedPath, versionedRoutes } from 'rest-conventions/versioning';
 import { numericId } from '../ids.js';
 import type { Order, OrderStore } from '../orders/order-store.js';
 import { orderResource, orderSchema, orderValidators } from '../orders/orders-routes.js';
@@ -100,7 +94,7 @@ export const accountTypeSchema: ResourceSchema = {
 
 /** Whether the caller is the user (who sees every attribute) or another permitted reader. */
 function viewerOf(ctx: Context, user: User): 'self' | 'reader' {
-  return ctx.principal?.sub === user.id ? 'self' : 'reader';
+  return ctx.var.principal?.sub === user.id ? 'self' : 'reader';
 }
 
 /** A user's account type, identified by its name (`standard`, `premium`). */
@@ -162,7 +156,7 @@ export function usersRoutes(deps: UsersDeps) {
         // different representations of one resource.
         validators: (ctx) => {
           const [found] = user.records(ctx);
-          const version = ctx.get(API_VERSION) ?? USER_VERSIONING.default;
+          const version = ctx.var.apiVersion ?? USER_VERSIONING.default;
           return {
             // The owner sees `email`, other readers do not: two representations, two tags.
             etag: versionEtag(`${found.updatedAt.getTime()}.v${version}.${viewerOf(ctx, found)}`),
@@ -175,7 +169,7 @@ export function usersRoutes(deps: UsersDeps) {
       const [found] = user.records(ctx);
       // Links lead back to the version asked for: /v2/users/1 links to itself, not to /users/1.
       const self = versionedPath(ctx, userPath(found));
-      const resource = userResource.toResource(found, ctx.principal);
+      const resource = userResource.toResource(found, ctx.var.principal);
       return json(
         200,
         dataDocument({ ...resource, links: { ...resource.links, self } }, { links: { self } }),
