@@ -2,7 +2,6 @@ import { describeLayer } from '../core/contract.js';
 import { appendListMember } from '../core/response.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Middleware } from '../http/types.js';
-import { API_VERSION } from '../versioning/middleware.js';
 import { type DeprecationOptions, deprecationNotice } from './notice.js';
 
 /**

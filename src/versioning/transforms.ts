@@ -1,6 +1,5 @@
 import * as t from 'io-ts';
 import type { Context, Middleware } from '../http/types.js';
-import { API_VERSION } from './middleware.js';
 import { isVersionNumber } from './policy.js';
 
 /**

@@ -8,10 +8,25 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { describe, expectTypeOf, it } from 'vitest';
-import { requireCaller as expressCaller } from '../../src/adapters/express/index.js';
-import { requireCaller as fastifyCaller } from '../../src/adapters/fastify/index.js';
-import { requireCaller as honoCaller } from '../../src/adapters/hono/index.js';
-import { requireCaller as koaCaller } from '../../src/adapters/koa/index.js';
+import {
+  requireCaller as expressCaller,
+  conventionsContext as expressContext,
+} from '../../src/adapters/express/index.js';
+import {
+  requireCaller as fastifyCaller,
+  conventionsContext as fastifyContext,
+} from '../../src/adapters/fastify/index.js';
+import {
+  describedRoutes,
+  requireCaller as honoCaller,
+  conventionsContext as honoContext,
+} from '../../src/adapters/hono/index.js';
+import {
+  requireCaller as koaCaller,
+  conventionsContext as koaContext,
+} from '../../src/adapters/koa/index.js';
+import { requireAuth } from '../../src/auth/middleware.js';
+import { json } from '../../src/core/response.js';
 import type { Principal } from '../../src/http/types.js';
 
 describe('a typed caller after requireCaller()', () => {
@@ -61,6 +76,38 @@ describe('a typed caller after requireCaller()', () => {
       // @ts-expect-error: no requireCaller() before this handler
       c.get('principal');
       return c.body(null, 204);
+    });
+  });
+
+  it('reaches what any layer added as conventionsContext(request)?.var, optional in a framework route', () => {
+    express().get('/me', (req, res) => {
+      expectTypeOf(expressContext(req)?.var.principal).toEqualTypeOf<Principal | undefined>();
+      res.end();
+    });
+    Fastify().get('/me', (request) => {
+      expectTypeOf(fastifyContext(request)?.var.principal).toEqualTypeOf<Principal | undefined>();
+      return null;
+    });
+    new Router().get('/me', (ctx) => {
+      expectTypeOf(koaContext(ctx)?.var.principal).toEqualTypeOf<Principal | undefined>();
+    });
+    new Hono().get('/me', honoCaller(), (c) => {
+      expectTypeOf(honoContext(c)?.var.principal).toEqualTypeOf<Principal | undefined>();
+      // Hono's own spelling of its variables reaches the caller too.
+      expectTypeOf(c.var.principal).toEqualTypeOf<Principal>();
+      return c.body(null, 204);
+    });
+  });
+
+  it('types ctx.var in a described route as in createApp', () => {
+    describedRoutes(new Hono()).route({
+      method: 'GET',
+      path: '/me',
+      use: [requireAuth()],
+      handler: (ctx) => {
+        expectTypeOf(ctx.var.principal).toEqualTypeOf<Principal>();
+        return json(200, { meta: { sub: ctx.var.principal.sub } });
+      },
     });
   });
 });

@@ -11,8 +11,8 @@ import { replaceHeaders } from '../node-host.js';
 export const CONTEXTS = new WeakMap<IncomingMessage, Context>();
 
 /**
- * The rest-conventions context of a request that went through `conventions`: its `principal`
- * (after `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
+ * The rest-conventions context of a request that went through `conventions`: its `var`
+ * (what its layers added: `var.principal` after `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
  */
 export function conventionsContext(req: Request): Context | undefined {
   return CONTEXTS.get(req);

@@ -12,8 +12,8 @@ export const CONTEXT = Symbol('rest-conventions context');
 export type WithContext = FastifyRequest & { [CONTEXT]?: Context | null };
 
 /**
- * The rest-conventions context of a request that went through `conventions`: its `principal`
- * (after `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
+ * The rest-conventions context of a request that went through `conventions`: its `var`
+ * (what its layers added: `var.principal` after `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
  */
 export function conventionsContext(request: FastifyRequest): Context | undefined {
   return (request as WithContext)[CONTEXT] ?? undefined;

@@ -112,8 +112,8 @@ export function conventions(options: HonoConventionsOptions): MiddlewareHandler 
 }
 
 /**
- * The rest-conventions context of a request inside {@link conventions}: its `principal` (after
- * `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
+ * The rest-conventions context of a request inside {@link conventions}: its `var` (what
+ * its layers added: `var.principal` after `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
  */
 export function conventionsContext(c: HonoContext): Context | undefined {
   return CONTEXTS.get(c.req.raw);

@@ -97,8 +97,8 @@ function fromKoa(thrown: unknown): unknown {
 }
 
 /**
- * The rest-conventions context of a request inside {@link conventions}: its `principal` (after
- * `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
+ * The rest-conventions context of a request inside {@link conventions}: its `var` (what
+ * its layers added: `var.principal` after `authenticate`), `requestId`, and what primitives such as `decodeJsonBody` need.
  */
 export function conventionsContext(ctx: KoaContext): Context | undefined {
   return CONTEXTS.get(ctx);
