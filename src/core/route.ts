@@ -120,7 +120,7 @@ type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) ex
  * What a route's layers add to `ctx.var`: the intersection of each one's `Adds`, in any order
  * (`[requireAuth(), book]` gives `{ principal: Principal } & { entity: Book }`).
  */
-type LayersAdd<U extends readonly unknown[]> = UnionToIntersection<AddsOf<U[number]>>;
+export type LayersAdd<U extends readonly unknown[]> = UnionToIntersection<AddsOf<U[number]>>;
 
 /** The deprecated top-level aliases of `var` members (`ctx.principal`), kept for one release. */
 type DeprecatedAliases<V> = { readonly [K in Extract<keyof V, 'principal' | 'entity'>]: V[K] };

@@ -1,7 +1,7 @@
-import type { DeclaredRouteDefinition, RouteAuth, RouteDefinition } from '../core/route.js';
+import type { DeclaredRouteDefinition, LayersAdd, RouteAuth, RouteDefinition } from '../core/route.js';
 import type { ParamsOf } from '../core/route-pattern.js';
-import type { Context, Handler, Middleware } from '../http/types.js';
-import { NO_PATH_VERSION, versioningWith } from './middleware.js';
+import type { ApiResponse, Context, Handler, Middleware, Variables } from '../http/types.js';
+import { NO_PATH_VERSION, type VersionAdds, versioningWith } from './middleware.js';
 import { type VersioningOptions, versionPolicy } from './policy.js';
 import type { VersionChanges } from './transforms.js';
 
@@ -13,8 +13,23 @@ export type VersionedParams<P extends string> = {
   readonly [K in Exclude<keyof ParamsOf<P>, 'version'>]: string;
 };
 
+/**
+ * The context of a versioned route's handler: its path parameters, and `var` typed from its `use`
+ * list, with the negotiated `apiVersion`.
+ */
+export type VersionedContext<P extends string, U extends readonly unknown[]> = Omit<
+  Context<VersionedParams<P>>,
+  'var'
+> & { readonly var: Readonly<LayersAdd<U> & VersionAdds & Variables> };
+
 /** One handler mounted on every version of a path. */
-export interface VersionedRouteDefinition<P extends string> {
+export interface VersionedRouteDefinition<
+  P extends string,
+  U extends readonly Middleware<Context<VersionedParams<P>>, object>[] = readonly Middleware<
+    Context<VersionedParams<P>>,
+    object
+  >[],
+> {
   readonly method: string;
   /**
    * A pattern with one `v{version}` segment: `/v{version}/users/{id}`, `/api/v{version}/standards/`.
@@ -37,8 +52,8 @@ export interface VersionedRouteDefinition<P extends string> {
    * write links unversioned and pass them through `versionedPath(ctx, path)`, which puts back the
    * version segment of the path the request was asked by.
    */
-  readonly use?: readonly Middleware<Context<VersionedParams<P>>>[];
-  readonly handler: Handler<Context<VersionedParams<P>>>;
+  readonly use?: U;
+  readonly handler: (ctx: VersionedContext<P, U>) => Promise<ApiResponse> | ApiResponse;
   /** What every mounted route declares (see `RouteDefinition`), for `app.routes()` and generators. */
   readonly responses?: RouteDefinition['responses'];
   readonly auth?: RouteAuth;
@@ -60,9 +75,10 @@ export interface VersionedRouteDefinition<P extends string> {
  *   handler: (ctx) => json(200, { data: userResource(ctx.params.id) }),
  * })) app.route(route);
  */
-export function versionedRoutes<P extends string>(
-  definition: VersionedRouteDefinition<P>,
-): DeclaredRouteDefinition[] {
+export function versionedRoutes<
+  P extends string,
+  const U extends readonly Middleware<Context<VersionedParams<P>>, object>[],
+>(definition: VersionedRouteDefinition<P, U>): DeclaredRouteDefinition[] {
   const policy = versionPolicy(definition.versioning);
   const segments = definition.path.split('/');
   const at = segments.indexOf(VERSION_SEGMENT_TEMPLATE);

@@ -138,8 +138,33 @@ export function usersRoutes(deps: UsersDeps) {
     },
     belongsTo: (order, owner) => order.ownerId === owner.id,
   });
+  // Layers bound to constants: a route's `ctx.var` is then typed from its `use` (`ctx.var.user`).
+  const usersV1Deprecation = deprecation(USERS_V1_DEPRECATION);
+  const userGuard = ownershipGuard({ path: user });
+  const orderGuard = ownershipGuard({ path: userOrder });
+  const revalidated = conditional({ policy: PRIVATE_REVALIDATED });
   // The guard runs first, so a 304 or an ETag never tells anything about a user one may not read.
-  const userGuard = [ownershipGuard({ path: user }), conditional({ policy: PRIVATE_REVALIDATED })];
+  const readableUser = [userGuard, revalidated] as const;
+  const versionedUser = conditional({
+    policy: PRIVATE_REVALIDATED,
+    // Cheap validators from the record; the version is part of the tag, since v1 and v2 are
+    // different representations of one resource. A layer's own `ctx.var` is not typed from the
+    // route: the guard before it added the user.
+    validators: (ctx) => {
+      const found = ctx.var.user as User;
+      const version = ctx.var.apiVersion ?? USER_VERSIONING.default;
+      return {
+        // The owner sees `email`, other readers do not: two representations, two tags.
+        etag: versionEtag(`${found.updatedAt.getTime()}.v${version}.${viewerOf(ctx, found)}`),
+        lastModified: found.updatedAt,
+      };
+    },
+  });
+  // After the guard: validators only of an order the caller may read, from its version.
+  const versionedOrder = conditional({
+    policy: PRIVATE_REVALIDATED,
+    validators: (ctx) => orderValidators(ctx.var.order as Order),
+  });
   const versioned = versionedRoutes({
     method: 'GET',
     path: '/v{version}/users/{id}',
@@ -147,26 +172,9 @@ export function usersRoutes(deps: UsersDeps) {
     versioning: USER_VERSIONING,
     changes: userVersions,
     responses: { 200: { description: 'A user, in the version asked for', body: { resource: userSchema } } },
-    use: [
-      deprecation(USERS_V1_DEPRECATION),
-      ownershipGuard({ path: user }),
-      conditional({
-        policy: PRIVATE_REVALIDATED,
-        // Cheap validators from the record; the version is part of the tag, since v1 and v2 are
-        // different representations of one resource.
-        validators: (ctx) => {
-          const [found] = user.records(ctx);
-          const version = ctx.var.apiVersion ?? USER_VERSIONING.default;
-          return {
-            // The owner sees `email`, other readers do not: two representations, two tags.
-            etag: versionEtag(`${found.updatedAt.getTime()}.v${version}.${viewerOf(ctx, found)}`),
-            lastModified: found.updatedAt,
-          };
-        },
-      }),
-    ],
+    use: [usersV1Deprecation, userGuard, versionedUser],
     handler: (ctx) => {
-      const [found] = user.records(ctx);
+      const found = ctx.var.user;
       // Links lead back to the version asked for: /v2/users/1 links to itself, not to /users/1.
       const self = versionedPath(ctx, userPath(found));
       const resource = userResource.toResource(found, ctx.var.principal);
@@ -185,10 +193,10 @@ export function usersRoutes(deps: UsersDeps) {
       query: orderPages.query,
       summary: "List a user's orders",
       responses: { 200: { description: "A page of the user's orders", body: { collection: orderSchema } } },
-      use: userGuard,
+      use: readableUser,
       handler: async (ctx) => {
         const page = orderPages.page(ctx.query);
-        const [owner] = user.records(ctx);
+        const owner = ctx.var.user;
         const all = await orders.listByOwner(owner.id);
         const items = all.slice(page.offset, page.offset + page.size);
         return json(
@@ -210,16 +218,9 @@ export function usersRoutes(deps: UsersDeps) {
       auth: 'principal',
       summary: "Get one of a user's orders",
       responses: { 200: { description: 'One order of the user', body: { resource: orderSchema } } },
-      use: [
-        ownershipGuard({ path: userOrder }),
-        // After the guard: validators only of an order the caller may read, from its version.
-        conditional({
-          policy: PRIVATE_REVALIDATED,
-          validators: (ctx) => orderValidators(userOrder.records(ctx)[1]),
-        }),
-      ],
+      use: [orderGuard, versionedOrder],
       handler: (ctx) => {
-        const [owner, order] = userOrder.records(ctx);
+        const { user: owner, order } = ctx.var;
         return json(
           200,
           dataDocument(orderResource.toResource(order), {
@@ -234,9 +235,9 @@ export function usersRoutes(deps: UsersDeps) {
       auth: 'principal',
       summary: "Get a user's account type",
       responses: { 200: { description: "The user's account type", body: { resource: accountTypeSchema } } },
-      use: userGuard,
+      use: readableUser,
       handler: (ctx) => {
-        const [found] = user.records(ctx);
+        const found = ctx.var.user;
         return json(
           200,
           dataDocument(accountTypeResource.toResource({ name: found.accountType }), {
