@@ -25,6 +25,7 @@ export {
 } from './policy.js';
 export {
   VERSION_SEGMENT_TEMPLATE,
+  type VersionedContext,
   type VersionedParams,
   type VersionedRouteDefinition,
   versionedRoutes,
