@@ -35,7 +35,7 @@ export {
   type MemoryIdempotencyStoreOptions,
   memoryIdempotencyStore,
 } from './memory-store.js';
-export { type IdempotencyOptions, idempotency } from './middleware.js';
+export { type IdempotencyAdds, type IdempotencyOptions, idempotency } from './middleware.js';
 export {
   type ConnectionPool,
   IDEMPOTENCY_TRANSACTION,

@@ -1,7 +1,7 @@
 import { readBody } from '../core/body.js';
 import { describeLayer } from '../core/contract.js';
 import { canonicalPath } from '../http/canonical-path.js';
-import type { Middleware } from '../http/types.js';
+import type { Context, Middleware } from '../http/types.js';
 import { peekJsonBody } from '../validation/json-text.js';
 import { claimLifecycle } from './claim-lifecycle.js';
 import { replayOf, scopeKey } from './decision.js';
@@ -16,8 +16,22 @@ import {
 import { fingerprintOf } from './fingerprint.js';
 import { parseIdempotencyKey } from './key.js';
 import { type IdempotencyOptions, readOptions } from './options.js';
+import type { PooledConnection } from './postgres-types.js';
 
 export type { IdempotencyOptions } from './options.js';
+
+/**
+ * What {@link idempotency} adds to `ctx.var`: with a `transactional` PostgreSQL store and a keyed
+ * request, the transaction client the handler writes with, so its writes and the idempotency record
+ * commit together (absent otherwise: write with the pool).
+ *
+ * @example
+ * const db = ctx.var.idempotencyTransaction ?? pool;
+ * await db.query('INSERT INTO orders ...');
+ */
+export interface IdempotencyAdds {
+  readonly idempotencyTransaction?: PooledConnection;
+}
 
 const GUARDED_METHODS = new Set(['POST', 'PATCH']);
 
@@ -45,7 +59,7 @@ const GUARDED_METHODS = new Set(['POST', 'PATCH']);
  * });
  * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-idempotency-key-header/
  */
-export function idempotency(options: IdempotencyOptions = {}): Middleware {
+export function idempotency(options: IdempotencyOptions = {}): Middleware<Context, IdempotencyAdds> {
   const config = readOptions(options);
   const { claim, execute } = claimLifecycle(config);
 

@@ -229,6 +229,7 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
   if (transactions !== undefined) {
     store.begin = async (ctx: Context): Promise<StoreTransaction> => {
       const tx = await transactions.begin(ctx);
+      ctx.var.idempotencyTransaction = tx.client;
       ctx.set(IDEMPOTENCY_TRANSACTION, tx.client);
       const opened: StoreTransaction = {
         complete: (key, token, response, retentionMs) => {

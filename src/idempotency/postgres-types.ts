@@ -100,11 +100,7 @@ export interface PostgresIdempotencyStore extends IdempotencyStore {
 }
 
 /**
- * The transaction client a handler writes with when the store is `transactional`: its writes and
- * the idempotency record commit together. Absent when the request carries no key.
- *
- * @example
- * const db = ctx.get(IDEMPOTENCY_TRANSACTION) ?? pool;
- * await db.query('INSERT INTO orders ...');
+ * @deprecated read `ctx.var.idempotencyTransaction` (the same client). The transaction client a
+ * handler writes with when the store is `transactional`.
  */
 export const IDEMPOTENCY_TRANSACTION = contextKey<PooledConnection>('idempotency transaction');

@@ -6,6 +6,7 @@ import type { Context } from '../../src/http/types.js';
 import {
   heldClaims,
   IDEMPOTENCY_TRANSACTION,
+  type IdempotencyAdds,
   type IdempotencyStore,
   idempotency,
   postgresIdempotencyStore,
@@ -43,7 +44,10 @@ describe.skipIf(!available).each([
     Number((await pool.query(`SELECT count(*) AS n FROM ${prefix}_orders WHERE key = $1`, [key])).rows[0].n);
 
   /** An order app whose handler writes through the transaction the store opened. */
-  function transactionalApp(afterInsert: (ctx: Context) => Promise<void> | void = () => {}, on = pool) {
+  function transactionalApp(
+    afterInsert: (ctx: Context & { readonly var: IdempotencyAdds }) => Promise<void> | void = () => {},
+    on = pool,
+  ) {
     const store = postgresIdempotencyStore({
       pool: on,
       table: `${prefix}_records`,
@@ -56,7 +60,9 @@ describe.skipIf(!available).each([
       path: '/orders',
       use: [idempotency({ store, leaseMs: 60_000, now: () => clock.t })],
       handler: async (ctx) => {
-        const db: Queryable = ctx.get(IDEMPOTENCY_TRANSACTION) ?? pool;
+        const db: Queryable = ctx.var.idempotencyTransaction ?? pool;
+        // The deprecated key reads the same client, for one release.
+        expect(ctx.get(IDEMPOTENCY_TRANSACTION)).toBe(ctx.var.idempotencyTransaction);
         const key = ctx.request.headers.get('idempotency-key') ?? '';
         const { rows } = await db.query<{ id: number }>(
           `INSERT INTO ${prefix}_orders (key) VALUES ($1) RETURNING id`,
@@ -144,7 +150,7 @@ describe.skipIf(!available).each([
       use: [idempotency({ store, storeTimeoutMs: 100, now: () => clock.t })],
       handler: async (ctx) => {
         runs++;
-        const db = ctx.get(IDEMPOTENCY_TRANSACTION)!;
+        const db = ctx.var.idempotencyTransaction!;
         const { rows } = await db.query<{ id: number }>(
           `INSERT INTO ${prefix}_orders (key) VALUES ($1) RETURNING id`,
           ['tx-late'],
@@ -220,7 +226,7 @@ describe.skipIf(!available).each([
       path: '/orders',
       use: [idempotency({ store: claims.store })],
       handler: async (ctx) => {
-        const db = ctx.get(IDEMPOTENCY_TRANSACTION)!;
+        const db = ctx.var.idempotencyTransaction!;
         await db.query(`INSERT INTO ${prefix}_orders (key) VALUES ($1)`, ['tx-released']);
         if (++calls === 1) await hold.promise;
         return created('/orders/1', { data: { type: 'orders', id: '1' } });
@@ -239,7 +245,7 @@ describe.skipIf(!available).each([
   it('rolls the order back when the completion finds no record (the handler deleted it), so the retry runs', async () => {
     let calls = 0;
     const app = transactionalApp(async (ctx) => {
-      const db = ctx.get(IDEMPOTENCY_TRANSACTION)!;
+      const db = ctx.var.idempotencyTransaction!;
       if (++calls === 1)
         await db.query(`DELETE FROM ${prefix}_records WHERE position('tx-vanished' in scope_key) > 0`);
     });
@@ -285,7 +291,7 @@ describe.skipIf(!available).each([
     let calls = 0;
     const app = transactionalApp(async (ctx) => {
       if (++calls > 1) return;
-      const db = ctx.get(IDEMPOTENCY_TRANSACTION)!;
+      const db = ctx.var.idempotencyTransaction!;
       const { rows } = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       await pool.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
       // The broken connection's error event fires on the held client; the store listens to it.

@@ -1,6 +1,5 @@
 import { preconditionFailedError, versionEtag } from 'rest-conventions/caching';
-import { type ApiResponse, type Context, json } from 'rest-conventions/core';
-import { IDEMPOTENCY_TRANSACTION } from 'rest-conventions/idempotency';
+import { type ApiResponse, json } from 'rest-conventions/core';
 import type { WriteOptions } from '../database/write-options.js';
 
 /**
@@ -13,12 +12,12 @@ import type { WriteOptions } from '../database/write-options.js';
  * version is no longer `expectedVersion`.
  */
 export async function compareAndSet<R extends { readonly version: number }>(
-  ctx: Pick<Context, 'get'>,
+  ctx: { readonly var: { readonly idempotencyTransaction?: WriteOptions['transaction'] } },
   checked: { readonly version: number },
   write: (expectedVersion: number, options: WriteOptions) => Promise<R | undefined>,
   document: (record: R) => unknown,
 ): Promise<ApiResponse> {
-  const updated = await write(checked.version, { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) });
+  const updated = await write(checked.version, { transaction: ctx.var.idempotencyTransaction });
   if (updated === undefined) throw preconditionFailedError();
   return json(200, document(updated), { etag: versionEtag(updated.version) });
 }

@@ -3,7 +3,7 @@ import type { PooledConnection } from 'rest-conventions/idempotency';
 
 /**
  * Where a store write runs. `transaction` is the client of the transaction the idempotency store
- * opened (`IDEMPOTENCY_TRANSACTION`, docs/idempotency.md): a store on the same database writes through
+ * opened (`ctx.var.idempotencyTransaction`, docs/idempotency.md): a store on the same database writes through
  * it, so the write and its idempotency record commit or roll back together; other stores ignore it.
  */
 export interface WriteOptions {

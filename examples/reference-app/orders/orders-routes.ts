@@ -9,7 +9,7 @@ import {
 } from 'rest-conventions/core';
 import { dataDocument, defineResourceType, toOne } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
-import { IDEMPOTENCY_TRANSACTION, type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
+import { type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
 import { ownedResource } from 'rest-conventions/ownership';
 import { bodyPointer, integer, positiveInteger, strictObject } from 'rest-conventions/validation';
 import type { BookStore } from '../books/book-store.js';
@@ -125,7 +125,7 @@ export function ordersRoutes(deps: OrdersDeps) {
       handler: async (ctx) => {
         const input = ctx.body;
         // The book is read through the write's transaction when there is one: one connection per request.
-        const inTransaction = { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) };
+        const inTransaction = { transaction: ctx.var.idempotencyTransaction };
         if ((await books.get(input.bookId, inTransaction)) === undefined) {
           throw new ApiError(400, {
             code: 'unknown-book',

@@ -10,7 +10,7 @@ import {
 } from 'rest-conventions/core';
 import { dataDocument, defineResourceType } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
-import { IDEMPOTENCY_TRANSACTION, type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
+import { type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
 import { bodyPointer, nullable, oneOf, strictObject, text, withSchema } from 'rest-conventions/validation';
 import { versioning } from 'rest-conventions/versioning';
 import { compareAndSet } from '../concurrency/compare-and-set.js';
@@ -168,7 +168,7 @@ export function standardsRoutes(deps: StandardsDeps) {
       },
       use: [v1, idempotency({ store: idempotencyStore, required: true })],
       handler: async (ctx) => {
-        const inTransaction = { transaction: ctx.get(IDEMPOTENCY_TRANSACTION) };
+        const inTransaction = { transaction: ctx.var.idempotencyTransaction };
         const standard = written(await standards.create(ctx.body, inTransaction), ctx);
         return created(`${STANDARDS_PATH}${standard.id}`, standardDocument(standard));
       },
