@@ -97,7 +97,7 @@ describe('ctx.var', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('adds an ownership path level by level under its nouns, as path.records(ctx) still reads them', async () => {
+  it('adds an ownership path level by level under its nouns, as path.records(ctx) and path.keys still read them', async () => {
     const users = new Map([['alice', { id: 'alice' }]]);
     const userNote = ownedPath({
       param: 'user_id',
@@ -117,7 +117,10 @@ describe('ctx.var', () => {
       path: '/users/{user_id}/notes/{id}',
       use: [guard],
       handler: (ctx) => {
-        seen.push([ctx.var.user, ctx.var.note], userNote.records(ctx));
+        seen.push([ctx.var.user, ctx.var.note], userNote.records(ctx), [
+          ctx.get(userNote.keys[0]),
+          ctx.get(userNote.keys[1]),
+        ]);
         return json(200, { meta: {} });
       },
     });
@@ -125,6 +128,7 @@ describe('ctx.var', () => {
       200,
     );
     expect(seen).toEqual([
+      [users.get('alice'), notes.get('n1')],
       [users.get('alice'), notes.get('n1')],
       [users.get('alice'), notes.get('n1')],
     ]);
