@@ -1,16 +1,42 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { entryPoints, SUBPATHS } from '../../build/entries.js';
 
 const root = join(import.meta.dirname, '../..');
 const apiPage = readFileSync(join(root, 'docs/api.md'), 'utf8');
 
-/** The values docs/api.md lists for one entry point. */
-function documentedValues(subpath: string): string[] {
+/** The values (or types) docs/api.md lists for one entry point. */
+function documentedValues(subpath: string, kind: 'Values' | 'Types' = 'Values'): string[] {
   const section = apiPage.split(`## \`rest-conventions/${subpath}\``)[1]?.split('\n## ')[0] ?? '';
-  const line = section.split('\n').find((l) => l.startsWith('- Values: ')) ?? '';
+  const line = section.split('\n').find((l) => l.startsWith(`- ${kind}: `)) ?? '';
   return [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).sort();
+}
+
+/** The type-only names each entry point exports, as the compiler resolves them (one program for all). */
+function exportedTypes(files: Record<string, string>): Record<string, string[]> {
+  const program = ts.createProgram(Object.values(files), {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  const types: Record<string, string[]> = {};
+  for (const [subpath, file] of Object.entries(files)) {
+    const module = checker.getSymbolAtLocation(program.getSourceFile(file)!)!;
+    types[subpath] = checker
+      .getExportsOfModule(module)
+      .filter((symbol) => {
+        const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+        return !(target.flags & ts.SymbolFlags.Value);
+      })
+      .map((symbol) => symbol.name)
+      .sort();
+  }
+  return types;
 }
 
 describe('the public API (docs/api.md)', () => {
@@ -23,6 +49,22 @@ describe('the public API (docs/api.md)', () => {
       expect(documentedValues(subpath)).toEqual(Object.keys(module).sort());
     },
   );
+
+  it('lists exactly the types each entry point exports', () => {
+    const documented = SUBPATHS.filter((s) => !['express', 'fastify', 'koa', 'hono'].includes(s));
+    const types = exportedTypes(
+      Object.fromEntries(documented.map((subpath) => [subpath, join(root, entries[`${subpath}/index`]!)])),
+    );
+    const stale: Record<string, { missing: string[]; extra: string[] }> = {};
+    for (const subpath of documented) {
+      const listed = documentedValues(subpath, 'Types');
+      const actual = types[subpath]!;
+      const missing = actual.filter((name) => !listed.includes(name));
+      const extra = listed.filter((name) => !actual.includes(name));
+      if (missing.length + extra.length > 0) stale[subpath] = { missing, extra };
+    }
+    expect(stale).toEqual({});
+  });
 
   it('exports at the root exactly the values it lists, each the same function as on its subpath', async () => {
     const rootModule: Record<string, unknown> = await import(join(root, 'src/index.ts'));
