@@ -103,6 +103,15 @@ export interface ApiResponse {
 /** The rest of the pipeline, as seen by a middleware. Calling it twice is an error. */
 export type Next = () => Promise<ApiResponse>;
 
+/** The function half of a {@link Middleware}. */
+export type MiddlewareFunction<C extends Context = Context> = (ctx: C, next: Next) => Promise<ApiResponse>;
+
+/** The type-only half of a {@link Middleware}: what it adds to `ctx.var`. */
+export interface LayerAdds<Adds extends object> {
+  /** Phantom, for the type checker only: what this middleware adds to the context. */
+  __adds?(adds: Adds): void;
+}
+
 /**
  * One step of the pipeline. Returns the response (its own, or the one `next()` produced).
  *
@@ -110,12 +119,14 @@ export type Next = () => Promise<ApiResponse>;
  * (`requireAuth()` adds `{ principal: Principal }`); a declared route's handler sees `ctx.var` typed
  * as the intersection of its layers' `Adds`, without a type argument. It is a type only: the
  * middleware writes the values into `ctx.var` at run time.
+ *
+ * An intersection rather than one interface on purpose: TypeScript defers a generic call that
+ * returns a function type while it infers the enclosing call, and its result would then be left out
+ * of `use`'s inference when a factory like `conditional({ load })` is written inline in a route; an
+ * intersection is not a function type to that check, so inline layers are typed like bound ones.
  */
-export interface Middleware<C extends Context = Context, Adds extends object = {}> {
-  (ctx: C, next: Next): Promise<ApiResponse>;
-  /** Phantom, for the type checker only: what this middleware adds to the context. */
-  __adds?(adds: Adds): void;
-}
+export type Middleware<C extends Context = Context, Adds extends object = {}> = MiddlewareFunction<C> &
+  LayerAdds<Adds>;
 
 /**
  * A middleware as two hooks instead of a wrapper (see `defineMiddleware`): `before` runs on the way

@@ -81,6 +81,41 @@ describe('ctx.var at a declared route', () => {
     });
   });
 
+  it('types layers written inline in use as bound ones, generic factories included', () => {
+    createApp().route({
+      method: 'GET',
+      path: '/books/{id}',
+      use: [
+        conditional({
+          load: async (ctx): Promise<Book> => ({ id: ctx.params.id ?? '', version: 1 }),
+          validators: (_ctx, loaded) => ({ etag: `"${loaded.version}"` }),
+        }),
+        requireAuth(),
+      ],
+      handler: (ctx) => {
+        expectTypeOf(ctx.var.entity).toEqualTypeOf<Book>();
+        expectTypeOf(ctx.var.principal).toEqualTypeOf<Principal>();
+        return json(200, {});
+      },
+    });
+    const userOrder = ownedPath({
+      param: 'user_id',
+      noun: 'user',
+      load: async (id): Promise<User | undefined> => ({ id }),
+      access: selfOrScope(),
+    });
+    defineRoute({
+      method: 'GET',
+      path: '/users/{user_id}',
+      use: [requireAuth(), ownershipGuard({ path: userOrder })],
+      handler: (ctx) => {
+        expectTypeOf(ctx.var.user).toEqualTypeOf<User>();
+        expectTypeOf(ctx.var.principal).toEqualTypeOf<Principal>();
+        return json(200, {});
+      },
+    });
+  });
+
   it('has an ownedResource record under its noun, and each ownership level under its own', () => {
     const ownBook = ownedResource({
       noun: 'book',
