@@ -4,16 +4,14 @@ import { randomUUID } from 'node:crypto';
  * Where the Redis idempotency store keeps an owner's records (docs/idempotency.md, "Redis").
  *
  * Every key of one owner carries the same Redis Cluster hash tag (the part between the first `{`
- * and the next `}`), so the owner's records, the sorted set of their expiries and the hash of their
- * usage share one slot: each script touches one slot, and owners spread over the cluster's masters.
+ * and the next `}`), so the owner's records and the hash of their usage share one slot: each
+ * script touches one slot, and owners spread over the cluster's masters.
  *
- * - `<prefix>{<owner>}:<key>`: a record (a hash)
- * - `<prefix>{<owner>}#expiry`: the owner's record keys by expiry (a sorted set)
- * - `<prefix>{<owner>}#usage`: `b` (the owner's bytes) and `r:<record key>` (each record's bytes)
+ * - `<prefix>{<owner>}:<key>`: a record (a string, redis-scripts.ts)
+ * - `<prefix>{<owner>}#usage`: the owner's record count and bytes, and an entry per record
  */
 export interface OwnerKeys {
   readonly record: string;
-  readonly expiry: string;
   readonly usage: string;
 }
 
@@ -32,7 +30,8 @@ function ownerTag(owner: string): string {
 /** The keys a script on `key` of `owner` touches, all in one slot. */
 export function ownerKeys(prefix: string, owner: string, key: string): OwnerKeys {
   const base = `${prefix}{${ownerTag(owner)}}`;
-  return { record: `${base}:${key}`, expiry: `${base}#expiry`, usage: `${base}#usage` };
+  // The scripts find a record's entry in the usage as the record key after `base` (':<key>').
+  return { record: `${base}:${key}`, usage: `${base}#usage` };
 }
 
 /** Length of a UUID, the random part of a token. */

@@ -48,21 +48,26 @@ const GRACE_MS = 60_000;
 
 type Reply = string | number | null | Reply[];
 
+/** A completed record's state, `c<expiry>,<status>,<base64 body>,<headers as JSON>` (redis-scripts.ts). */
+function decodeCompleted(state: string): StoredResponse {
+  const status = state.indexOf(',') + 1;
+  const body = state.indexOf(',', status) + 1;
+  const headers = state.indexOf(',', body) + 1;
+  return {
+    status: Number(state.slice(status, body - 1)),
+    headers: JSON.parse(state.slice(headers)) as Record<string, string>,
+    body: new Uint8Array(Buffer.from(state.slice(body, headers - 1), 'base64')),
+  };
+}
+
 function decodeClaim(reply: Reply, token: string): ClaimOutcome {
   if (reply === 1) return { kind: 'claimed', token };
   const answer = reply as string[];
   switch (answer[0]) {
     case 'full':
-      return { kind: 'full', scope: 'owner', retryAfterMs: Number(answer[2]) };
+      return { kind: 'full', scope: 'owner', retryAfterMs: Number(answer[1]) };
     case 'completed':
-      return {
-        kind: 'completed',
-        response: {
-          status: Number(answer[1]),
-          headers: JSON.parse(answer[2] ?? '{}') as Record<string, string>,
-          body: new Uint8Array(Buffer.from(answer[3] ?? '', 'base64')),
-        },
-      };
+      return { kind: 'completed', response: decodeCompleted(answer[1] ?? '') };
     case 'mismatch':
       return { kind: 'mismatch' };
     default:
@@ -132,7 +137,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
 
   const run = async (script: Script, owner: string, key: string, args: readonly string[]) => {
     const k = ownerKeys(prefix, owner, key);
-    return (await runRedisScript(client, script, [k.record, k.expiry, k.usage], args)) as Reply;
+    return (await runRedisScript(client, script, [k.record, k.usage], args)) as Reply;
   };
   /** `now` and, for a record kept `ms` from now, its expiry and its Redis TTL (grace included). */
   const clock = (ms: number): [now: string, expiry: string, ttl: string] => {
@@ -146,7 +151,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
     const [reply, acknowledged] = await runRedisScriptAndWait(
       client as Parameters<typeof runRedisScriptAndWait>[0],
       scripts.complete,
-      [k.record, k.expiry, k.usage],
+      [k.record, k.usage],
       args,
       durability,
     );
@@ -164,7 +169,9 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
       const token = ownerToken(owner);
       const [t, expiry, ttl] = clock(leaseMs);
       const bytes = String(recordBytes(key, fingerprint));
-      return decodeClaim(await run(claimer, owner, key, [t, fingerprint, token, expiry, ttl, bytes]), token);
+      // The record's fingerprint part: its byte length makes it end unambiguously.
+      const fp = `${Buffer.byteLength(fingerprint)},${fingerprint}`;
+      return decodeClaim(await run(claimer, owner, key, [t, fp, token, expiry, ttl, bytes]), token);
     },
     async renew(key, token, leaseMs) {
       const owner = ownerOfToken(token);
@@ -177,14 +184,13 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
       if (owner === undefined) return false;
       const body = Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength);
       const [t, expiry, ttl] = clock(retentionMs);
+      const state = `c${expiry},${response.status},${body.toString('base64')},${JSON.stringify(response.headers)}`;
       const args = [
         t,
         token,
         expiry,
         ttl,
-        String(response.status),
-        JSON.stringify(response.headers),
-        body.toString('base64'),
+        state,
         String(recordBytes('', '', response) - RECORD_OVERHEAD_BYTES),
       ];
       return (await complete(owner, key, args)) === 1;
