@@ -104,9 +104,10 @@ function readDurability(options: RedisIdempotencyStoreOptions): { replicas: numb
  *
  * Bounded per owner (defaults: 1 000 records, 4 MiB), exactly and atomically, with no store-wide
  * counter a cluster would have to serialize on: owners cannot fill the store for each other, and the
- * store as a whole is bounded by its owners' quotas and Redis `maxmemory`. Each claim reclaims a few
- * of its owner's expired records; a claim that does not fit is refused (`full`) after every expired
- * record of the owner is reclaimed, never by dropping a live one.
+ * store as a whole is bounded by its owners' quotas and Redis `maxmemory`. Records leave by their
+ * Redis TTL; an expired record counts until its key is claimed again or a claim that does not fit
+ * reclaims every expired record of the owner, so `full` means live records fill the quota (no live
+ * record is ever dropped to make room).
  *
  * With many requests at once, create the client with `enableAutoPipelining: true`: the calls of
  * one event-loop turn then share one write (docs/idempotency.md, "Stores").
