@@ -109,11 +109,11 @@ function readDurability(options: RedisIdempotencyStoreOptions): { replicas: numb
  * reclaims every expired record of the owner, so `full` means live records fill the quota (no live
  * record is ever dropped to make room).
  *
- * With many requests at once, create the client with `enableAutoPipelining: true`: the calls of
- * one event-loop turn then share one write (docs/idempotency.md, "Stores").
+ * Auto pipelining (`enableAutoPipelining`) pays only when many calls are issued in one event-loop
+ * turn (docs/idempotency.md, "Stores").
  *
  * @example
- * const store = redisIdempotencyStore({ client: new Redis(process.env.REDIS_URL, { enableAutoPipelining: true }) });
+ * const store = redisIdempotencyStore({ client: new Redis(process.env.REDIS_URL) });
  * app.route({ method: 'POST', path: '/orders', use: [idempotency({ store })], handler });
  */
 export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): IdempotencyStore {
