@@ -3,16 +3,16 @@ import { randomUUID } from 'node:crypto';
 /**
  * Where the Redis idempotency store keeps an owner's records (docs/idempotency.md, "Redis").
  *
- * Every key of one owner carries the same Redis Cluster hash tag (the part between the first `{`
- * and the next `}`), so the owner's records and the hash of their usage share one slot: each
- * script touches one slot, and owners spread over the cluster's masters.
- *
- * - `<prefix>{<owner>}:<key>`: a record (a string, redis-scripts.ts)
- * - `<prefix>{<owner>}#usage`: the owner's record count and bytes, and an entry per record
+ * An owner's records and usage are one hash, `<prefix>{<owner>}`: its key is a Redis Cluster hash
+ * tag (the part between the first `{` and the next `}`), so each script touches one key in one
+ * slot, and owners spread over the cluster's masters. A record is the field `:<key>`; the usage is
+ * the fields `n`, `b` and `e` (redis-scripts.ts).
  */
 export interface OwnerKeys {
-  readonly record: string;
-  readonly usage: string;
+  /** The owner's hash. */
+  readonly owner: string;
+  /** The record's field in it. */
+  readonly field: string;
 }
 
 /**
@@ -27,11 +27,9 @@ function ownerTag(owner: string): string {
     : owner;
 }
 
-/** The keys a script on `key` of `owner` touches, all in one slot. */
+/** Where a script on `key` of `owner` reads and writes. */
 export function ownerKeys(prefix: string, owner: string, key: string): OwnerKeys {
-  const base = `${prefix}{${ownerTag(owner)}}`;
-  // The scripts find a record's entry in the usage as the record key after `base` (':<key>').
-  return { record: `${base}:${key}`, usage: `${base}#usage` };
+  return { owner: `${prefix}{${ownerTag(owner)}}`, field: `:${key}` };
 }
 
 /** Length of a UUID, the random part of a token. */

@@ -48,9 +48,9 @@ const GRACE_MS = 60_000;
 
 type Reply = string | number | null | Reply[];
 
-/** A completed record's state, `c<expiry>,<status>,<base64 body>,<headers as JSON>` (redis-scripts.ts). */
+/** A completed record's state, `c<status>,<base64 body>,<headers as JSON>` (redis-scripts.ts). */
 function decodeCompleted(state: string): StoredResponse {
-  const status = state.indexOf(',') + 1;
+  const status = 1;
   const body = state.indexOf(',', status) + 1;
   const headers = state.indexOf(',', body) + 1;
   return {
@@ -138,7 +138,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
 
   const run = async (script: Script, owner: string, key: string, args: readonly string[]) => {
     const k = ownerKeys(prefix, owner, key);
-    return (await runRedisScript(client, script, [k.record, k.usage], args)) as Reply;
+    return (await runRedisScript(client, script, [k.owner], [args[0]!, k.field, ...args.slice(1)])) as Reply;
   };
   /** `now` and, for a record kept `ms` from now, its expiry and its Redis TTL (grace included). */
   const clock = (ms: number): [now: string, expiry: string, ttl: string] => {
@@ -152,8 +152,8 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
     const [reply, acknowledged] = await runRedisScriptAndWait(
       client as Parameters<typeof runRedisScriptAndWait>[0],
       scripts.complete,
-      [k.record, k.usage],
-      args,
+      [k.owner],
+      [args[0]!, k.field, ...args.slice(1)],
       durability,
     );
     if (reply === 1 && acknowledged < durability.replicas) {
@@ -170,9 +170,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
       const token = ownerToken(owner);
       const [t, expiry, ttl] = clock(leaseMs);
       const bytes = String(recordBytes(key, fingerprint));
-      // The record's fingerprint part: its byte length makes it end unambiguously.
-      const fp = `${Buffer.byteLength(fingerprint)},${fingerprint}`;
-      return decodeClaim(await run(claimer, owner, key, [t, fp, token, expiry, ttl, bytes]), token);
+      return decodeClaim(await run(claimer, owner, key, [t, fingerprint, token, expiry, ttl, bytes]), token);
     },
     async renew(key, token, leaseMs) {
       const owner = ownerOfToken(token);
@@ -185,7 +183,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
       if (owner === undefined) return false;
       const body = Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength);
       const [t, expiry, ttl] = clock(retentionMs);
-      const state = `c${expiry},${response.status},${body.toString('base64')},${JSON.stringify(response.headers)}`;
+      const state = `c${response.status},${body.toString('base64')},${JSON.stringify(response.headers)}`;
       const args = [
         t,
         token,

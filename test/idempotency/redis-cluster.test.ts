@@ -98,7 +98,7 @@ describe.skipIf(!available)('the Redis idempotency store on a Redis Cluster', ()
     const claimed = await store.claim('k', 'fp', 10_000, 'sub:alice');
     expect(claimed.kind).toBe('claimed');
     const keys = [...(await keysPerMaster('slot:')).values()].flat();
-    expect(keys.sort()).toEqual(['slot:{sub:alice}#usage', 'slot:{sub:alice}:k']);
+    expect(keys.sort()).toEqual(['slot:{sub:alice}']);
     expect(new Set(keys.map(keySlot)).size).toBe(1);
   });
 
@@ -117,7 +117,8 @@ describe.skipIf(!available)('the Redis idempotency store on a Redis Cluster', ()
       expect(outcomes.every((o) => o.kind === 'claimed')).toBe(true);
     }
     const perMaster = await keysPerMaster('spread:');
-    const records = [...perMaster.values()].map((keys) => keys.filter((k) => k.includes('}:')).length);
+    // One hash per owner, each holding the owner's one record.
+    const records = [...perMaster.values()].map((keys) => keys.length);
     expect(records).toHaveLength(3);
     expect(records.reduce((a, b) => a + b, 0)).toBe(10_000);
     for (const count of records) {

@@ -10,26 +10,26 @@ const text = fc.string({
 });
 
 describe('the Redis idempotency key layout', () => {
-  test.prop([text, text, fc.constantFrom('idempotency:', 'app:idem:', '')], { seed: 28 })(
-    "puts a record and its owner's usage in one Redis Cluster slot",
-    (owner, key, prefix) => {
-      const { record, usage } = ownerKeys(prefix, owner, key);
+  test.prop([text, text, text, fc.constantFrom('idempotency:', 'app:idem:', '')], { seed: 28 })(
+    "keeps all of an owner's records in one hash, in one Redis Cluster slot, each under a field of its own",
+    (owner, keyA, keyB, prefix) => {
+      const a = ownerKeys(prefix, owner, keyA);
+      const b = ownerKeys(prefix, owner, keyB);
+      expect(a.owner).toBe(b.owner);
       // cluster-key-slot implements the slot rule of the Redis Cluster specification on its own.
-      expect(keySlot(usage)).toBe(keySlot(record));
-      // The scripts name the record's entry in the usage by the record key after the owner's part.
-      expect(record.slice(usage.length - '#usage'.length)).toBe(`:${key}`);
+      expect(keySlot(a.owner)).toBe(keySlot(`{${a.owner.slice(a.owner.indexOf('{') + 1, -1)}}`));
+      expect(a.field === b.field).toBe(keyA === keyB);
+      // The usage's own fields: no record's field is one of them.
+      expect(['n', 'b', 'e']).not.toContain(a.field);
     },
   );
 
   test.prop([text, text, text, text], { seed: 28, numRuns: 500 })(
-    "never lets one owner's key name another owner's record or usage",
+    "never lets one owner's key name another owner's hash",
     (ownerA, keyA, ownerB, keyB) => {
-      fc.pre(ownerA !== ownerB || keyA !== keyB);
       const a = ownerKeys('p:', ownerA, keyA);
       const b = ownerKeys('p:', ownerB, keyB);
-      expect(a.record).not.toBe(b.record);
-      expect(b.usage).not.toBe(a.record);
-      if (ownerA !== ownerB) expect(a.usage).not.toBe(b.usage);
+      expect(a.owner === b.owner).toBe(ownerA === ownerB);
     },
   );
 
@@ -44,7 +44,7 @@ describe('the Redis idempotency key layout', () => {
   it('spreads owners over the slots of three masters', () => {
     const masters = [0, 0, 0];
     for (let i = 0; i < 3_000; i++) {
-      const slot = keySlot(ownerKeys('idempotency:', `sub:user-${i}`, 'k').record);
+      const slot = keySlot(ownerKeys('idempotency:', `sub:user-${i}`, 'k').owner);
       masters[Math.min(2, Math.floor(slot / 5461))]! += 1;
     }
     for (const count of masters) expect(count).toBeGreaterThan(800);
