@@ -63,29 +63,6 @@ export interface Infrastructure extends Partial<DataStores> {
 }
 
 /**
- * Writes the commands sent on one ioredis connection in one event-loop iteration in one system call:
- * the socket is corked at the first and uncorked once the iteration has read every ready request
- * (`setImmediate`). ioredis writes each command at once, and its auto pipelining, which batches per
- * turn of the event loop, finds about one command per turn here (each request is read in its own).
- */
-function coalesceWrites(client: Redis): Redis {
-  const send = client.sendCommand.bind(client);
-  let corked: Redis['stream'] | undefined;
-  client.sendCommand = (command, stream) => {
-    if (corked === undefined && stream === undefined && client.stream !== undefined) {
-      corked = client.stream;
-      corked.cork();
-      setImmediate(() => {
-        corked?.uncork();
-        corked = undefined;
-      });
-    }
-    return send(command, stream);
-  };
-  return client;
-}
-
-/**
  * Connect the external stores the configuration names (`IDEMPOTENCY_STORE=redis|postgres`,
  * `RATE_LIMIT_STORE=redis`); the embedded in-memory stores otherwise. Connections are opened once, here, at start-up.
  */
@@ -109,12 +86,11 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
       };
       // One node: no auto pipelining. Each request is read in its own turn of the event loop, so
       // its batches held one command, and building one cost more than the write it saved: a keyed
-      // POST took 12% more of the app's CPU with it on. Writes are coalesced per event-loop
-      // iteration instead (docs/idempotency.md, "Stores"). On a cluster auto pipelining stays on:
-      // one write per master for the commands of one turn.
+      // POST took 12% more of the app's CPU with it on (docs/idempotency.md, "Stores"). On a
+      // cluster it stays on: one write per master for the commands of one turn.
       const client =
         nodes === undefined
-          ? coalesceWrites(new Redis(config.redisUrl, options))
+          ? new Redis(config.redisUrl, options)
           : new Cluster([...nodes], { lazyConnect: true, enableAutoPipelining: true, redisOptions: options });
       // Without a listener, ioredis prints "[ioredis] Unhandled error event" and a stack per attempt.
       // The stores' own timeouts and policies decide what clients see while Redis is away.
