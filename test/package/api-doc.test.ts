@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { entryPoints, SUBPATHS } from '../../build/entries.js';
+import { moduleExports } from '../support/module-exports.js';
 
 const root = join(import.meta.dirname, '../..');
 const apiPage = readFileSync(join(root, 'docs/api.md'), 'utf8');
@@ -12,31 +12,6 @@ function documentedValues(subpath: string, kind: 'Values' | 'Types' = 'Values'):
   const section = apiPage.split(`## \`rest-conventions/${subpath}\``)[1]?.split('\n## ')[0] ?? '';
   const line = section.split('\n').find((l) => l.startsWith(`- ${kind}: `)) ?? '';
   return [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).sort();
-}
-
-/** The type-only names each entry point exports, as the compiler resolves them (one program for all). */
-function exportedTypes(files: Record<string, string>): Record<string, string[]> {
-  const program = ts.createProgram(Object.values(files), {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    strict: true,
-    noEmit: true,
-  });
-  const checker = program.getTypeChecker();
-  const types: Record<string, string[]> = {};
-  for (const [subpath, file] of Object.entries(files)) {
-    const module = checker.getSymbolAtLocation(program.getSourceFile(file)!)!;
-    types[subpath] = checker
-      .getExportsOfModule(module)
-      .filter((symbol) => {
-        const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-        return !(target.flags & ts.SymbolFlags.Value);
-      })
-      .map((symbol) => symbol.name)
-      .sort();
-  }
-  return types;
 }
 
 describe('the public API (docs/api.md)', () => {
@@ -52,13 +27,13 @@ describe('the public API (docs/api.md)', () => {
 
   it('lists exactly the types each entry point exports', () => {
     const documented = SUBPATHS.filter((s) => !['express', 'fastify', 'koa', 'hono'].includes(s));
-    const types = exportedTypes(
+    const exported = moduleExports(
       Object.fromEntries(documented.map((subpath) => [subpath, join(root, entries[`${subpath}/index`]!)])),
     );
     const stale: Record<string, { missing: string[]; extra: string[] }> = {};
     for (const subpath of documented) {
       const listed = documentedValues(subpath, 'Types');
-      const actual = types[subpath]!;
+      const actual = exported[subpath]!.types;
       const missing = actual.filter((name) => !listed.includes(name));
       const extra = listed.filter((name) => !actual.includes(name));
       if (missing.length + extra.length > 0) stale[subpath] = { missing, extra };
