@@ -254,8 +254,10 @@ describe('closeGracefully', () => {
 
   it('cuts what is still in flight after timeoutMs and resolves timed-out', async () => {
     const { server, open, response, agent } = await serverWithGate();
+    // Held before the close, so the cut connection's rejection is never unhandled, whenever it comes.
+    const cut = expect(response).rejects.toThrow();
     expect(await closeGracefully(server, { timeoutMs: 50 })).toBe('timed-out');
-    await expect(response).rejects.toThrow();
+    await cut;
     open();
     agent.destroy();
   });
