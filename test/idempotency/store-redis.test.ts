@@ -80,18 +80,21 @@ async function expectConsistentUsage(redis: Redis, storePrefix: string, owner: s
   }
 }
 
-describe.skipIf(!available)('the Redis store, by owner', () => {
-  let redis: Redis;
-  const base = `${uniquePrefix('idem-owners')}:`;
-  beforeAll(async () => {
-    redis = new Redis(REDIS_URL, { lazyConnect: true });
-    await redis.connect();
-  });
+/** A client for one block of tests, connected before them; their keys under `base` go after them. */
+function redisUnder(base: string): Redis {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true });
+  beforeAll(() => redis.connect());
   afterAll(async () => {
     const keys = await redis.keys(`${base}*`);
     if (keys.length > 0) await redis.del(...keys);
     await redis.quit();
   });
+  return redis;
+}
+
+describe.skipIf(!available)('the Redis store, by owner', () => {
+  const base = `${uniquePrefix('idem-owners')}:`;
+  const redis = redisUnder(base);
 
   it("lets no group of owners, however full their quotas, make another owner's claim fail", async () => {
     const store = redisIdempotencyStore({ client: redis, prefix: `${base}group:`, ownerMaxEntries: 3 });
@@ -169,17 +172,8 @@ describe.skipIf(!available)('the Redis store, by owner', () => {
 });
 
 describe.skipIf(!available)('the Redis store, driven by any sequence of operations', () => {
-  let redis: Redis;
   const base = `${uniquePrefix('idem-accounting')}:`;
-  beforeAll(async () => {
-    redis = new Redis(REDIS_URL, { lazyConnect: true });
-    await redis.connect();
-  });
-  afterAll(async () => {
-    const keys = await redis.keys(`${base}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
-  });
+  const redis = redisUnder(base);
 
   type Step =
     | { op: 'claim'; key: number; owner: number; lease: number }
