@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, type AdapterName, type Served, serve } from '../../examples/reference-app/serve.js';
-import { type Answer, answerOf, type Exchange } from '../support/exchanges.js';
+import { type Answer, answerOf, type Exchange, referenceAppExchanges } from '../support/exchanges.js';
 import { bearer, referenceApp } from '../support/reference-app.js';
 
 async function exchange(port: number, request: Exchange): Promise<Answer> {
@@ -53,38 +53,8 @@ describe('the reference app answers the same on every adapter', () => {
   it('books, conditional GET, orders with idempotency and ownership, errors', async () => {
     const alice = await bearer('alice-everywhere');
     const bob = await bearer('bob-everywhere');
-    const order = JSON.stringify({ data: { type: 'orders', attributes: { bookId: 1, quantity: 2 } } });
-    const post = (key: string): Exchange => ({
-      method: 'POST',
-      path: '/orders',
-      headers: { authorization: alice, 'content-type': 'application/vnd.api+json', 'idempotency-key': key },
-      body: order,
-    });
     // Each adapter has its own app (its own stores), so the same sequence creates the same ids.
-    const answers = await everywhere([
-      { method: 'GET', path: '/books' },
-      { method: 'GET', path: '/books/1' },
-      { method: 'GET', path: '/books/1', headers: { 'if-none-match': '"1-1768469400000"' } },
-      { method: 'HEAD', path: '/books/1' },
-      { method: 'GET', path: '/books/1', headers: { accept: 'application/problem+json, application/json' } },
-      // An error reaches a problem+json-only client with its real status; 406 is for a success.
-      { method: 'GET', path: '/books/999', headers: { accept: 'application/problem+json' } },
-      { method: 'DELETE', path: '/books/1' },
-      { method: 'OPTIONS', path: '/books' },
-      { method: 'GET', path: '/books', headers: { accept: 'text/html' } },
-      post('key-1'),
-      post('key-1'),
-      { ...post('key-1'), body: order.replace('2', '3') },
-      { method: 'GET', path: '/orders/1', headers: { authorization: alice } },
-      { method: 'GET', path: '/orders/1', headers: { authorization: bob } },
-      { method: 'GET', path: '/orders/1' },
-      {
-        method: 'POST',
-        path: '/orders',
-        headers: { authorization: alice, 'content-type': 'application/json' },
-        body: '{',
-      },
-    ]);
+    const answers = await everywhere(referenceAppExchanges(alice, bob));
     const node = answers.get('node')!;
     expect(node.map((a) => a.status)).toEqual([
       200, 200, 304, 200, 200, 404, 405, 204, 406, 201, 201, 422, 200, 404, 401, 400,

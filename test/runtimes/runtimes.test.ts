@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../support/built-package.js';
-import { type Answer, answerOf, type Exchange } from '../support/exchanges.js';
+import { type Answer, answerOf, type Exchange, referenceAppExchanges } from '../support/exchanges.js';
 import { bearer } from '../support/reference-app.js';
 import {
   bundleWorker,
@@ -23,35 +23,8 @@ async function exchanges(): Promise<Exchange[]> {
   const user1 = await bearer('1');
   const reader = await bearer('1', 'standards:read');
   const writer = await bearer('1', 'standards:read standards:write');
-  const order = JSON.stringify({ data: { type: 'orders', attributes: { bookId: 1, quantity: 2 } } });
-  const post = (key: string): Exchange => ({
-    method: 'POST',
-    path: '/orders',
-    headers: { authorization: alice, 'content-type': 'application/vnd.api+json', 'idempotency-key': key },
-    body: order,
-  });
   return [
-    { method: 'GET', path: '/books' },
-    { method: 'GET', path: '/books/1' },
-    { method: 'GET', path: '/books/1', headers: { 'if-none-match': '"1-1768469400000"' } },
-    { method: 'HEAD', path: '/books/1' },
-    { method: 'GET', path: '/books/1', headers: { accept: 'application/problem+json, application/json' } },
-    { method: 'GET', path: '/books/999', headers: { accept: 'application/problem+json' } },
-    { method: 'DELETE', path: '/books/1' },
-    { method: 'OPTIONS', path: '/books' },
-    { method: 'GET', path: '/books', headers: { accept: 'text/html' } },
-    post('key-1'),
-    post('key-1'),
-    { ...post('key-1'), body: order.replace('2', '3') },
-    { method: 'GET', path: '/orders/1', headers: { authorization: alice } },
-    { method: 'GET', path: '/orders/1', headers: { authorization: bob } },
-    { method: 'GET', path: '/orders/1' },
-    {
-      method: 'POST',
-      path: '/orders',
-      headers: { authorization: alice, 'content-type': 'application/json' },
-      body: '{',
-    },
+    ...referenceAppExchanges(alice, bob),
     { method: 'GET', path: '/books?author=Italo%20Calvino', headers: { 'accept-encoding': 'gzip, br' } },
     // Versioning and deprecation, nested ownership, a moved URL, cursor pages, field errors.
     { method: 'GET', path: '/v1/users/1', headers: { authorization: user1 } },
