@@ -67,7 +67,11 @@ export function conventionsRunner(options: ConventionsOptions, framework: string
     ctx.set(DOWNSTREAM, downstream);
     if (toError !== undefined) ctx.set(CONVERTER, toError);
     // `X-Request-Id` and `Date` as `createApp` sends them, on every answer of these primitives.
-    return Promise.resolve(pipeline(ctx)).then((response) => identity.stamp(response, ctx));
+    // A pipeline that answered synchronously costs no extra promise turn, as in `createApp`.
+    const answer = pipeline(ctx);
+    return answer instanceof Promise
+      ? answer.then((response) => identity.stamp(response, ctx))
+      : Promise.resolve(identity.stamp(answer, ctx));
   };
 }
 

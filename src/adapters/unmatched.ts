@@ -17,13 +17,12 @@ export interface FrameworkRoute {
 export type Unmatched = { readonly error: ApiError } | { readonly options: string };
 
 /**
- * Whether a framework's path pattern matches a path, segment by segment: `:name` (with any
+ * Whether a framework's path pattern matches a path's segments, one by one: `:name` (with any
  * `{regex}` or `?` after it, taken as any segment) matches one non-empty segment, `*` or `*name`
  * the rest; other segments match literally. A trailing slash is ignored, as the core router does.
  */
-function patternMatches(pattern: string, path: string): boolean {
+function patternMatches(pattern: string, got: readonly string[]): boolean {
   const want = segmentsOf(pattern);
-  const got = segmentsOf(path);
   for (let i = 0; i < want.length; i++) {
     const segment = want[i]!;
     if (segment.startsWith('*')) return true;
@@ -43,9 +42,10 @@ function segmentsOf(path: string): string[] {
 /** The answer to a request for `path` with `method` that no route took (see the module comment). */
 export function unmatched(routes: Iterable<FrameworkRoute>, method: string, path: string): Unmatched {
   const methods = new Set<string>();
+  const segments = segmentsOf(path);
   for (const route of routes) {
     const name = route.method.toUpperCase();
-    if (name !== 'ALL' && patternMatches(route.path, path)) methods.add(name);
+    if (name !== 'ALL' && patternMatches(route.path, segments)) methods.add(name);
   }
   return unmatchedMethods(methods, method);
 }
