@@ -11,7 +11,6 @@ import type { RouteDefinition, RouteInfo, RouteRegistry } from '../core/route.js
 import { renderError } from '../errors/render.js';
 import type { ApiResponse, Context, Params } from '../http/types.js';
 
-/** What each framework's `describedRoutes(...)` offers. */
 /** The routes declared in a framework's own router (see `RouteRegistry`). */
 export interface DescribedRoutes extends RouteRegistry<DescribedRoutes> {}
 

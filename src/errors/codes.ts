@@ -108,7 +108,7 @@ export const ERROR_CODES = {
   'invalid-parameter': {
     status: [400],
     modules: ['validation', 'envelope'],
-    when: 'a query parameter the codec, a cursor or a page size refused',
+    when: 'a query parameter the codec or the page size refused, or both page cursors at once',
   },
   'invalid-path': {
     status: [400],
