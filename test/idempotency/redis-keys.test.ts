@@ -10,7 +10,7 @@ const text = fc.string({
 });
 
 describe('the Redis idempotency key layout', () => {
-  test.prop([text, text, text, fc.constantFrom('idempotency:', 'app:idem:', '')], { seed: 28 })(
+  test.prop([text, text, text, fc.constantFrom('idempotency:', 'app:idem:', '')])(
     "keeps all of an owner's records in one hash, in one Redis Cluster slot, each under a field of its own",
     (owner, keyA, keyB, prefix) => {
       const a = ownerKeys(prefix, owner, keyA);
@@ -24,7 +24,7 @@ describe('the Redis idempotency key layout', () => {
     },
   );
 
-  test.prop([text, text, text, text], { seed: 28, numRuns: 500 })(
+  test.prop([text, text, text, text], { numRuns: 500 })(
     "never lets one owner's key name another owner's hash",
     (ownerA, keyA, ownerB, keyB) => {
       const a = ownerKeys('p:', ownerA, keyA);
@@ -33,13 +33,10 @@ describe('the Redis idempotency key layout', () => {
     },
   );
 
-  test.prop([text], { seed: 28 })(
-    'reads the owner back from a token it issued, and none from a short string',
-    (owner) => {
-      expect(ownerOfToken(ownerToken(owner))).toBe(owner);
-      expect(ownerOfToken('never-issued')).toBeUndefined();
-    },
-  );
+  test.prop([text])('reads the owner back from a token it issued, and none from a short string', (owner) => {
+    expect(ownerOfToken(ownerToken(owner))).toBe(owner);
+    expect(ownerOfToken('never-issued')).toBeUndefined();
+  });
 
   it('spreads owners over the slots of three masters', () => {
     const masters = [0, 0, 0];
