@@ -1,24 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { statusCode } from '../../src/errors/api-error.js';
 import { ERROR_CODES, type ErrorCode, isErrorCode } from '../../src/errors/codes.js';
+import { typeScriptFilesUnder } from '../support/source-files.js';
 
 // The codes the library answers with, read from its source: every string literal in a `code:`
 // member, versioning's `refused(status, 'code')`, and the status slug of every `new ApiError(status)`
 // that names no code (nor a list of `errors`, each with its own code).
 
 const SRC = join(import.meta.dirname, '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
 
 interface Site {
   readonly code: string;
@@ -58,7 +49,7 @@ function statusBefore(text: string, index: number): number | undefined {
   return opening === null ? undefined : Number(opening[1]);
 }
 
-const sites = sourceFiles(SRC).flatMap(sitesIn);
+const sites = typeScriptFilesUnder(SRC).flatMap(sitesIn);
 
 describe('ERROR_CODES', () => {
   it('lists every code the source answers with, with its status', () => {

@@ -1,23 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { moduleExports } from '../support/module-exports.js';
+import { typeScriptFilesUnder } from '../support/source-files.js';
 
 // docs/architecture.md states the size of the public root and of the largest source file: measured
 // here from the source, so the page fails this test as soon as it is stale.
 
 const root = join(import.meta.dirname, '../..');
 const page = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
 
 /** How many names `src/index.ts` exports, values and types, as the compiler resolves them. */
 function rootExports(): { values: number; types: number } {
@@ -37,7 +28,7 @@ describe('docs/architecture.md', () => {
   });
 
   it('states the largest source file and its size', () => {
-    const sizes = sourceFiles(join(root, 'src')).map((file) => ({
+    const sizes = typeScriptFilesUnder(join(root, 'src')).map((file) => ({
       file: relative(root, file).split('\\').join('/'),
       lines: readFileSync(file, 'utf8').split('\n').length - 1,
     }));
