@@ -3,6 +3,8 @@
  * small declarative options, validated once at start-up.
  */
 
+import { isSafe } from './preconditions.js';
+
 export interface CachePolicyOptions {
   /**
    * `public`: shared caches (CDNs, proxies) may store it; `private`: only the client's own cache
@@ -121,7 +123,7 @@ function checkSeconds(name: string, value: number | undefined): void {
  */
 export function cachePolicyApplies(method: string, status: number): boolean {
   if (status === 304) return true;
-  return (method === 'GET' || method === 'HEAD') && status >= 200 && status < 300;
+  return isSafe(method) && status >= 200 && status < 300;
 }
 
 /**

@@ -3,11 +3,7 @@ import type { HeaderBag } from '../http/types.js';
 import { misplacedWildcard } from './entity-tag.js';
 import type { PreconditionHeaders } from './preconditions.js';
 
-// What `conditional` reads from the request: its method's safety and its precondition fields.
-
-export function isSafe(method: string): boolean {
-  return method === 'GET' || method === 'HEAD';
-}
+// What `conditional` reads from the request: its precondition fields.
 
 export function preconditionHeaders(headers: HeaderBag): PreconditionHeaders {
   const ifMatch = headers.get('if-match');

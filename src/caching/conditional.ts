@@ -7,7 +7,7 @@ import { bodyEtag } from './body-etag.js';
 import { applyCacheHeaders, varyField } from './cache-headers.js';
 import { type CachePolicyOptions, cachePolicy } from './cache-policy.js';
 import { conditionalContracts } from './conditional-contracts.js';
-import { hasIfMatch, isSafe, preconditionHeaders } from './conditional-request.js';
+import { hasIfMatch, preconditionHeaders } from './conditional-request.js';
 import {
   checkEtagHeader,
   lastModifiedOf,
@@ -19,7 +19,7 @@ import {
 import { preconditionFailedError, preconditionRequiredError } from './errors.js';
 import { formatHttpDate } from './http-date.js';
 import { notModified } from './not-modified.js';
-import { decidePreconditions, type PreconditionHeaders } from './preconditions.js';
+import { decidePreconditions, isSafe, type PreconditionHeaders } from './preconditions.js';
 
 export type { Validators } from './conditional-validators.js';
 

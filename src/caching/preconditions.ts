@@ -1,6 +1,11 @@
 import { type EntityTag, parseEntityTagList, strongMatch, validateEtag, weakMatch } from './entity-tag.js';
 import { parseHttpDate } from './http-date.js';
 
+/** GET and HEAD: the methods whose preconditions answer 304 rather than 412, and whose 2xx are cached. */
+export function isSafe(method: string): boolean {
+  return method === 'GET' || method === 'HEAD';
+}
+
 /** The precondition fields of a request, as received (`undefined` when absent). */
 export interface PreconditionHeaders {
   readonly ifMatch?: string | undefined;
@@ -69,7 +74,7 @@ export function decidePreconditions(input: PreconditionInput): PreconditionDecis
   const lastModified = current.exists ? truncateToSecond(current.lastModified) : undefined;
   const ifMatch = present(headers.ifMatch);
   const ifNoneMatch = present(headers.ifNoneMatch);
-  const safe = method === 'GET' || method === 'HEAD';
+  const safe = isSafe(method);
 
   // Steps 1 and 2.
   if (ifMatch !== undefined) {
