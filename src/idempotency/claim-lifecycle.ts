@@ -140,13 +140,13 @@ export function claimLifecycle(config: Config) {
       } catch (error) {
         // Neither the handler's writes nor the record are known to be committed: roll back and let the
         // client retry (if the commit did land, the retry is replayed).
-        await quietly(ctx, 'rollback', () => tx.rollback());
+        await rollback();
         await release();
         throw error;
       }
       if (!completed) {
         // Our lease was taken over: the new owner's result stands and our writes are undone.
-        await quietly(ctx, 'rollback', () => tx.rollback());
+        await rollback();
         throw inProgressError();
       }
       return response;
