@@ -20,7 +20,8 @@ const VERSION_PARAMETER = /;\s*version="?(\w+)/;
 
 type Operations = [path: string, method: string, operation: OpenApiOperation][];
 
-function operationsOf(document: OpenApiDocument): Operations {
+/** Every operation of a document, as `[path, method, operation]`, path items behind a `$ref` resolved. */
+export function operationsOf(document: OpenApiDocument): Operations {
   return Object.entries(document.paths ?? {}).flatMap(([path, rawItem]) => {
     const item = resolveRef(document, rawItem);
     return OPENAPI_METHODS.flatMap((method) => {

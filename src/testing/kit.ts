@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { OpenApiDocument } from '../openapi/types.js';
-import { discover, subjectOf } from './discover.js';
+import { discover, operationsOf, subjectOf } from './discover.js';
 import { NotApplicable, withSeed } from './failure.js';
 import { badInputProperty } from './properties/bad-input.js';
 import { type CreateHint, kitContext, type MovedUrl } from './properties/context.js';
@@ -117,11 +117,8 @@ function declaredStatuses(document: OpenApiDocument, wanted: readonly number[]):
   const declared = new Set(
     Object.keys((document.components as { responses?: object } | undefined)?.responses ?? {}),
   );
-  for (const item of Object.values(document.paths ?? {}))
-    for (const operation of Object.values(item))
-      if (typeof operation === 'object' && operation !== null && 'responses' in operation)
-        for (const status of Object.keys((operation as { responses: object }).responses))
-          declared.add(status);
+  for (const [, , operation] of operationsOf(document))
+    for (const status of Object.keys(operation.responses)) declared.add(status);
   return new Set(wanted.filter((status) => declared.has(String(status))));
 }
 

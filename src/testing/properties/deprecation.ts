@@ -1,4 +1,4 @@
-import { OPENAPI_METHODS } from '../../openapi/types.js';
+import { operationsOf } from '../discover.js';
 import { requestArbitrary } from '../operation-requests.js';
 import type { PropertyFactory } from './property.js';
 
@@ -7,11 +7,9 @@ import type { PropertyFactory } from './property.js';
  * `successor-version` Link (RFC 5829).
  */
 export const deprecationProperty: PropertyFactory = (ctx) => {
-  const deprecated = Object.entries(ctx.document.paths ?? {}).flatMap(([path, item]) =>
-    OPENAPI_METHODS.filter((method) => item[method]?.deprecated === true).map(
-      (method) => `${method.toUpperCase()} ${path}`,
-    ),
-  );
+  const deprecated = operationsOf(ctx.document)
+    .filter(([, , operation]) => operation.deprecated === true)
+    .map(([path, method]) => `${method.toUpperCase()} ${path}`);
   if (deprecated.length === 0) return [];
   return [
     {
