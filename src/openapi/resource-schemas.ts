@@ -3,6 +3,7 @@ import { toJsonSchema } from '../validation/json-schema.js';
 import type { ComponentRegistry } from './component-registry.js';
 import type { DescribedRoute, DocumentedBody } from './described-route.js';
 import { pascalCase } from './naming.js';
+import { links, meta } from './schemas.js';
 import type { JsonSchema } from './types.js';
 
 /**
@@ -10,8 +11,6 @@ import type { JsonSchema } from './types.js';
  * type its `<Type>Attributes` (from the codec), `<Type>Resource`, and the single (`<Type>Document`)
  * and page (`<Type>Collection`) documents that reference them, so generated clients type `attributes`.
  */
-const links: JsonSchema = { type: 'object', additionalProperties: { type: ['string', 'object', 'null'] } };
-const meta: JsonSchema = { type: 'object' };
 
 /** A codec's schema for use inside the document (OpenAPI 3.1 sets the dialect once, not per schema). */
 export function embedded(codec: AnyCodec, where: string): JsonSchema {

@@ -5,8 +5,12 @@ import type { JsonSchema } from './types.js';
  * (https://jsonapi.org/format/1.0/) resource, collection, meta and error documents, and RFC 9457
  * problem details. They say what a client can rely on, no more: attributes are described per route.
  */
-const links: JsonSchema = { type: 'object', additionalProperties: { type: ['string', 'object', 'null'] } };
-const meta: JsonSchema = { type: 'object' };
+/** JSON:API `links` and `meta` members, as every document schema here and per resource type uses them. */
+export const links: JsonSchema = {
+  type: 'object',
+  additionalProperties: { type: ['string', 'object', 'null'] },
+};
+export const meta: JsonSchema = { type: 'object' };
 
 export const DOCUMENT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   Resource: {
