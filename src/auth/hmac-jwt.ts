@@ -1,6 +1,7 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import * as joseErrors from 'jose/errors';
+import { isCanonicalBase64url } from './compact-form.js';
 
 /**
  * A synchronous verifier for JWTs signed with HMAC (HS256, HS384, HS512; RFC 7518 section 3.2) in
@@ -58,14 +59,8 @@ function deepFreeze<T>(value: T): T {
 /** `alg` values and their `node:crypto` digests (RFC 7518 section 3.1). */
 const HMAC_DIGESTS: Readonly<Record<string, string>> = { HS256: 'sha256', HS384: 'sha384', HS512: 'sha512' };
 
-const BASE64URL = /^[A-Za-z0-9_-]*$/;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const CHECK_FAILED = 'check_failed';
-
-/** Canonical base64url: the alphabet only, and a length that whole bytes can have (not 4n+1). */
-function isBase64url(segment: string): boolean {
-  return segment.length % 4 !== 1 && BASE64URL.test(segment);
-}
 
 /** JSON text to a plain object, or `undefined` (jose's `isObject` after `JSON.parse`). */
 function parseObject(bytes: Uint8Array): Record<string, unknown> | undefined {
@@ -131,7 +126,12 @@ export function hmacJwtVerifier(options: HmacJwtOptions): (token: string) => JWT
     const encodedHeader = token.slice(0, first);
     const encodedPayload = token.slice(first + 1, second);
     const encodedSignature = token.slice(second + 1);
-    if (!isBase64url(encodedHeader) || !isBase64url(encodedPayload) || !isBase64url(encodedSignature)) {
+    // Only the one spelling of each segment (see compact-form.ts); any other is jose's to refuse.
+    if (
+      !isCanonicalBase64url(encodedHeader) ||
+      !isCanonicalBase64url(encodedPayload) ||
+      !isCanonicalBase64url(encodedSignature)
+    ) {
       return DELEGATE;
     }
 
