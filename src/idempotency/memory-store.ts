@@ -254,18 +254,19 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
       const pending = owned(key, token, at);
       if (pending === undefined) return false;
       const expiresAt = after(at, retentionMs);
-      if (
-        recordBytes(key, pending.fingerprint, response) >
-        recordBytes(key, pending.fingerprint) + maxResponseBytes
-      ) {
+      const record = encodeRecord(expiresAt, pending.owner.id, pending.fingerprint, response);
+      const bytes = bytesOf(key, record);
+      // The claim reserved `recordBytes(key, fingerprint) + maxResponseBytes` (pending.bytes). A
+      // response over maxResponseBytes by that measure is refused as documented, and so is an encoding
+      // that would outgrow the reservation (a header name or value outside ASCII takes more UTF-8 bytes).
+      if (recordBytes(key, pending.fingerprint, response) > pending.bytes || bytes > pending.bytes) {
         // Larger than the claim reserved: not kept (the middleware answers it and logs that it was not
         // stored), and the claim released, so that a retry runs instead of waiting for the lease.
         remove(key, pending);
         return false;
       }
-      const record = encodeRecord(expiresAt, pending.owner.id, pending.fingerprint, response);
       // Within the reservation made at the claim: the owner's and the store's budgets still hold.
-      account(pending.owner, 0, bytesOf(key, record) - pending.bytes);
+      account(pending.owner, 0, bytes - pending.bytes);
       put(pending.key, record, retentionMs, expiresAt);
       return true;
     },
