@@ -67,6 +67,16 @@ describe('fewer than 1 000 owners cannot fill the memory store for another', () 
     expect(await store.claim('k', FINGERPRINT, LEASE_MS, 'sub:1')).toMatchObject({ kind: 'claimed' });
   });
 
+  it('does not store a response whose encoding would outgrow its claim, though its length fits', async () => {
+    const store = memoryIdempotencyStore({ maxResponseBytes: 100, now: () => 0 });
+    const claim = await store.claim('k', FINGERPRINT, LEASE_MS, 'sub:1');
+    if (claim.kind !== 'claimed') throw new Error('expected a claim');
+    // 90 characters, 180 bytes in UTF-8: within maxResponseBytes by length, not once stored.
+    const wide = { status: 201, headers: { 'x-note': 'é'.repeat(90) }, body: new Uint8Array() };
+    expect(await store.complete('k', claim.token, wide, LEASE_MS)).toBe(false);
+    expect(store.size).toBe(0);
+  });
+
   it('derives the owner budgets from the totals, a thousandth each, unless given', async () => {
     const store = memoryIdempotencyStore({ maxEntries: 5_000, now: () => 0 });
     for (let i = 0; i < 5; i++) {
