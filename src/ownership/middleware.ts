@@ -2,6 +2,7 @@ import { unauthenticatedError } from '../auth/middleware.js';
 import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
 import { ApiError } from '../errors/api-error.js';
+import { echo } from '../errors/echo.js';
 import type { Context, Middleware } from '../http/types.js';
 import { decideOwnership, type OwnershipResult } from './check.js';
 import type { OwnedPath, ParamsFor } from './owned-path.js';
@@ -58,7 +59,7 @@ export function ownershipGuard<Records extends readonly unknown[], Names extends
       case 'not-found':
         // A function of (noun, id) only: "absent" and "someone else's" cannot differ.
         throw new ApiError(404, {
-          detail: `No ${result.noun} with id ${JSON.stringify(result.id.slice(0, 40))}.`,
+          detail: `No ${result.noun} with id ${JSON.stringify(echo(result.id))}.`,
         });
       case 'allow':
         for (let index = 0; index < levels.length; index++) {

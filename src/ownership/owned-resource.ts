@@ -1,6 +1,7 @@
 import { unauthenticatedError } from '../auth/middleware.js';
 import { defineMiddleware } from '../core/compose.js';
 import { ApiError } from '../errors/api-error.js';
+import { echo } from '../errors/echo.js';
 import type { Context, Middleware, Principal } from '../http/types.js';
 import type { LevelFact } from './decision.js';
 import type { OwnedRecord, ParamsFor } from './owned-path.js';
@@ -84,7 +85,7 @@ export function ownedResource<R, N extends string = 'id', const K extends string
   const owned = (ctx: Context, id: string, record: R | undefined | null): R => {
     if (ownedRecordFact(record, ctx.var.principal!, ownerOf) !== 'present') {
       // A function of (noun, id) only: "absent" and "someone else's" cannot differ.
-      throw new ApiError(404, { detail: `No ${noun} with id ${JSON.stringify(id.slice(0, 40))}.` });
+      throw new ApiError(404, { detail: `No ${noun} with id ${JSON.stringify(echo(id))}.` });
     }
     // Under its noun, and as `entity` for the deprecated `entity(ctx)` and `ctx.entity` reads.
     ctx.var[noun] = record;

@@ -26,7 +26,7 @@ function describe(value: unknown): string {
   switch (typeof value) {
     case 'string':
       if (UNSTORABLE_TEXT.test(value)) return 'a string holding U+0000 or a lone surrogate';
-      return value.length > 40 ? 'a string' : `the string ${JSON.stringify(value)}`;
+      return echoedWhole(value) ? `the string ${JSON.stringify(value)}` : 'a string';
     case 'number':
       return `the number ${value}`;
     case 'object':
