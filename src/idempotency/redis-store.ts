@@ -136,10 +136,13 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
   const durability = readDurability(options);
   const claimer = claimScript(limits);
 
-  const run = async (script: Script, owner: string, key: string, args: readonly string[]) => {
+  /** A script's keys and arguments: the owner's hash, then `now`, the record's field, the rest. */
+  const scriptInput = (owner: string, key: string, args: readonly string[]): [string[], string[]] => {
     const k = ownerKeys(prefix, owner, key);
-    return (await runRedisScript(client, script, [k.owner], [args[0]!, k.field, ...args.slice(1)])) as Reply;
+    return [[k.owner], [args[0]!, k.field, ...args.slice(1)]];
   };
+  const run = async (script: Script, owner: string, key: string, args: readonly string[]) =>
+    (await runRedisScript(client, script, ...scriptInput(owner, key, args))) as Reply;
   /** `now` and, for a record kept `ms` from now, its expiry and its Redis TTL (grace included). */
   const clock = (ms: number): [now: string, expiry: string, ttl: string] => {
     const t = Math.floor(now());
@@ -148,12 +151,12 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
   };
   const complete = async (owner: string, key: string, args: readonly string[]) => {
     if (durability.replicas === 0) return run(scripts.complete, owner, key, args);
-    const k = ownerKeys(prefix, owner, key);
+    const [keys, argv] = scriptInput(owner, key, args);
     const [reply, acknowledged] = await runRedisScriptAndWait(
       client as Parameters<typeof runRedisScriptAndWait>[0],
       scripts.complete,
-      [k.owner],
-      [args[0]!, k.field, ...args.slice(1)],
+      keys,
+      argv,
       durability,
     );
     if (reply === 1 && acknowledged < durability.replicas) {
