@@ -37,18 +37,8 @@ export function runtimeBinary(runtime: RuntimeName): string | undefined {
   return path !== undefined && existsSync(path) ? path : undefined;
 }
 
-/** The options below as esbuild's command line has them (docs/runtimes.md shows that command). */
-export const WORKER_BUNDLE_FLAGS = [
-  '--bundle',
-  '--format=esm',
-  '--platform=neutral',
-  '--conditions=workerd,worker,browser',
-  '--main-fields=browser,module,main',
-  "--external:'node:*'",
-];
-
 /**
- * How a Worker is bundled (the options of {@link WORKER_BUNDLE_FLAGS}): one ES module, the package
+ * How a Worker is bundled (as a command line: {@link WORKER_BUNDLE_FLAGS}): one ES module, the package
  * resolved through its `exports` (the built `dist/`, browser and worker conditions first), Node
  * built-ins left to the runtime under their `node:` names. Not the repository's tsconfig paths (they
  * point at src/): the package as users install it.
@@ -63,6 +53,16 @@ export const WORKER_BUILD_OPTIONS = {
   tsconfigRaw: {},
   logLevel: 'silent',
 } as const satisfies BuildOptions;
+
+/** The same options as esbuild's command line has them (docs/runtimes.md shows that command). */
+export const WORKER_BUNDLE_FLAGS = [
+  '--bundle',
+  `--format=${WORKER_BUILD_OPTIONS.format}`,
+  `--platform=${WORKER_BUILD_OPTIONS.platform}`,
+  `--conditions=${WORKER_BUILD_OPTIONS.conditions.join(',')}`,
+  `--main-fields=${WORKER_BUILD_OPTIONS.mainFields.join(',')}`,
+  ...WORKER_BUILD_OPTIONS.external.map((pattern) => `--external:'${pattern}'`),
+];
 
 /**
  * Bundles `test/runtimes/fixtures/worker.ts` with {@link WORKER_BUILD_OPTIONS}. A bare `crypto`
