@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../../src/adapters/node.js';
 import { idempotency } from '../../src/idempotency/index.js';
+import { gate } from '../support/gate.js';
 import { expectOneExecution, send } from './http-client.js';
-import { gate, orderApp } from './order-app.js';
+import { orderApp } from './order-app.js';
 
 const ORDER = JSON.stringify({ bookId: 7, quantity: 1 });
 

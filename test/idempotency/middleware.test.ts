@@ -7,8 +7,9 @@ import {
   memoryIdempotencyStore,
   REPLAYED_HEADER,
 } from '../../src/idempotency/index.js';
+import { gate } from '../support/gate.js';
 import { requestView } from '../support/request.js';
-import { bodyOf, gate, orderApp } from './order-app.js';
+import { bodyOf, orderApp } from './order-app.js';
 
 const ORDER = JSON.stringify({ bookId: 7, quantity: 2 });
 

@@ -87,15 +87,6 @@ export function orderApp(options: OrderAppOptions = {}): OrderApp {
   return { app, orders, runs };
 }
 
-/** A promise with its resolver, to hold a handler mid-way. */
-export function gate(): { promise: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { promise, open };
-}
-
 /** The response body as bytes (a stored or replayed body is raw bytes; a JSON one is serialized). */
 export async function bodyOf(response: ApiResponse): Promise<Buffer> {
   const { raw } = response;

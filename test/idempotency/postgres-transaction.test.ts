@@ -13,9 +13,10 @@ import {
   type Queryable,
   REPLAYED_HEADER,
 } from '../../src/idempotency/index.js';
+import { gate } from '../support/gate.js';
 import { requestView } from '../support/request.js';
 import { DATABASE_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
-import { bodyOf, gate } from './order-app.js';
+import { bodyOf } from './order-app.js';
 
 const available = await serviceAvailable('PostgreSQL');
 const ORDER = '{"bookId":7,"quantity":1}';

@@ -14,6 +14,7 @@ import { OPENAPI_METHODS } from '../../src/openapi/types.js';
 import { redisRateLimitStore } from '../../src/ratelimit/index.js';
 import { operationMatcher } from '../../src/testing/operation-matcher.js';
 import { nodeClient, type TestClient, type TestResponse } from '../support/clients.js';
+import { gate } from '../support/gate.js';
 import { bearer, referenceApp } from '../support/reference-app.js';
 
 /**
@@ -76,16 +77,10 @@ function holdPoint() {
   let armed: { readonly reached: () => void; readonly released: Promise<void> } | undefined;
   return {
     arm() {
-      let reached!: () => void;
-      let release!: () => void;
-      const reachedAt = new Promise<void>((resolve) => {
-        reached = resolve;
-      });
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      armed = { reached, released };
-      return { reached: reachedAt, release };
+      const reached = gate();
+      const released = gate();
+      armed = { reached: reached.open, released: released.promise };
+      return { reached: reached.promise, release: released.open };
     },
     async pass() {
       const held = armed;
