@@ -48,9 +48,13 @@ export function keyedPeerEnv(name: KeyedPeerName, prefix: string, clusterNodes =
   };
 }
 
+/** The peer and storage of a bench server with an idempotency library; `undefined` for any other. */
+export function keyedPeer(name: string): (typeof KEYED_PEERS)[KeyedPeerName] | undefined {
+  return name in KEYED_PEERS ? KEYED_PEERS[name as KeyedPeerName] : undefined;
+}
+
 /** Whether a bench server needs the Redis Cluster. */
-export const onCluster = (name: string) =>
-  name === CLUSTER_APP || (name in KEYED_PEERS && KEYED_PEERS[name as KeyedPeerName].store === 'cluster');
+export const onCluster = (name: string) => name === CLUSTER_APP || keyedPeer(name)?.store === 'cluster';
 
 /** The environment without the memory store's budgets, for an app on another store (it refuses them). */
 export function withoutMemoryBudgets(env: Record<string, string>): Record<string, string> {

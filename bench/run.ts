@@ -37,6 +37,7 @@ import {
   deleteExpressPeerKeys,
   KEYED_PEERS,
   type KeyedPeerName,
+  keyedPeer,
   keyedPeerEnv,
   onCluster,
   withoutMemoryBudgets,
@@ -316,29 +317,26 @@ try {
       continue;
     }
     const floor = name === 'bare' || name === 'bare+JSON';
+    const peer = keyedPeer(name);
     const script = floor
       ? await bundle('bench/bare-server.ts', 'bare')
       : name.endsWith('+rc')
         ? await bundle(`bench/adapters/${name.slice(0, -3)}.ts`, name)
-        : name in KEYED_PEERS
-          ? ''
+        : peer !== undefined
+          ? await bundle(`bench/peers/${peer.peer}.ts`, peer.peer)
           : await bundle(`bench/peers/${name}.ts`, name);
-    const keyed = name in KEYED_PEERS ? (name as KeyedPeerName) : undefined;
-    const server = await start(
-      name,
-      keyed === undefined
-        ? script
-        : await bundle(`bench/peers/${KEYED_PEERS[keyed].peer}.ts`, KEYED_PEERS[keyed].peer),
-      {
-        ...env,
-        ...(floor ? { BENCH_CANNED: canned, BENCH_SERIALIZE: name === 'bare+JSON' ? '1' : '0' } : {}),
-        ...(keyed === undefined ? {} : keyedPeerEnv(keyed, redisPrefix, clusterNodes)),
-      },
-    );
+    const keyed = peer === undefined ? undefined : (name as KeyedPeerName);
+    const server = await start(name, script, {
+      ...env,
+      ...(floor ? { BENCH_CANNED: canned, BENCH_SERIALIZE: name === 'bare+JSON' ? '1' : '0' } : {}),
+      ...(keyed === undefined ? {} : keyedPeerEnv(keyed, redisPrefix, clusterNodes)),
+    });
     servers.set(name, server);
     fixtures.set(name, floor ? fixtures.get('app')! : await fixtureOf(server.port, tokens));
   }
 
+  // The comparison with the idempotency libraries is a row of its own, next to the case's.
+  const libraries = serverNames.some((n) => keyedPeer(n) !== undefined || n === CLUSTER_APP);
   for (const c of cases) {
     // Every server must answer the case as expected before it is measured.
     for (const name of serverNames) {
@@ -377,8 +375,6 @@ try {
       );
       if (s.unexpected > 0) failures.push(`${c.name} on ${name}: ${unexpectedSummary(s.runs)}`);
     }
-    // The comparison with the idempotency libraries is a row of its own, next to the case's.
-    const libraries = serverNames.some((n) => n in KEYED_PEERS || n === CLUSTER_APP);
     results[libraries ? `${c.name}+libraries` : c.name] = {
       title: libraries ? `${c.title}: idempotency libraries` : c.title,
       servers: row,
@@ -396,9 +392,9 @@ try {
   for (const server of servers.values()) await stop(server);
   if (serverNames.includes(PG_APP)) await dropTablesUnder(pgPrefix);
   await cluster?.stop();
-  if (serverNames.some((n) => n === REDIS_APP || n in KEYED_PEERS)) await deleteRedisKeysUnder(redisPrefix);
-  if (serverNames.some((n) => n in KEYED_PEERS && KEYED_PEERS[n as KeyedPeerName].peer === 'express'))
-    await deleteExpressPeerKeys();
+  if (serverNames.some((n) => n === REDIS_APP || keyedPeer(n) !== undefined))
+    await deleteRedisKeysUnder(redisPrefix);
+  if (serverNames.some((n) => keyedPeer(n)?.peer === 'express')) await deleteExpressPeerKeys();
 }
 
 // Rows of cases and servers this run did not measure are kept from the previous results.
