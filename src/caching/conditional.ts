@@ -69,7 +69,10 @@ export interface ConditionalAdds {
  * conditional write compares-and-sets against them (`UPDATE ... WHERE version = $checked`), so two
  * writers that both passed `If-Match` cannot both succeed; the loser throws `preconditionFailedError()`.
  */
-export const CHECKED_VALIDATORS = contextKey<Validators>('validators the preconditions were checked against');
+export const CHECKED_VALIDATORS = contextKey<Validators>(
+  'validators the preconditions were checked against',
+  'checkedValidators',
+);
 
 const WRITES = new Set(['PUT', 'PATCH', 'DELETE']);
 
@@ -145,10 +148,7 @@ export function conditional<C extends Context = Context, E = unknown>(
       if (decision.outcome === 'not-modified') {
         return decorate(notModified({ headers: validatorHeaders(state) }), ctx);
       }
-      if (state !== undefined) {
-        ctx.var.checkedValidators = state;
-        ctx.set(CHECKED_VALIDATORS, state);
-      }
+      if (state !== undefined) ctx.var.checkedValidators = state;
       return state;
     };
     const layer = defineMiddleware<

@@ -71,6 +71,8 @@ export class RequestContext implements Context {
   }
 
   get<T>(key: ContextKey<T>): T | undefined {
+    if (key.variable !== undefined)
+      return (this.variables as Record<string, unknown> | undefined)?.[key.variable] as T;
     const { state } = this;
     if (state === undefined) return undefined;
     for (let i = 0; i < state.length; i += 2) if (state[i] === key) return state[i + 1] as T;
@@ -78,6 +80,10 @@ export class RequestContext implements Context {
   }
 
   set<T>(key: ContextKey<T>, value: T): void {
+    if (key.variable !== undefined) {
+      (this.var as Record<string, unknown>)[key.variable] = value;
+      return;
+    }
     const { state } = this;
     if (state === undefined) {
       this.state = [key, value];

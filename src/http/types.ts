@@ -71,13 +71,21 @@ export type LayerVariables = Variables & { [name: string]: unknown };
  */
 export interface ContextKey<T> {
   readonly description: string;
+  /**
+   * The `ctx.var` member this key reads and writes, for a key kept as a deprecated alias of one:
+   * the value lives once, in `ctx.var`.
+   */
+  readonly variable?: string;
   /** Phantom field: carries `T` for the type checker only. */
   readonly __type?: T;
 }
 
-/** Create a key for a layer's private state ({@link Context.set} / {@link Context.get}). */
-export function contextKey<T>(description: string): ContextKey<T> {
-  return Object.freeze({ description }) as ContextKey<T>;
+/**
+ * Create a key for a layer's private state ({@link Context.set} / {@link Context.get}); with
+ * `variable`, a key that reads and writes that member of `ctx.var` instead.
+ */
+export function contextKey<T>(description: string, variable?: string): ContextKey<T> {
+  return Object.freeze(variable === undefined ? { description } : { description, variable }) as ContextKey<T>;
 }
 
 /** What a response body may be. JSON values are serialized once, as late as possible. */

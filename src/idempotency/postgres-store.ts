@@ -3,12 +3,11 @@ import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } 
 import { checkTable, idempotencyTableDdl } from './postgres-ddl.js';
 import { type ClaimRow, isDivisionByZero, type Statement, storeStatements } from './postgres-sql.js';
 import { type OpenTransaction, openTransactions, type Transactions } from './postgres-transactions.js';
-import {
-  type ConnectionPool,
-  IDEMPOTENCY_TRANSACTION,
-  type PostgresIdempotencyStore,
-  type PostgresIdempotencyStoreOptions,
-  type Queryable,
+import type {
+  ConnectionPool,
+  PostgresIdempotencyStore,
+  PostgresIdempotencyStoreOptions,
+  Queryable,
 } from './postgres-types.js';
 import { type ClaimOutcome, newToken, type StoredResponse, type StoreTransaction } from './store.js';
 
@@ -230,7 +229,6 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
     store.begin = async (ctx: Context): Promise<StoreTransaction> => {
       const tx = await transactions.begin(ctx);
       ctx.var.idempotencyTransaction = tx.client;
-      ctx.set(IDEMPOTENCY_TRANSACTION, tx.client);
       const opened: StoreTransaction = {
         complete: (key, token, response, retentionMs) => {
           if (tx.token === undefined)

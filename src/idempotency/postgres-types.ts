@@ -103,4 +103,7 @@ export interface PostgresIdempotencyStore extends IdempotencyStore {
  * @deprecated read `ctx.var.idempotencyTransaction` (the same client). The transaction client a
  * handler writes with when the store is `transactional`.
  */
-export const IDEMPOTENCY_TRANSACTION = contextKey<PooledConnection>('idempotency transaction');
+export const IDEMPOTENCY_TRANSACTION = contextKey<PooledConnection>(
+  'idempotency transaction',
+  'idempotencyTransaction',
+);

@@ -9,7 +9,7 @@ import { versionInPath } from './path-version.js';
 import { isVersionNumber, type VersioningOptions, type VersionPolicy, versionPolicy } from './policy.js';
 
 /** @deprecated read `ctx.var.apiVersion` (the same value). The API version chosen for this request. */
-export const API_VERSION = contextKey<number>('api version');
+export const API_VERSION = contextKey<number>('api version', 'apiVersion');
 
 /** What {@link versioning} adds to `ctx.var`: the API version chosen for this request. */
 export interface VersionAdds {
@@ -114,7 +114,6 @@ export function versioningWith(
       });
     }
     ctx.var.apiVersion = decision.version;
-    ctx.set(API_VERSION, decision.version);
     if (pathSegment !== undefined) ctx.set(PATH_VERSION_SEGMENT, pathSegment);
     if (decision.mediaType !== undefined) ctx.set(RESPONSE_MEDIA_TYPE, decision.mediaType);
     const response = await next();
