@@ -103,12 +103,31 @@ export function nodeServerLimits(
   };
 }
 
-/** Whether the server is shutting down; read when each response is written. */
-export interface DrainState {
+/** A bounded server's shutdown state: whether it is draining, and the responses not yet finished. */
+interface Drain {
   draining: boolean;
+  readonly inFlight: Set<ServerResponse>;
 }
 
-const drainStates = new WeakMap<http.Server, DrainState>();
+const drains = new WeakMap<http.Server, Drain>();
+
+/**
+ * Once draining, every response ends its keep-alive connection (RFC 9112 section 9.6): those of
+ * requests that arrive meanwhile at once, those in flight when the drain starts (closeGracefully),
+ * whatever listener writes them, as long as their headers are not sent yet.
+ */
+function trackForDrain(server: http.Server): Drain {
+  const drain: Drain = { draining: false, inFlight: new Set() };
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (drain.draining) {
+      res.shouldKeepAlive = false;
+      return;
+    }
+    drain.inFlight.add(res);
+    res.once('close', () => drain.inFlight.delete(res));
+  });
+  return drain;
+}
 
 /**
  * Connections per address group: a connection past the group's share is destroyed at once, before
@@ -145,7 +164,6 @@ function capPerAddress(server: http.Server, cap: number): void {
 export function boundedServer(
   listener: (req: IncomingMessage, res: ServerResponse) => void,
   options: NodeServerOptions = {},
-  state: DrainState = { draining: false },
 ): http.Server {
   const limits = nodeServerLimits(options);
   const server = http.createServer(
@@ -163,7 +181,7 @@ export function boundedServer(
   server.on('clientError', answerClientError);
   server.maxConnections = limits.maxConnections;
   capPerAddress(server, limits.maxConnectionsPerAddress);
-  drainStates.set(server, state);
+  drains.set(server, trackForDrain(server));
   return server;
 }
 
@@ -186,11 +204,12 @@ export function closeGracefully(
   if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
     throw new TypeError(`closeGracefully: timeoutMs must be a non-negative number, got ${String(timeoutMs)}`);
   }
-  const state = drainStates.get(server);
-  if (state === undefined) {
+  const drain = drains.get(server);
+  if (drain === undefined) {
     throw new TypeError('closeGracefully: give a server made by createNodeServer or boundedServer');
   }
-  state.draining = true;
+  drain.draining = true;
+  for (const res of drain.inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
   return new Promise((resolve) => {
     const cut = setTimeout(() => {
       server.closeAllConnections();

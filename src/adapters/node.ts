@@ -12,7 +12,7 @@ import { writeFallback500 } from './fallback.js';
 export { CLIENT_ERROR_LINGER_MS } from './fallback.js';
 
 import { nodeHeaders } from './node-headers.js';
-import { boundedServer, type DrainState, type NodeServerOptions } from './node-server.js';
+import { boundedServer, type NodeServerOptions } from './node-server.js';
 
 export {
   boundedServer,
@@ -158,12 +158,6 @@ function drainedOrClosed(res: ServerResponse): Promise<boolean> {
  * @example http.createServer(toNodeHandler(app)).listen(3000)
  */
 export function toNodeHandler(app: App): (req: IncomingMessage, res: ServerResponse) => void {
-  return nodeHandlerFor(app, NEVER_DRAINING);
-}
-
-const NEVER_DRAINING: DrainState = Object.freeze({ draining: false });
-
-function nodeHandlerFor(app: App, state: DrainState): (req: IncomingMessage, res: ServerResponse) => void {
   return function nodeHandler(req, res) {
     const fallback = () => {
       if (!res.destroyed) writeFallback500(res);
@@ -171,8 +165,6 @@ function nodeHandlerFor(app: App, state: DrainState): (req: IncomingMessage, res
     const write = (response: ApiResponse) => {
       // The client is gone (it aborted mid-body, or reset): nobody can read an answer.
       if (res.destroyed) return;
-      // Shutting down: this keep-alive connection ends with this response (RFC 9112 section 9.6).
-      if (state.draining) res.shouldKeepAlive = false;
       try {
         writeResponse(res, response, req)?.catch(fallback);
       } catch {
@@ -194,6 +186,5 @@ function nodeHandlerFor(app: App, state: DrainState): (req: IncomingMessage, res
  * @example createNodeServer(app, { bodyLimit: 1 << 20 }).listen(3000)
  */
 export function createNodeServer(app: App, options: NodeServerOptions = {}): http.Server {
-  const state: DrainState = { draining: false };
-  return boundedServer(nodeHandlerFor(app, state), options, state);
+  return boundedServer(toNodeHandler(app), options);
 }

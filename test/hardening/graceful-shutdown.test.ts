@@ -2,8 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import express from 'express';
 import { describe, expect, it } from 'vitest';
-import { closeGracefully, createNodeServer } from '../../src/adapters/node.js';
+import { boundedServer, closeGracefully, createNodeServer } from '../../src/adapters/node.js';
 import { createApp } from '../../src/app/app.js';
 import { signHs256Token } from '../../src/auth/index.js';
 
@@ -201,7 +202,9 @@ describe('graceful shutdown of the reference app', () => {
 });
 
 describe('closeGracefully', () => {
-  async function serverWithGate() {
+  /** The server under test: the library's own, or a team's Express app in `boundedServer`. */
+  type Kind = 'createNodeServer' | 'boundedServer(express)';
+  async function serverWithGate(kind: Kind = 'createNodeServer') {
     let open!: () => void;
     let entered!: () => void;
     const gate = new Promise<void>((resolve) => {
@@ -220,7 +223,13 @@ describe('closeGracefully', () => {
         return { status: 200, headers: {}, raw: 'done' };
       },
     });
-    const server = createNodeServer(app);
+    const team = express();
+    team.get('/slow', async (_req, res) => {
+      entered();
+      await gate;
+      res.send('done');
+    });
+    const server = kind === 'createNodeServer' ? createNodeServer(app) : boundedServer(team);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const agent = new http.Agent({ keepAlive: true });
@@ -243,14 +252,17 @@ describe('closeGracefully', () => {
     return { server, open, response, agent };
   }
 
-  it('lets a request in flight finish, with Connection: close, then resolves drained', async () => {
-    const { server, open, response, agent } = await serverWithGate();
-    const closed = closeGracefully(server, { timeoutMs: 10_000 });
-    open();
-    expect(await response).toEqual({ status: 200, connection: 'close', body: 'done' });
-    expect(await closed).toBe('drained');
-    agent.destroy();
-  });
+  it.each<Kind>(['createNodeServer', 'boundedServer(express)'])(
+    'lets a request in flight finish, with Connection: close, then resolves drained (%s)',
+    async (kind) => {
+      const { server, open, response, agent } = await serverWithGate(kind);
+      const closed = closeGracefully(server, { timeoutMs: 10_000 });
+      open();
+      expect(await response).toEqual({ status: 200, connection: 'close', body: 'done' });
+      expect(await closed).toBe('drained');
+      agent.destroy();
+    },
+  );
 
   it('cuts what is still in flight after timeoutMs and resolves timed-out', async () => {
     const { server, open, response, agent } = await serverWithGate();
