@@ -103,30 +103,41 @@ export function nodeServerLimits(
   };
 }
 
-/** A bounded server's shutdown state: whether it is draining, and the responses not yet finished. */
+type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** A bounded server's shutdown state: whether it drains, and its open connections. */
 interface Drain {
   draining: boolean;
-  readonly inFlight: Set<ServerResponse>;
+  readonly sockets: Set<Socket>;
 }
+
+/** Where a connection keeps its latest response (a property store per request, no lookup). */
+const LATEST = Symbol('latest response');
+type TrackedSocket = Socket & { [LATEST]?: ServerResponse };
 
 const drains = new WeakMap<http.Server, Drain>();
 
 /**
- * Once draining, every response ends its keep-alive connection (RFC 9112 section 9.6): those of
- * requests that arrive meanwhile at once, those in flight when the drain starts (closeGracefully),
- * whatever listener writes them, as long as their headers are not sent yet.
+ * Once the server drains, every response whose head is not written yet ends its keep-alive
+ * connection (RFC 9112 section 9.6), whatever listener writes it: those of requests that arrive
+ * meanwhile at once, and those in flight when the drain starts, found through their connection.
+ * Per request, one property of its connection is replaced: no listener, lookup or allocation.
  */
-function trackForDrain(server: http.Server): Drain {
-  const drain: Drain = { draining: false, inFlight: new Set() };
-  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-    if (drain.draining) {
-      res.shouldKeepAlive = false;
-      return;
-    }
-    drain.inFlight.add(res);
-    res.once('close', () => drain.inFlight.delete(res));
-  });
-  return drain;
+function trackedListener(drain: Drain, listener: RequestListener): RequestListener {
+  return function drainAware(req, res) {
+    if (drain.draining) res.shouldKeepAlive = false;
+    else (req.socket as TrackedSocket)[LATEST] = res;
+    listener(req, res);
+  };
+}
+
+/** Marks the responses in flight on `drain`'s connections to end their connection. */
+function startDraining(drain: Drain): void {
+  drain.draining = true;
+  for (const socket of drain.sockets) {
+    const res = (socket as TrackedSocket)[LATEST];
+    if (res !== undefined && !res.headersSent) res.shouldKeepAlive = false;
+  }
 }
 
 /**
@@ -161,11 +172,9 @@ function capPerAddress(server: http.Server, cap: number): void {
  *
  * @example boundedServer(expressApp).listen(3000)
  */
-export function boundedServer(
-  listener: (req: IncomingMessage, res: ServerResponse) => void,
-  options: NodeServerOptions = {},
-): http.Server {
+export function boundedServer(listener: RequestListener, options: NodeServerOptions = {}): http.Server {
   const limits = nodeServerLimits(options);
+  const drain: Drain = { draining: false, sockets: new Set() };
   const server = http.createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -174,14 +183,18 @@ export function boundedServer(
       // node checks both timeouts on this period (30 s by default): check often enough to hold them.
       connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
     },
-    listener,
+    trackedListener(drain, listener),
   );
   server.timeout = limits.idleTimeoutMs;
   // A request node's parser refuses gets an error document too, not a bare status line.
   server.on('clientError', answerClientError);
   server.maxConnections = limits.maxConnections;
   capPerAddress(server, limits.maxConnectionsPerAddress);
-  drains.set(server, trackForDrain(server));
+  server.on('connection', (socket: Socket) => {
+    drain.sockets.add(socket);
+    socket.once('close', () => drain.sockets.delete(socket));
+  });
+  drains.set(server, drain);
   return server;
 }
 
@@ -208,8 +221,7 @@ export function closeGracefully(
   if (drain === undefined) {
     throw new TypeError('closeGracefully: give a server made by createNodeServer or boundedServer');
   }
-  drain.draining = true;
-  for (const res of drain.inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+  startDraining(drain);
   return new Promise((resolve) => {
     const cut = setTimeout(() => {
       server.closeAllConnections();
