@@ -1,9 +1,9 @@
 import {
-  isRedisPipelineClient,
   isRedisScriptClient,
   type RedisScriptClient,
-  runRedisScript,
-  runRedisScriptAndWait,
+  redisScriptAndWaitRunner,
+  redisScriptRunner,
+  type ScriptAndWaitRunner,
 } from '../stores/redis-client.js';
 import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } from './limits.js';
 import { checkPrefix, ownerKeys, ownerOfToken, ownerToken } from './redis-keys.js';
@@ -13,8 +13,9 @@ import type { ClaimOutcome, IdempotencyStore, StoredResponse } from './store.js'
 /** Options of {@link redisIdempotencyStore}: the client, a key prefix, the per-owner budgets and durability. */
 export interface RedisIdempotencyStoreOptions {
   /**
-   * An ioredis `Redis` or `Cluster` the application created (any client with the `evalsha`/`eval`
-   * of {@link RedisScriptClient}, and `pipeline` when `replicas` is set); the store never closes it.
+   * The application's client, which the store never closes: an ioredis `Redis` or `Cluster`, or a
+   * node-redis `createClient()` or `createCluster()` (see {@link RedisScriptClient}). With
+   * `replicas`, an ioredis client or a node-redis `createClient()`.
    */
   readonly client: RedisScriptClient;
   /**
@@ -75,7 +76,14 @@ function decodeClaim(reply: Reply, token: string): ClaimOutcome {
   }
 }
 
-function readDurability(options: RedisIdempotencyStoreOptions): { replicas: number; timeoutMs: number } {
+interface Durability {
+  readonly replicas: number;
+  readonly timeoutMs: number;
+  /** How a completion runs and waits, when `replicas` > 0. */
+  readonly runAndWait?: ScriptAndWaitRunner;
+}
+
+function readDurability(options: RedisIdempotencyStoreOptions): Durability {
   const replicas = options.replicas ?? 0;
   if (!Number.isSafeInteger(replicas) || replicas < 0) {
     throw new TypeError(
@@ -88,17 +96,18 @@ function readDurability(options: RedisIdempotencyStoreOptions): { replicas: numb
       `redisIdempotencyStore: replicationTimeoutMs must be a positive integer, got ${String(timeoutMs)}`,
     );
   }
-  if (replicas > 0 && !isRedisPipelineClient(options.client)) {
-    throw new TypeError('redisIdempotencyStore: replicas needs a client with pipeline() (an ioredis client)');
-  }
-  return { replicas, timeoutMs };
+  if (replicas === 0) return { replicas, timeoutMs };
+  const runAndWait = redisScriptAndWaitRunner(options.client);
+  if (typeof runAndWait === 'string') throw new TypeError(`redisIdempotencyStore: ${runAndWait}`);
+  return { replicas, timeoutMs, runAndWait };
 }
 
 /**
  * A Redis {@link IdempotencyStore}, safe with several app instances and on Redis Cluster: each
  * operation is one Lua script, so claim, renew, complete and release are atomic and fenced by the
  * claim's token, and each script touches only keys of the record's owner, which share one hash
- * slot (redis-keys.ts). The application passes its own ioredis client; no ioredis type is imported.
+ * slot (redis-keys.ts). The application passes its own ioredis or node-redis client; neither
+ * library's types are imported.
  *
  * A key is scoped to its owner: the same key claimed by two owners is two records.
  *
@@ -109,17 +118,17 @@ function readDurability(options: RedisIdempotencyStoreOptions): { replicas: numb
  * reclaims every expired record of the owner, so `full` means live records fill the quota (no live
  * record is ever dropped to make room).
  *
- * Auto pipelining (`enableAutoPipelining`) pays only when many calls are issued in one event-loop
- * turn (docs/idempotency.md, "Stores").
+ * Which client, and how to set it up for speed: docs/idempotency.md, "Stores".
  *
  * @example
- * const store = redisIdempotencyStore({ client: new Redis(process.env.REDIS_URL) });
+ * const client = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const store = redisIdempotencyStore({ client });
  * app.route({ method: 'POST', path: '/orders', use: [idempotency({ store })], handler });
  */
 export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): IdempotencyStore {
   const { client } = options;
   if (!isRedisScriptClient(client)) {
-    throw new TypeError('redisIdempotencyStore: `client` must be an ioredis client');
+    throw new TypeError('redisIdempotencyStore: `client` must be an ioredis or node-redis client');
   }
   for (const name of ['maxEntries', 'maxBytes'] as const) {
     if ((options as unknown as Record<string, unknown>)[name] !== undefined) {
@@ -135,6 +144,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
   const limits = readStoreLimits('redisIdempotencyStore', options, unbounded);
   const durability = readDurability(options);
   const claimer = claimScript(limits);
+  const runScript = redisScriptRunner(client);
 
   /** A script's keys and arguments: the owner's hash, then `now`, the record's field, the rest. */
   const scriptInput = (owner: string, key: string, args: readonly string[]): [string[], string[]] => {
@@ -142,7 +152,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
     return [[k.owner], [args[0]!, k.field, ...args.slice(1)]];
   };
   const run = async (script: Script, owner: string, key: string, args: readonly string[]) =>
-    (await runRedisScript(client, script, ...scriptInput(owner, key, args))) as Reply;
+    (await runScript(script, ...scriptInput(owner, key, args))) as Reply;
   /** `now` and, for a record kept `ms` from now, its expiry and its Redis TTL (grace included). */
   const clock = (ms: number): [now: string, expiry: string, ttl: string] => {
     const t = Math.floor(now());
@@ -150,13 +160,10 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
     return [String(t), String(t + span), String(span + GRACE_MS)];
   };
   const complete = async (owner: string, key: string, args: readonly string[]) => {
-    if (durability.replicas === 0) return run(scripts.complete, owner, key, args);
-    const [keys, argv] = scriptInput(owner, key, args);
-    const [reply, acknowledged] = await runRedisScriptAndWait(
-      client as Parameters<typeof runRedisScriptAndWait>[0],
+    if (durability.runAndWait === undefined) return run(scripts.complete, owner, key, args);
+    const [reply, acknowledged] = await durability.runAndWait(
       scripts.complete,
-      keys,
-      argv,
+      ...scriptInput(owner, key, args),
       durability,
     );
     if (reply === 1 && acknowledged < durability.replicas) {

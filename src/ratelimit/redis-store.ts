@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isRedisScriptClient, type RedisScriptClient, runRedisScript } from '../stores/redis-client.js';
+import { isRedisScriptClient, type RedisScriptClient, redisScriptRunner } from '../stores/redis-client.js';
 import { gcraDecisionFromDebts } from './gcra.js';
 import { policyStorageId, type RateLimitPolicy } from './policy.js';
 import { GCRA_SCRIPT } from './redis-script.js';
@@ -8,8 +8,8 @@ import type { RateLimitStore } from './store.js';
 /** Options of {@link redisRateLimitStore}. */
 export interface RedisRateLimitStoreOptions {
   /**
-   * An ioredis `Redis` or `Cluster` the application created and owns (any client with the
-   * `evalsha`/`eval` of {@link RedisScriptClient}).
+   * The application's client, which it owns: an ioredis `Redis` or `Cluster`, or a node-redis
+   * `createClient()` or `createCluster()` (see {@link RedisScriptClient}).
    */
   readonly client: RedisScriptClient;
   /** Prefix of every key (default `ratelimit:`). */
@@ -36,11 +36,12 @@ const SCRIPT = { source: GCRA_SCRIPT, sha: createHash('sha1').update(GCRA_SCRIPT
 export function redisRateLimitStore(options: RedisRateLimitStoreOptions): RateLimitStore {
   const { client } = options;
   if (!isRedisScriptClient(client)) {
-    throw new TypeError('redisRateLimitStore: client must be an ioredis client');
+    throw new TypeError('redisRateLimitStore: client must be an ioredis or node-redis client');
   }
   const prefix = options.prefix ?? 'ratelimit:';
   if (typeof prefix !== 'string') throw new TypeError('redisRateLimitStore: prefix must be a string');
   const { now } = options;
+  const runScript = redisScriptRunner(client);
   if (now !== undefined && typeof now !== 'function')
     throw new TypeError('redisRateLimitStore: now must be a function returning milliseconds');
 
@@ -49,7 +50,7 @@ export function redisRateLimitStore(options: RedisRateLimitStoreOptions): RateLi
       const keys = policies.map((policy) => `${prefix}{${key}}:${policyStorageId(policy)}`);
       const args = policies.flatMap((policy) => [policy.quota, policy.windowSeconds * 1000]);
       if (now !== undefined) args.push(Math.floor(now()));
-      const reply = await runRedisScript(client, SCRIPT, keys, args);
+      const reply = await runScript(SCRIPT, keys, args);
       if (
         !Array.isArray(reply) ||
         reply.length !== policies.length + 1 ||

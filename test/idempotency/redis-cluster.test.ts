@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import keySlot from 'cluster-key-slot';
 import { Cluster } from 'ioredis';
+import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
 import { configFromEnv } from '../../examples/reference-app/config.js';
@@ -70,6 +71,35 @@ describeStoreContract(
         ownerMaxBytes,
       }),
     totalBudgets: false,
+  },
+  available,
+);
+
+// The same contract through a node-redis cluster: its scripts go to the node of their first key.
+let nodeRedisCluster: ReturnType<typeof createCluster> | undefined;
+describeStoreContract(
+  'Redis Cluster (node-redis client)',
+  {
+    before: async () => {
+      nodeRedisCluster = createCluster({
+        rootNodes: cluster.nodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })),
+      });
+      nodeRedisCluster.on('error', () => {});
+      await nodeRedisCluster.connect();
+    },
+    make: (now) => redisIdempotencyStore({ client: nodeRedisCluster!, prefix: 'node-redis:', now }),
+    makeLimited: async (now, { ownerMaxEntries, ownerMaxBytes }) =>
+      redisIdempotencyStore({
+        client: nodeRedisCluster!,
+        prefix: `node-redis-limited-${++limited}:`,
+        now,
+        ownerMaxEntries,
+        ownerMaxBytes,
+      }),
+    totalBudgets: false,
+    after: async () => {
+      nodeRedisCluster?.destroy();
+    },
   },
   available,
 );

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
+import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IdempotencyStore, redisIdempotencyStore } from '../../src/idempotency/index.js';
+import { connectNodeRedis, type NodeRedisClient } from '../support/node-redis.js';
 import { REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 import { describeStoreContract } from './store-contract.js';
 
@@ -38,9 +40,45 @@ describeStoreContract(
   available,
 );
 
+// The same contract with a node-redis client, the other library the store takes.
+let nodeRedis: NodeRedisClient | undefined;
+const nodeRedisPrefix = `${uniquePrefix('idem-node-redis')}:`;
+describeStoreContract(
+  'Redis (node-redis client)',
+  {
+    before: async () => {
+      nodeRedis = await connectNodeRedis();
+    },
+    make: (now) => redisIdempotencyStore({ client: nodeRedis!, prefix: nodeRedisPrefix, now }),
+    makeLimited: async (now, { ownerMaxEntries, ownerMaxBytes }) =>
+      redisIdempotencyStore({
+        client: nodeRedis!,
+        prefix: `${nodeRedisPrefix}limited-${++limited}:`,
+        now,
+        ownerMaxEntries,
+        ownerMaxBytes,
+      }),
+    totalBudgets: false,
+    after: async () => {
+      if (nodeRedis === undefined) return;
+      const keys = await nodeRedis.keys(`${nodeRedisPrefix}*`);
+      if (keys.length > 0) await nodeRedis.del(keys);
+      await nodeRedis.quit();
+    },
+  },
+  available,
+);
+
 describe('the Redis store, when configured', () => {
-  it('rejects something that is not an ioredis client at start-up', () => {
-    expect(() => redisIdempotencyStore({ client: {} as Redis })).toThrow(TypeError);
+  it('rejects something that is not an ioredis or node-redis client at start-up', () => {
+    expect(() => redisIdempotencyStore({ client: {} as Redis })).toThrow(/ioredis or node-redis/);
+  });
+
+  it('refuses replicas on a node-redis cluster, which cannot send WAIT to the node of a key', () => {
+    const cluster = createCluster({ rootNodes: [{ url: REDIS_URL }] });
+    expect(() => redisIdempotencyStore({ client: cluster, replicas: 1 })).toThrow(/node-redis cluster/);
+    // Without replicas, the cluster's scripts go to the node of their key: accepted.
+    expect(() => redisIdempotencyStore({ client: cluster })).not.toThrow();
   });
 
   it('rejects a prefix with a hash tag, store-wide budgets and bad durability options, naming them', () => {
@@ -123,52 +161,63 @@ describe.skipIf(!available)('the Redis store, by owner', () => {
     expect(await redis.pttl(`${prefix}{sub:t}`)).toBeGreaterThanOrEqual(660_000 - 5_000);
   });
 
-  it('sends Redis one script and three commands per first claim and per completion', async () => {
-    // Redis' own MONITOR lists every command it runs, those of scripts included.
-    const prefix = `${base}commands:`;
-    const store = redisIdempotencyStore({ client: redis, prefix });
-    const monitor = await redis.duplicate().monitor();
-    const seen: string[][] = [];
-    monitor.on('monitor', (_time: string, args: string[]) => {
-      if (args.some((arg) => arg.startsWith(prefix))) seen.push(args);
-    });
-    const counts: Record<string, number>[] = [];
-    const take = () => {
-      const count: Record<string, number> = {};
-      for (const [name] of seen.splice(0)) count[name!.toLowerCase()] = (count[name!.toLowerCase()] ?? 0) + 1;
-      counts.push(count);
-    };
-    const claimed = await store.claim('k', 'fp', 60_000, 'sub:c');
-    if (claimed.kind !== 'claimed') throw new Error('not claimed');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    take();
-    const response = { status: 201, headers: { etag: '"1"' }, body: new Uint8Array(5) };
-    expect(await store.complete('k', claimed.token, response, 60_000)).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    take();
-    monitor.disconnect();
-    // The first time, the owner's hash gets its TTL (PEXPIRE); EVAL when this Redis had not cached the script.
-    for (const count of counts) {
-      const { evalsha = 0, eval: evaluated = 0, pexpire = 0, ...commands } = count;
-      expect(evalsha + evaluated).toBeGreaterThanOrEqual(1);
-      expect(pexpire).toBeLessThanOrEqual(1);
-      expect(Object.values(commands).reduce((a, b) => a + b, 0)).toBe(3);
-    }
-  });
+  it.each(['ioredis', 'node-redis'] as const)(
+    'sends Redis one script and three commands per first claim and per completion (%s)',
+    async (library) => {
+      // Redis' own MONITOR lists every command it runs, those of scripts included.
+      const prefix = `${base}commands-${library}:`;
+      const client = library === 'ioredis' ? redis : await connectNodeRedis();
+      const store = redisIdempotencyStore({ client, prefix });
+      const monitor = await redis.duplicate().monitor();
+      const seen: string[][] = [];
+      monitor.on('monitor', (_time: string, args: string[]) => {
+        if (args.some((arg) => arg.startsWith(prefix))) seen.push(args);
+      });
+      const counts: Record<string, number>[] = [];
+      const take = () => {
+        const count: Record<string, number> = {};
+        for (const [name] of seen.splice(0))
+          count[name!.toLowerCase()] = (count[name!.toLowerCase()] ?? 0) + 1;
+        counts.push(count);
+      };
+      const claimed = await store.claim('k', 'fp', 60_000, 'sub:c');
+      if (claimed.kind !== 'claimed') throw new Error('not claimed');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      take();
+      const response = { status: 201, headers: { etag: '"1"' }, body: new Uint8Array(5) };
+      expect(await store.complete('k', claimed.token, response, 60_000)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      take();
+      monitor.disconnect();
+      // The first time, the owner's hash gets its TTL (PEXPIRE); EVAL when this Redis had not cached the script.
+      for (const count of counts) {
+        const { evalsha = 0, eval: evaluated = 0, pexpire = 0, ...commands } = count;
+        expect(evalsha + evaluated).toBeGreaterThanOrEqual(1);
+        expect(pexpire).toBeLessThanOrEqual(1);
+        expect(Object.values(commands).reduce((a, b) => a + b, 0)).toBe(3);
+      }
+      if (client !== redis) await client.quit();
+    },
+  );
 
-  it('rejects a completion that fewer replicas than asked acknowledged, naming the count', async () => {
-    // This Redis has no replica: WAIT 1 answers 0 after the timeout.
-    const store = redisIdempotencyStore({
-      client: redis,
-      prefix: `${base}wait:`,
-      replicas: 1,
-      replicationTimeoutMs: 20,
-    });
-    const claimed = await store.claim('k', 'fp', 60_000, 'sub:w');
-    if (claimed.kind !== 'claimed') throw new Error('not claimed');
-    const response = { status: 201, headers: {}, body: new Uint8Array() };
-    await expect(store.complete('k', claimed.token, response, 60_000)).rejects.toThrow(/0 of 1 replicas/);
-  });
+  it.each(['ioredis', 'node-redis'] as const)(
+    'rejects a completion that fewer replicas than asked acknowledged, naming the count (%s)',
+    async (library) => {
+      // This Redis has no replica: WAIT 1 answers 0 after the timeout.
+      const client = library === 'ioredis' ? redis : await connectNodeRedis();
+      const store = redisIdempotencyStore({
+        client,
+        prefix: `${base}wait-${library}:`,
+        replicas: 1,
+        replicationTimeoutMs: 20,
+      });
+      const claimed = await store.claim('k', 'fp', 60_000, 'sub:w');
+      if (claimed.kind !== 'claimed') throw new Error('not claimed');
+      const response = { status: 201, headers: {}, body: new Uint8Array() };
+      await expect(store.complete('k', claimed.token, response, 60_000)).rejects.toThrow(/0 of 1 replicas/);
+      if (client !== redis) await client.quit();
+    },
+  );
 });
 
 describe.skipIf(!available)('the Redis store, driven by any sequence of operations', () => {

@@ -1,6 +1,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { createRemoteJWKSet, type JWTPayload } from 'jose';
 import type { Client, Pool, PoolClient } from 'pg';
+import type { RedisClientType, RedisClusterType } from 'redis';
 import { expectTypeOf, test } from 'vitest';
 import type { JwtClaims, JwtKeyResolver } from '../../src/auth/index.js';
 import type {
@@ -10,13 +11,15 @@ import type {
   RedisScriptClient,
 } from '../../src/idempotency/index.js';
 
-test('the real pg and ioredis clients fit the structural client types', () => {
+test('the real pg, ioredis and node-redis clients fit the structural client types', () => {
   expectTypeOf<Pool>().toExtend<ConnectionPool>();
   expectTypeOf<Pool>().toExtend<Queryable>();
   expectTypeOf<Client>().toExtend<Queryable>();
   expectTypeOf<PoolClient>().toExtend<PooledConnection>();
   expectTypeOf<Redis>().toExtend<RedisScriptClient>();
   expectTypeOf<Cluster>().toExtend<RedisScriptClient>();
+  expectTypeOf<RedisClientType>().toExtend<RedisScriptClient>();
+  expectTypeOf<RedisClusterType>().toExtend<RedisScriptClient>();
 });
 
 test('jose key resolvers and payloads fit the auth types, which do not import jose', () => {

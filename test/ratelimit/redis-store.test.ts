@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from '../../src/ratelimit/index.js';
+import { connectNodeRedis, type NodeRedisClient } from '../support/node-redis.js';
 import { REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 import { storeContract } from './store-contract.js';
 
@@ -23,6 +24,24 @@ describe.skipIf(!available)('with a real Redis', () => {
     return {
       store: redisRateLimitStore({ client: client!, prefix, now: () => clock }),
       key: (label) => `${label}-${tag}`,
+      advance: async (ms) => {
+        clock += ms;
+      },
+    };
+  });
+
+  // The same contract with a node-redis client, the other library the store takes.
+  let nodeRedis: NodeRedisClient | undefined;
+  beforeAll(async () => {
+    nodeRedis = await connectNodeRedis();
+  });
+  afterAll(() => nodeRedis?.quit());
+  storeContract('Redis (node-redis client)', () => {
+    const tag = Math.random().toString(36).slice(2, 8);
+    let clock = Date.now();
+    return {
+      store: redisRateLimitStore({ client: nodeRedis!, prefix, now: () => clock }),
+      key: (label) => `node-redis-${label}-${tag}`,
       advance: async (ms) => {
         clock += ms;
       },
