@@ -1,4 +1,3 @@
-import { Cluster, Redis } from 'ioredis';
 import pg from 'pg';
 import {
   type IdempotencyStore,
@@ -12,46 +11,10 @@ import { applyMigrations, type Migration } from './database/migration-runner.js'
 import { dataMigrations, idempotencyMigration } from './database/migrations.js';
 import { type DataStores, postgresDataStores } from './database/postgres-data-stores.js';
 import type { ReadinessCheck } from './health/readiness.js';
+import { connectRedis, type RedisConnection } from './redis-connection.js';
+import { hostOf, reasonOf, STORE_CONNECT_TIMEOUT_MS, StartupError, within } from './store-startup.js';
 
-/**
- * A store the app cannot start without is unusable: the message says which store, where, and why, in
- * one line, without the URL's credentials (`main.ts` prints it and exits non-zero).
- */
-export class StartupError extends Error {
-  override readonly name = 'StartupError';
-}
-
-/** `host:port` of a connection URL, never its user or password. */
-function hostOf(url: string, setting: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    throw new StartupError(`${setting} is not a valid URL`);
-  }
-}
-
-/** The reason of a connection failure, in a few words: an errno code or the first line of a message. */
-function reasonOf(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return reasonOf(error.errors[0]);
-  const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
-}
-
-/** How long start-up waits for a store to answer (connect, handshake, first command): 2 s. */
-export const STORE_CONNECT_TIMEOUT_MS = 2_000;
-
-/**
- * `work`, or a rejection once `ms` have passed: a store that accepts the connection but never
- * answers (stalled, overloaded) must not hang start-up.
- */
-function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
+export { StartupError } from './store-startup.js';
 
 /** The shared stores the configuration asks for, connected and ready, and how to let them go. */
 export interface Infrastructure extends Partial<DataStores> {
@@ -69,47 +32,13 @@ export interface Infrastructure extends Partial<DataStores> {
 export async function connectInfrastructure(config: Config): Promise<Infrastructure> {
   const closers: Array<() => Promise<unknown>> = [];
   let pool: pg.Pool | undefined;
-  let redis: Redis | Cluster | undefined;
+  let redis: RedisConnection | undefined;
   const redisClient = async () => {
     if (redis === undefined) {
-      // Connect once at start-up and say so clearly when Redis is not there; afterwards a command
-      // that cannot be sent fails fast, and the stores' own timeouts decide what the client sees.
-      const nodes = config.redisClusterNodes;
-      const host =
-        nodes === undefined
-          ? hostOf(config.redisUrl, 'REDIS_URL')
-          : `cluster ${nodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
-      const options = {
-        lazyConnect: true,
-        maxRetriesPerRequest: 1,
-        connectTimeout: STORE_CONNECT_TIMEOUT_MS,
-      };
-      // One node: no auto pipelining. Each request is read in its own turn of the event loop, so
-      // its batches held one command, and building one cost more than the write it saved: a keyed
-      // POST took 12% more of the app's CPU with it on (docs/idempotency.md, "Stores"). On a
-      // cluster it stays on: one write per master for the commands of one turn.
-      const client =
-        nodes === undefined
-          ? new Redis(config.redisUrl, options)
-          : new Cluster([...nodes], { lazyConnect: true, enableAutoPipelining: true, redisOptions: options });
-      // Without a listener, ioredis prints "[ioredis] Unhandled error event" and a stack per attempt.
-      // The stores' own timeouts and policies decide what clients see while Redis is away.
-      let lastError: unknown;
-      client.on('error', (error: unknown) => {
-        lastError = error;
-      });
-      try {
-        // connectTimeout bounds the TCP connection only; a server that accepts and then never
-        // answers its ready check is bounded here.
-        await within(client.connect(), STORE_CONNECT_TIMEOUT_MS);
-      } catch (error) {
-        client.disconnect();
-        throw new StartupError(`Redis is not reachable at ${host}: ${reasonOf(lastError ?? error)}`);
-      }
-      closers.push(() => client.quit());
-      redis = client;
+      redis = await connectRedis(config);
+      closers.push(redis.close);
     }
-    return redis;
+    return redis.client;
   };
   const postgres = () => {
     if (pool === undefined) {
@@ -196,8 +125,7 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
     readinessChecks.push({ name: 'postgres', check: () => checked.query('SELECT 1') });
   }
   if (redis !== undefined) {
-    const checked = redis;
-    readinessChecks.push({ name: 'redis', check: () => checked.ping() });
+    readinessChecks.push({ name: 'redis', check: redis.ping });
   }
   return {
     ...dataStores,

@@ -1,0 +1,79 @@
+import { Cluster } from 'ioredis';
+import { createClient } from 'redis';
+import type { RedisScriptClient } from 'rest-conventions/idempotency';
+import type { Config } from './config.js';
+import { hostOf, reasonOf, STORE_CONNECT_TIMEOUT_MS, StartupError, within } from './store-startup.js';
+
+/** The app's one Redis connection (or cluster), shared by the Redis stores. */
+export interface RedisConnection {
+  readonly client: RedisScriptClient;
+  /** For `GET /health/ready`. */
+  readonly ping: () => Promise<unknown>;
+  readonly close: () => Promise<unknown>;
+}
+
+/**
+ * Connect to `REDIS_URL` or, when set, the `REDIS_CLUSTER_NODES`, once at start-up; say clearly
+ * when Redis is not there. Afterwards a command that cannot be sent fails fast, and the stores' own
+ * timeouts decide what the client sees (docs/deployment.md).
+ *
+ * Which client (docs/idempotency.md, "Stores"):
+ * - one node: node-redis. It writes the commands of one event-loop iteration in one write, while each
+ *   request is read in its own turn; a write per command cost a keyed POST a quarter of the app's
+ *   CPU. Its per-command timer is off: every store call is bounded by the store's `timeoutMs`;
+ * - a cluster: ioredis `Cluster`, whose auto pipelining sends one write per master per turn, and
+ *   whose failover the cluster suite runs.
+ */
+export async function connectRedis(config: Config): Promise<RedisConnection> {
+  const nodes = config.redisClusterNodes;
+  return nodes === undefined ? connectOne(config.redisUrl) : connectCluster(nodes);
+}
+
+/** What both clients have: connection errors as events, and a connect that resolves when ready. */
+interface Connectable {
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  connect(): Promise<unknown>;
+}
+
+/**
+ * Connect within the start-up bound, the handshake included (a server that accepts and never
+ * answers fails too), or abandon the client and throw one clear line. The error listener stays:
+ * without one, either client reports each reconnection attempt as an unhandled 'error' event, and
+ * the stores' own timeouts and policies decide what clients see while Redis is away.
+ */
+async function connectWithin(host: string, client: Connectable, abandon: () => void): Promise<void> {
+  let lastError: unknown;
+  client.on('error', (error) => {
+    lastError = error;
+  });
+  try {
+    await within(client.connect(), STORE_CONNECT_TIMEOUT_MS);
+  } catch (error) {
+    abandon();
+    throw new StartupError(`Redis is not reachable at ${host}: ${reasonOf(lastError ?? error)}`);
+  }
+}
+
+async function connectOne(url: string): Promise<RedisConnection> {
+  const host = hostOf(url, 'REDIS_URL');
+  const client = createClient({
+    url,
+    socket: { connectTimeout: STORE_CONNECT_TIMEOUT_MS },
+    // While Redis is away, a command fails at once instead of waiting in a queue.
+    disableOfflineQueue: true,
+    commandOptions: { timeout: 0 },
+  });
+  await connectWithin(host, client, () => client.destroy());
+  return { client, ping: () => client.ping(), close: () => client.close() };
+}
+
+async function connectCluster(nodes: NonNullable<Config['redisClusterNodes']>): Promise<RedisConnection> {
+  const host = `cluster ${nodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
+  const client = new Cluster([...nodes], {
+    lazyConnect: true,
+    enableAutoPipelining: true,
+    redisOptions: { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: STORE_CONNECT_TIMEOUT_MS },
+  });
+  await connectWithin(host, client, () => client.disconnect());
+  return { client, ping: () => client.ping(), close: () => client.quit() };
+}
