@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hashTag } from '../stores/redis-hash-tag.js';
 
 /**
  * Where the Redis idempotency store keeps an owner's records (docs/idempotency.md, "Redis").
@@ -15,21 +16,9 @@ export interface OwnerKeys {
   readonly field: string;
 }
 
-/**
- * The owner as a hash tag: `%`, `{` and `}` percent-encoded so no owner ends the tag early or
- * names another owner's keys, and the empty owner as a lone `%` so the tag is never empty (an
- * empty tag would hash each whole key on its own).
- */
-function ownerTag(owner: string): string {
-  if (owner === '') return '%';
-  return /[%{}]/.test(owner)
-    ? owner.replace(/[%{}]/g, (c) => (c === '%' ? '%25' : c === '{' ? '%7B' : '%7D'))
-    : owner;
-}
-
 /** Where a script on `key` of `owner` reads and writes. */
 export function ownerKeys(prefix: string, owner: string, key: string): OwnerKeys {
-  return { owner: `${prefix}{${ownerTag(owner)}}`, field: `:${key}` };
+  return { owner: `${prefix}{${hashTag(owner)}}`, field: `:${key}` };
 }
 
 /** Length of a UUID, the random part of a token. */
@@ -46,14 +35,4 @@ export function ownerToken(owner: string): string {
 /** The owner a token names, or undefined for a string no claim of this store issued. */
 export function ownerOfToken(token: string): string | undefined {
   return token.length >= UUID_LENGTH ? token.slice(UUID_LENGTH) : undefined;
-}
-
-/** A key prefix holding a hash tag would put every owner in one slot. */
-export function checkPrefix(store: string, prefix: unknown): string {
-  if (typeof prefix !== 'string' || /[{}]/.test(prefix)) {
-    throw new TypeError(
-      `${store}: prefix must be a string without '{' or '}' (the store puts a hash tag per owner), got ${String(prefix)}`,
-    );
-  }
-  return prefix;
 }

@@ -5,8 +5,9 @@ import {
   redisScriptRunner,
   type ScriptAndWaitRunner,
 } from '../stores/redis-client.js';
+import { checkPrefix } from '../stores/redis-hash-tag.js';
 import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } from './limits.js';
-import { checkPrefix, ownerKeys, ownerOfToken, ownerToken } from './redis-keys.js';
+import { ownerKeys, ownerOfToken, ownerToken } from './redis-keys.js';
 import { claimScript, type Script, scripts } from './redis-scripts.js';
 import type { ClaimOutcome, IdempotencyStore, StoredResponse } from './store.js';
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isRedisScriptClient, type RedisScriptClient, redisScriptRunner } from '../stores/redis-client.js';
+import { checkPrefix, hashTag } from '../stores/redis-hash-tag.js';
 import { gcraDecisionFromDebts } from './gcra.js';
 import { policyStorageId, type RateLimitPolicy } from './policy.js';
 import { GCRA_SCRIPT } from './redis-script.js';
@@ -12,7 +13,10 @@ export interface RedisRateLimitStoreOptions {
    * `createClient()` or `createCluster()` (see {@link RedisScriptClient}).
    */
   readonly client: RedisScriptClient;
-  /** Prefix of every key (default `ratelimit:`). */
+  /**
+   * Prefix of every key (default `ratelimit:`), without `{` or `}`: the store puts a Redis Cluster
+   * hash tag per client after it, so clients spread over the cluster's masters.
+   */
   readonly prefix?: string;
   /**
    * Clock in ms since the epoch, sent with each decision. Default: none, Redis `TIME` decides, so app
@@ -27,7 +31,8 @@ const SCRIPT = { source: GCRA_SCRIPT, sha: createHash('sha1').update(GCRA_SCRIPT
 /**
  * A store shared by every app instance: one atomic Lua script per decision covering all the
  * request's policies, the time taken from Redis `TIME`, keys expiring with their state. A client's
- * keys share a hash tag, so the script also runs on Redis Cluster.
+ * keys share a hash tag (the whole client key, `%`, `{` and `}` percent-encoded), so the script
+ * also runs on Redis Cluster.
  *
  * @example
  * import { Redis } from 'ioredis';
@@ -38,8 +43,7 @@ export function redisRateLimitStore(options: RedisRateLimitStoreOptions): RateLi
   if (!isRedisScriptClient(client)) {
     throw new TypeError('redisRateLimitStore: client must be an ioredis or node-redis client');
   }
-  const prefix = options.prefix ?? 'ratelimit:';
-  if (typeof prefix !== 'string') throw new TypeError('redisRateLimitStore: prefix must be a string');
+  const prefix = checkPrefix('redisRateLimitStore', options.prefix ?? 'ratelimit:');
   const { now } = options;
   const runScript = redisScriptRunner(client);
   if (now !== undefined && typeof now !== 'function')
@@ -47,7 +51,8 @@ export function redisRateLimitStore(options: RedisRateLimitStoreOptions): RateLi
 
   return {
     async consume(key: string, policies: readonly RateLimitPolicy[]) {
-      const keys = policies.map((policy) => `${prefix}{${key}}:${policyStorageId(policy)}`);
+      const tagged = `${prefix}{${hashTag(key)}}:`;
+      const keys = policies.map((policy) => tagged + policyStorageId(policy));
       const args = policies.flatMap((policy) => [policy.quota, policy.windowSeconds * 1000]);
       if (now !== undefined) args.push(Math.floor(now()));
       const reply = await runScript(SCRIPT, keys, args);

@@ -1,3 +1,5 @@
+import { fc, test } from '@fast-check/vitest';
+import keySlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from '../../src/ratelimit/index.js';
@@ -63,19 +65,58 @@ describe.skipIf(!available)('with a real Redis', () => {
     expect(ttls[1]).toBeLessThanOrEqual(864_001);
   });
 
+  it('refuses a prefix holding a hash tag, which would put every client in one slot', () => {
+    expect(() => redisRateLimitStore({ client: client!, prefix: '{ratelimit}:' })).toThrow(
+      /redisRateLimitStore: prefix must be a string without '\{' or '\}'/,
+    );
+  });
+
+  // Client keys drawn from text heavy in the characters a hash tag is made of.
+  const clientKey = fc.string({
+    unit: fc.constantFrom('a', '{', '}', '%', ':', '7', 'B', 'D'),
+    maxLength: 8,
+  });
+  let run = 0;
+  test.prop([clientKey], { numRuns: 40 })(
+    "keeps a client's keys in one slot, under a hash tag that is the whole client key",
+    async (key) => {
+      const runPrefix = `${prefix}tag-${++run}:`;
+      const store = redisRateLimitStore({ client: client!, prefix: runPrefix });
+      await store.consume(key, [
+        { name: 'burst', quota: 10, windowSeconds: 60 },
+        { name: 'day', quota: 100, windowSeconds: 86400 },
+      ]);
+      const keys = await client!.keys(`${runPrefix}*`);
+      expect(keys).toHaveLength(2);
+      // cluster-key-slot implements the slot rule of the Redis Cluster specification on its own.
+      expect(keySlot(keys[0]!)).toBe(keySlot(keys[1]!));
+      // The tag, between the first '{' and the next '}', read back: the client key, whole.
+      const rest = keys[0]!.slice(runPrefix.length);
+      expect(rest.startsWith('{')).toBe(true);
+      const tag = rest.slice(1, rest.indexOf('}'));
+      const decoded = tag.replace(/%(25|7B|7D)/g, (_, hex: string) =>
+        String.fromCharCode(Number.parseInt(hex, 16)),
+      );
+      expect(decoded).toBe(key === '' ? '%' : key);
+    },
+  );
+
   it('refuses a clock that is not a function, naming the option', () => {
     expect(() => redisRateLimitStore({ client: client!, prefix, now: 5 as never })).toThrow(
       /redisRateLimitStore: now must be a function/,
     );
   });
 
-  it('reloads the script after SCRIPT FLUSH', async () => {
-    const store = redisRateLimitStore({ client: client!, prefix });
-    const policy = { name: 'p', quota: 2, windowSeconds: 60 };
-    await store.consume('flushed', [policy]);
-    await client!.script('FLUSH');
-    expect((await store.consume('flushed', [policy])).policies[0]!.remaining).toBe(0);
-  });
+  it.each(['ioredis', 'node-redis'] as const)(
+    'reloads the script after SCRIPT FLUSH (%s)',
+    async (library) => {
+      const store = redisRateLimitStore({ client: library === 'ioredis' ? client! : nodeRedis!, prefix });
+      const policy = { name: 'p', quota: 2, windowSeconds: 60 };
+      await store.consume(`flushed-${library}`, [policy]);
+      await client!.script('FLUSH');
+      expect((await store.consume(`flushed-${library}`, [policy])).policies[0]!.remaining).toBe(0);
+    },
+  );
 
   it('agrees with the memory store, since both use the same arithmetic', async () => {
     // A window long enough that no request is paid back between two calls, whatever the scheduling.
