@@ -22,11 +22,32 @@ const LISTENING = /listening on (http:\/\/\S+)/;
  * Start `script` (relative to the repository) with tsx and `env`, and resolve once `count` lines
  * announce a listening URL. A process that exits first rejects, with what it printed.
  */
-export async function startProcess(script: string, env: NodeJS.ProcessEnv, count = 1, args: string[] = []) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+export function startProcess(script: string, env: NodeJS.ProcessEnv, count = 1, args: string[] = []) {
+  return startCommand(script, process.execPath, ['--import', 'tsx', script, ...args], env, count);
+}
+
+/**
+ * An npm script (`npm run <name>`) as a user runs it: npm, the shell npm starts, and what the
+ * script runs. The whole tree is its own process group, so a test can end what is left of it
+ * (`process.kill(-child.pid)`) whatever npm did.
+ */
+export function startNpmScript(name: string, env: NodeJS.ProcessEnv, count = 1, args: string[] = []) {
+  return startCommand(`npm run ${name}`, 'npm', ['run', '--silent', name, '--', ...args], env, count, true);
+}
+
+async function startCommand(
+  what: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  count: number,
+  detached = false,
+) {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached,
   });
   const exited = once(child, 'exit').then(([code, signal]) => (code ?? signal) as number | string);
   let output = '';
@@ -43,7 +64,7 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv, count
     });
   });
   const failed = exited.then((code) => {
-    throw new Error(`${script} exited (${code}) before it was ready:\n${output.slice(-2000)}`);
+    throw new Error(`${what} exited (${code}) before it was ready:\n${output.slice(-2000)}`);
   });
   await Promise.race([ready, failed]);
   failed.catch(() => undefined);
