@@ -14,13 +14,14 @@ export interface RedisConnection {
 
 /**
  * Connect to `REDIS_URL` or, when set, the `REDIS_CLUSTER_NODES`, once at start-up; say clearly
- * when Redis is not there. Afterwards a command that cannot be sent fails fast, and the stores' own
- * timeouts decide what the client sees (docs/deployment.md).
+ * when Redis is not there. Afterwards a command that cannot be sent fails fast, and the middlewares'
+ * store timeouts decide what the client sees (docs/deployment.md).
  *
  * Which client (docs/idempotency.md, "Stores"):
  * - one node: node-redis. It writes the commands of one event-loop iteration in one write, while each
  *   request is read in its own turn; a write per command cost a keyed POST a quarter of the app's
- *   CPU. Its per-command timer is off: every store call is bounded by the store's `timeoutMs`;
+ *   CPU (docs/benchmarks.md). Its per-command timer is off: the middlewares bound every store call
+ *   (`storeTimeoutMs`, `timeoutMs`);
  * - a cluster: ioredis `Cluster`, whose auto pipelining sends one write per master per turn, and
  *   whose failover the cluster suite runs.
  */

@@ -15,8 +15,8 @@ import type { ClaimOutcome, IdempotencyStore, StoredResponse } from './store.js'
 export interface RedisIdempotencyStoreOptions {
   /**
    * The application's client, which the store never closes: an ioredis `Redis` or `Cluster`, or a
-   * node-redis `createClient()` or `createCluster()` (see {@link RedisScriptClient}). With
-   * `replicas`, an ioredis client or a node-redis `createClient()`.
+   * node-redis `createClient()`, `createClientPool()`, `createCluster()` or `createSentinel()` (see
+   * {@link RedisScriptClient}), connected.
    */
   readonly client: RedisScriptClient;
   /**
@@ -72,8 +72,10 @@ function decodeClaim(reply: Reply, token: string): ClaimOutcome {
       return { kind: 'completed', response: decodeCompleted(answer[1] ?? '') };
     case 'mismatch':
       return { kind: 'mismatch' };
-    default:
+    case 'in-progress':
       return { kind: 'in-progress' };
+    default:
+      throw new Error('redisIdempotencyStore: unexpected reply from the claim script');
   }
 }
 
@@ -98,8 +100,7 @@ function readDurability(options: RedisIdempotencyStoreOptions): Durability {
     );
   }
   if (replicas === 0) return { replicas, timeoutMs };
-  const runAndWait = redisScriptAndWaitRunner(options.client);
-  if (typeof runAndWait === 'string') throw new TypeError(`redisIdempotencyStore: ${runAndWait}`);
+  const runAndWait = redisScriptAndWaitRunner(options.client, 'redisIdempotencyStore');
   return { replicas, timeoutMs, runAndWait };
 }
 

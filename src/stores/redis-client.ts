@@ -17,7 +17,10 @@ interface NodeRedisScriptInput {
   arguments: string[];
 }
 
-/** A node-redis (`redis` 4 or later) client, from `createClient()` or `createCluster()`. */
+/**
+ * A node-redis (`redis` 4 to 6) client: `createClient()`, `createClientPool()`, `createCluster()` or
+ * `createSentinel()`.
+ */
 interface NodeRedisScriptClient {
   /** `EVALSHA` (run a cached script). */
   evalSha(sha1: string, options: NodeRedisScriptInput): Promise<unknown>;
@@ -44,20 +47,6 @@ type ScriptRunner = (
 const isNodeRedis = (client: RedisScriptClient): client is NodeRedisScriptClient =>
   typeof (client as NodeRedisScriptClient).evalSha === 'function';
 
-/** A node-redis cluster (`createCluster()`): commands go to the node of their first key. */
-const isNodeRedisCluster = (client: object) =>
-  'masters' in client || typeof (client as { getMasters?: unknown }).getMasters === 'function';
-
-/**
- * How a node-redis `createClient()` sends any command on its one connection; `undefined` for a
- * cluster, whose `sendCommand` takes the key to route by first.
- */
-function nodeRedisSender(client: NodeRedisScriptClient): ((args: string[]) => Promise<unknown>) | undefined {
-  const { sendCommand } = client as Partial<NodeRedisCommandClient>;
-  if (isNodeRedisCluster(client) || typeof sendCommand !== 'function') return undefined;
-  return sendCommand.bind(client);
-}
-
 /** `client` has the script commands of ioredis or of node-redis (checked at start-up). */
 export function isRedisScriptClient(client: unknown): client is RedisScriptClient {
   if (client === null || typeof client !== 'object') return false;
@@ -68,60 +57,62 @@ export function isRedisScriptClient(client: unknown): client is RedisScriptClien
 const isNoScript = (error: unknown) => error instanceof Error && error.message.startsWith('NOSCRIPT');
 
 /**
- * Run a Lua script by its SHA-1 and, on a server that has not cached it yet (first use, or after
- * `SCRIPT FLUSH`), by its source, which caches it: Redis `EVALSHA` answers `NOSCRIPT`.
+ * `send(true)` runs a script by its SHA-1; when Redis answers `NOSCRIPT` (first use, or after
+ * `SCRIPT FLUSH`), `send(false)` runs it by its source, which caches it.
  */
+async function withScriptFallback<T>(send: (cached: boolean) => Promise<T>): Promise<T> {
+  try {
+    return await send(true);
+  } catch (error) {
+    if (!isNoScript(error)) throw error;
+    return send(false);
+  }
+}
+
+/**
+ * A node-redis client that decodes replies as the stores read them (strings, numbers, arrays),
+ * whatever `typeMapping` the application set on it, for instance strings as `Buffer`s.
+ */
+function withDefaultReplies(client: NodeRedisScriptClient): NodeRedisScriptClient {
+  const mapped = client as NodeRedisScriptClient & {
+    withTypeMapping?: (mapping: object) => NodeRedisScriptClient;
+  };
+  return typeof mapped.withTypeMapping === 'function' ? mapped.withTypeMapping({}) : client;
+}
+
+/** Runs a script on `client`: `EVALSHA`, then `EVAL` when Redis answers `NOSCRIPT`. */
 export function redisScriptRunner(client: RedisScriptClient): ScriptRunner {
   if (isNodeRedis(client)) {
-    const sender = nodeRedisSender(client);
-    if (sender !== undefined) {
-      // The raw command skips node-redis' per-command parser: a third less of its CPU per call.
-      return async (script, keys, args) => {
-        const tail = [String(keys.length), ...keys, ...args.map(String)];
-        try {
-          return await sender(['EVALSHA', script.sha, ...tail]);
-        } catch (error) {
-          if (!isNoScript(error)) throw error;
-          return sender(['EVAL', script.source, ...tail]);
-        }
-      };
-    }
-    return async (script, keys, args) => {
+    const decoded = withDefaultReplies(client);
+    return (script, keys, args) => {
       const input = { keys: [...keys], arguments: args.map(String) };
-      try {
-        return await client.evalSha(script.sha, input);
-      } catch (error) {
-        if (!isNoScript(error)) throw error;
-        return client.eval(script.source, input);
-      }
+      return withScriptFallback((cached) =>
+        cached ? decoded.evalSha(script.sha, input) : decoded.eval(script.source, input),
+      );
     };
   }
-  return async (script, keys, args) => {
-    try {
-      return await client.evalsha(script.sha, keys.length, ...keys, ...args);
-    } catch (error) {
-      if (!isNoScript(error)) throw error;
-      return client.eval(script.source, keys.length, ...keys, ...args);
-    }
-  };
+  return (script, keys, args) =>
+    withScriptFallback((cached) =>
+      cached
+        ? client.evalsha(script.sha, keys.length, ...keys, ...args)
+        : client.eval(script.source, keys.length, ...keys, ...args),
+    );
 }
 
 /** The commands of an ioredis pipeline the stores use (`Redis#pipeline()`, `Cluster#pipeline()`). */
-interface RedisPipeline {
-  evalsha(sha1: string, numkeys: number, ...keysAndArgs: (string | number)[]): RedisPipeline;
-  eval(script: string, numkeys: number, ...keysAndArgs: (string | number)[]): RedisPipeline;
-  call(command: string, ...args: (string | number)[]): RedisPipeline;
+interface IoredisPipeline {
+  evalsha(sha1: string, numkeys: number, ...keysAndArgs: (string | number)[]): IoredisPipeline;
+  eval(script: string, numkeys: number, ...keysAndArgs: (string | number)[]): IoredisPipeline;
+  call(command: string, ...args: (string | number)[]): IoredisPipeline;
   exec(): Promise<[Error | null, unknown][] | null>;
 }
 
-/** An ioredis client, which can also send a pipeline: one write, to the node of the pipeline's keys. */
-interface IoredisPipelineClient extends IoredisScriptClient {
-  pipeline(): RedisPipeline;
-}
-
-/** A node-redis client from `createClient()`, which sends any command on its one connection. */
-interface NodeRedisCommandClient extends NodeRedisScriptClient {
-  sendCommand(args: string[]): Promise<unknown>;
+/** The commands of a node-redis `multi()` the stores use, sent with `execAsPipeline()` (no `MULTI`). */
+interface NodeRedisPipeline {
+  evalSha(sha1: string, options: NodeRedisScriptInput): NodeRedisPipeline;
+  eval(script: string, options: NodeRedisScriptInput): NodeRedisPipeline;
+  wait(replicas: number, timeoutMs: number): NodeRedisPipeline;
+  execAsPipeline(): Promise<unknown[]>;
 }
 
 interface ReplicaWait {
@@ -137,45 +128,57 @@ export type ScriptAndWaitRunner = (
   wait: ReplicaWait,
 ) => Promise<[reply: unknown, acknowledged: number]>;
 
+/** A node-redis pipeline's replies, or the first command's error (NOSCRIPT) or the second's, thrown. */
+async function nodeRedisReplies(pipeline: NodeRedisPipeline): Promise<unknown[]> {
+  try {
+    return await pipeline.execAsPipeline();
+  } catch (error) {
+    // node-redis reports failed commands together, as a MultiErrorReply with each reply.
+    const replies = (error as { replies?: unknown[] }).replies;
+    const failed = replies?.find((reply) => reply instanceof Error);
+    throw failed ?? error;
+  }
+}
+
 /**
- * A {@link ScriptAndWaitRunner} for `client`, or a reason it cannot wait for replicas. `WAIT`
- * counts the replicas that acknowledged every write before it on its connection, so it must follow
- * the script on the connection to the node that holds the script's keys:
- * - ioredis (`Redis` or `Cluster`): the script and `WAIT` in one pipeline, which goes to that node;
- * - node-redis `createClient()`: `WAIT` sent once the script has answered, on the client's one connection;
- * - a node-redis cluster cannot send a keyless `WAIT` to the node of a given key, so it is refused.
+ * A {@link ScriptAndWaitRunner} for `client`. `WAIT` counts the replicas that acknowledged every
+ * write before it on its connection, so it goes in one pipeline with the script, which the client
+ * sends on one connection to the node that holds the script's keys: ioredis' `pipeline()`, and
+ * node-redis' `multi()` sent with `execAsPipeline()` (a pool's is sent on one connection, a
+ * cluster's to the node of its first key). Throws a `TypeError` for a client with neither.
  */
-export function redisScriptAndWaitRunner(client: RedisScriptClient): ScriptAndWaitRunner | string {
+export function redisScriptAndWaitRunner(client: RedisScriptClient, store: string): ScriptAndWaitRunner {
   if (isNodeRedis(client)) {
-    const send = nodeRedisSender(client);
-    if (send === undefined) {
-      return 'replicas needs an ioredis client or a node-redis createClient() (a node-redis cluster cannot send WAIT to the node of a key)';
+    const decoded = withDefaultReplies(client) as NodeRedisScriptClient & { multi?: () => NodeRedisPipeline };
+    if (typeof decoded.multi !== 'function') {
+      throw new TypeError(`${store}: replicas needs a client that can send a pipeline (multi())`);
     }
-    const run = redisScriptRunner(client);
+    const multi = decoded.multi.bind(decoded);
     return async (script, keys, args, wait) => {
-      const reply = await run(script, keys, args);
-      const acknowledged = await send(['WAIT', String(wait.replicas), String(wait.timeoutMs)]);
+      const input = { keys: [...keys], arguments: args.map(String) };
+      const [reply, acknowledged] = await withScriptFallback((cached) => {
+        const pipeline = cached ? multi().evalSha(script.sha, input) : multi().eval(script.source, input);
+        return nodeRedisReplies(pipeline.wait(wait.replicas, wait.timeoutMs));
+      });
       return [reply, Number(acknowledged)];
     };
   }
-  if (typeof (client as Partial<IoredisPipelineClient>).pipeline !== 'function') {
-    return 'replicas needs a client with pipeline() (an ioredis client)';
+  const pipelined = client as IoredisScriptClient & { pipeline?: () => IoredisPipeline };
+  if (typeof pipelined.pipeline !== 'function') {
+    throw new TypeError(`${store}: replicas needs a client that can send a pipeline (pipeline())`);
   }
-  const pipelined = client as IoredisPipelineClient;
+  const pipeline = pipelined.pipeline.bind(pipelined);
   return async (script, keys, args, wait) => {
-    const send = async (cached: boolean) => {
-      const pipeline = pipelined.pipeline();
-      if (cached) pipeline.evalsha(script.sha, keys.length, ...keys, ...args);
-      else pipeline.eval(script.source, keys.length, ...keys, ...args);
-      const results = (await pipeline.call('WAIT', wait.replicas, wait.timeoutMs).exec()) ?? [];
-      const [ran, waited] = results;
+    const [ran, waited] = await withScriptFallback(async (cached) => {
+      const sent = cached
+        ? pipeline().evalsha(script.sha, keys.length, ...keys, ...args)
+        : pipeline().eval(script.source, keys.length, ...keys, ...args);
+      const [ran, waited] = (await sent.call('WAIT', wait.replicas, wait.timeoutMs).exec()) ?? [];
       if (ran === undefined || waited === undefined) throw new Error('Redis pipeline: no reply');
-      return [ran, waited] as const;
-    };
-    let [ran, waited] = await send(true);
-    if (isNoScript(ran[0])) [ran, waited] = await send(false);
-    if (ran[0] !== null) throw ran[0];
-    if (waited[0] !== null) throw waited[0];
-    return [ran[1], Number(waited[1])];
+      if (ran[0] !== null) throw ran[0];
+      if (waited[0] !== null) throw waited[0];
+      return [ran[1], waited[1]] as const;
+    });
+    return [ran, Number(waited)];
   };
 }

@@ -12,7 +12,7 @@ import { type TcpProxy, tcpProxy } from '../support/tcp-proxy.js';
 
 /**
  * The reference app with its Redis and PostgreSQL stores reached through a TCP proxy that cuts,
- * stalls and restores the connections: real servers, real clients (ioredis, pg), real sockets.
+ * stalls and restores the connections: real servers, real clients (node-redis, pg), real sockets.
  */
 const redisUp = await serviceAvailable('Redis');
 const postgresUp = await serviceAvailable('PostgreSQL');
@@ -212,7 +212,7 @@ describe.skipIf(!redisUp)('Redis (idempotency and rate limits) through a proxy',
       );
       expect(error).toBeInstanceOf(StartupError);
       expect((error as Error).message).toMatch(/^Redis is not reachable at 127\.0\.0\.1:\d+: [^\n]+$/);
-      // ioredis' connectTimeout in infrastructure.ts is 2 s.
+      // The start-up bound of store-startup.ts (connection and handshake) is 2 s.
       expect(note(`start-up refusal, Redis ${fault}`, performance.now() - started)).toBeLessThan(
         2_000 + SLACK_MS,
       );

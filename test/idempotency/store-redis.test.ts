@@ -1,84 +1,63 @@
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
-import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IdempotencyStore, redisIdempotencyStore } from '../../src/idempotency/index.js';
-import { connectNodeRedis, type NodeRedisClient } from '../support/node-redis.js';
+import { type ConnectedClient, REDIS_CLIENTS, type RedisClientName } from '../support/redis-clients.js';
 import { REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 import { describeStoreContract } from './store-contract.js';
 
 const available = await serviceAvailable('Redis');
-let client: Redis | undefined;
-const prefix = `${uniquePrefix('idem')}:`;
 let limited = 0;
 
-describeStoreContract(
-  'Redis',
-  {
-    before: async () => {
-      client = new Redis(REDIS_URL, { lazyConnect: true });
-      await client.connect();
+// The contract, once per client the store takes: each library and set-up reads and writes alike.
+for (const [name, connect] of Object.entries(REDIS_CLIENTS)) {
+  let connected: ConnectedClient | undefined;
+  const prefix = `${uniquePrefix('idem')}:`;
+  describeStoreContract(
+    `Redis (${name})`,
+    {
+      before: async () => {
+        connected = await connect();
+      },
+      make: (now) => redisIdempotencyStore({ client: connected!.client, prefix, now }),
+      // Per-owner budgets only: the store has none store-wide (docs/idempotency.md, "Budgets").
+      makeLimited: async (now, { ownerMaxEntries, ownerMaxBytes }) =>
+        redisIdempotencyStore({
+          client: connected!.client,
+          prefix: `${prefix}limited-${++limited}:`,
+          now,
+          ownerMaxEntries,
+          ownerMaxBytes,
+        }),
+      totalBudgets: false,
+      after: async () => {
+        await connected?.close();
+        await deleteKeysUnder(prefix);
+      },
     },
-    make: (now) => redisIdempotencyStore({ client: client!, prefix, now }),
-    // Per-owner budgets only: the store has none store-wide (docs/idempotency.md, "Budgets").
-    makeLimited: async (now, { ownerMaxEntries, ownerMaxBytes }) =>
-      redisIdempotencyStore({
-        client: client!,
-        prefix: `${prefix}limited-${++limited}:`,
-        now,
-        ownerMaxEntries,
-        ownerMaxBytes,
-      }),
-    totalBudgets: false,
-    after: async () => {
-      if (client === undefined) return;
-      const keys = await client.keys(`${prefix}*`);
-      if (keys.length > 0) await client.del(...keys);
-      await client.quit();
-    },
-  },
-  available,
-);
+    available,
+  );
+}
 
-// The same contract with a node-redis client, the other library the store takes.
-let nodeRedis: NodeRedisClient | undefined;
-const nodeRedisPrefix = `${uniquePrefix('idem-node-redis')}:`;
-describeStoreContract(
-  'Redis (node-redis client)',
-  {
-    before: async () => {
-      nodeRedis = await connectNodeRedis();
-    },
-    make: (now) => redisIdempotencyStore({ client: nodeRedis!, prefix: nodeRedisPrefix, now }),
-    makeLimited: async (now, { ownerMaxEntries, ownerMaxBytes }) =>
-      redisIdempotencyStore({
-        client: nodeRedis!,
-        prefix: `${nodeRedisPrefix}limited-${++limited}:`,
-        now,
-        ownerMaxEntries,
-        ownerMaxBytes,
-      }),
-    totalBudgets: false,
-    after: async () => {
-      if (nodeRedis === undefined) return;
-      const keys = await nodeRedis.keys(`${nodeRedisPrefix}*`);
-      if (keys.length > 0) await nodeRedis.del(keys);
-      await nodeRedis.quit();
-    },
-  },
-  available,
-);
+/** Deletes the keys under `prefix` that the tests left. */
+async function deleteKeysUnder(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+}
 
 describe('the Redis store, when configured', () => {
   it('rejects something that is not an ioredis or node-redis client at start-up', () => {
     expect(() => redisIdempotencyStore({ client: {} as Redis })).toThrow(/ioredis or node-redis/);
   });
 
-  it('refuses replicas on a node-redis cluster, which cannot send WAIT to the node of a key', () => {
-    const cluster = createCluster({ rootNodes: [{ url: REDIS_URL }] });
-    expect(() => redisIdempotencyStore({ client: cluster, replicas: 1 })).toThrow(/node-redis cluster/);
-    // Without replicas, the cluster's scripts go to the node of their key: accepted.
-    expect(() => redisIdempotencyStore({ client: cluster })).not.toThrow();
+  it('refuses replicas with a client that cannot send a pipeline, naming what it needs', () => {
+    const scriptsOnly = { evalSha: async () => 1, eval: async () => 1 };
+    expect(() => redisIdempotencyStore({ client: scriptsOnly, replicas: 1 })).toThrow(
+      /replicas needs .*multi\(\)/,
+    );
+    expect(() => redisIdempotencyStore({ client: scriptsOnly })).not.toThrow();
   });
 
   it('rejects a prefix with a hash tag, store-wide budgets and bad durability options, naming them', () => {
@@ -161,61 +140,113 @@ describe.skipIf(!available)('the Redis store, by owner', () => {
     expect(await redis.pttl(`${prefix}{sub:t}`)).toBeGreaterThanOrEqual(660_000 - 5_000);
   });
 
-  it.each(['ioredis', 'node-redis'] as const)(
+  /** Every command Redis runs whose arguments hold `prefix`, with the client address that sent it. */
+  async function monitored(prefix: string) {
+    // Redis' own MONITOR lists every command it runs, those of scripts included (as from "lua").
+    const monitor = await redis.duplicate().monitor();
+    const seen: { args: string[]; source: string }[] = [];
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (args.some((arg) => arg.startsWith(prefix)) || args[0]?.toLowerCase() === 'wait')
+        seen.push({ args, source });
+    });
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+    return { seen, settle, stop: () => monitor.disconnect() };
+  }
+
+  const clientNames = Object.keys(REDIS_CLIENTS) as RedisClientName[];
+
+  it.each(clientNames)(
     'sends Redis one script and three commands per first claim and per completion (%s)',
-    async (library) => {
-      // Redis' own MONITOR lists every command it runs, those of scripts included.
-      const prefix = `${base}commands-${library}:`;
-      const client = library === 'ioredis' ? redis : await connectNodeRedis();
-      const store = redisIdempotencyStore({ client, prefix });
-      const monitor = await redis.duplicate().monitor();
-      const seen: string[][] = [];
-      monitor.on('monitor', (_time: string, args: string[]) => {
-        if (args.some((arg) => arg.startsWith(prefix))) seen.push(args);
-      });
-      const counts: Record<string, number>[] = [];
-      const take = () => {
-        const count: Record<string, number> = {};
-        for (const [name] of seen.splice(0))
-          count[name!.toLowerCase()] = (count[name!.toLowerCase()] ?? 0) + 1;
-        counts.push(count);
-      };
-      const claimed = await store.claim('k', 'fp', 60_000, 'sub:c');
-      if (claimed.kind !== 'claimed') throw new Error('not claimed');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      take();
-      const response = { status: 201, headers: { etag: '"1"' }, body: new Uint8Array(5) };
-      expect(await store.complete('k', claimed.token, response, 60_000)).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      take();
-      monitor.disconnect();
-      // The first time, the owner's hash gets its TTL (PEXPIRE); EVAL when this Redis had not cached the script.
-      for (const count of counts) {
-        const { evalsha = 0, eval: evaluated = 0, pexpire = 0, ...commands } = count;
-        expect(evalsha + evaluated).toBeGreaterThanOrEqual(1);
-        expect(pexpire).toBeLessThanOrEqual(1);
-        expect(Object.values(commands).reduce((a, b) => a + b, 0)).toBe(3);
+    async (name) => {
+      const prefix = `${base}commands-${name.replace(/\W+/g, '-')}:`;
+      const connected = await REDIS_CLIENTS[name]();
+      const { seen, settle, stop } = await monitored(prefix);
+      try {
+        const store = redisIdempotencyStore({ client: connected.client, prefix });
+        const counts: Record<string, number>[] = [];
+        const take = () => {
+          const count: Record<string, number> = {};
+          for (const { args } of seen.splice(0)) {
+            const command = args[0]!.toLowerCase();
+            count[command] = (count[command] ?? 0) + 1;
+          }
+          counts.push(count);
+        };
+        const claimed = await store.claim('k', 'fp', 60_000, 'sub:c');
+        if (claimed.kind !== 'claimed') throw new Error('not claimed');
+        await settle();
+        take();
+        const response = { status: 201, headers: { etag: '"1"' }, body: new Uint8Array(5) };
+        expect(await store.complete('k', claimed.token, response, 60_000)).toBe(true);
+        await settle();
+        take();
+        // The first time, the owner's hash gets its TTL (PEXPIRE); EVAL when this Redis had not cached the script.
+        for (const count of counts) {
+          const { evalsha = 0, eval: evaluated = 0, pexpire = 0, ...commands } = count;
+          expect(evalsha + evaluated).toBeGreaterThanOrEqual(1);
+          expect(pexpire).toBeLessThanOrEqual(1);
+          expect(Object.values(commands).reduce((a, b) => a + b, 0)).toBe(3);
+        }
+      } finally {
+        stop();
+        await connected.close();
       }
-      if (client !== redis) await client.quit();
     },
   );
 
-  it.each(['ioredis', 'node-redis'] as const)(
-    'rejects a completion that fewer replicas than asked acknowledged, naming the count (%s)',
-    async (library) => {
-      // This Redis has no replica: WAIT 1 answers 0 after the timeout.
-      const client = library === 'ioredis' ? redis : await connectNodeRedis();
-      const store = redisIdempotencyStore({
-        client,
-        prefix: `${base}wait-${library}:`,
-        replicas: 1,
-        replicationTimeoutMs: 20,
-      });
-      const claimed = await store.claim('k', 'fp', 60_000, 'sub:w');
-      if (claimed.kind !== 'claimed') throw new Error('not claimed');
-      const response = { status: 201, headers: {}, body: new Uint8Array() };
-      await expect(store.complete('k', claimed.token, response, 60_000)).rejects.toThrow(/0 of 1 replicas/);
-      if (client !== redis) await client.quit();
+  it.each(clientNames)(
+    'waits for replicas on the connection that ran the completion, and rejects when too few acknowledged (%s)',
+    async (name) => {
+      // This Redis has no replica: WAIT 1 answers 0 after the timeout. WAIT counts the writes of its
+      // own connection only, so on another one it would vouch for nothing.
+      const prefix = `${base}wait-${name.replace(/\W+/g, '-')}:`;
+      const connected = await REDIS_CLIENTS[name]();
+      const { seen, settle, stop } = await monitored(prefix);
+      try {
+        const store = redisIdempotencyStore({
+          client: connected.client,
+          prefix,
+          replicas: 1,
+          replicationTimeoutMs: 20,
+        });
+        const tokens: [string, string][] = [];
+        for (const k of ['a', 'b', 'c', 'd']) {
+          const claimed = await store.claim(k, 'fp', 60_000, 'sub:w');
+          if (claimed.kind !== 'claimed') throw new Error('not claimed');
+          tokens.push([k, claimed.token]);
+        }
+        await settle();
+        seen.splice(0);
+        // At once, so a client with more than one connection spreads them over its connections.
+        const response = { status: 201, headers: {}, body: new Uint8Array() };
+        const outcomes = await Promise.allSettled(
+          tokens.map(([k, t]) => store.complete(k, t, response, 60_000)),
+        );
+        for (const outcome of outcomes) {
+          expect(outcome.status).toBe('rejected');
+          expect(String((outcome as PromiseRejectedResult).reason)).toMatch(/0 of 1 replicas/);
+        }
+        await settle();
+        // On each connection, every WAIT right after a script: the two went as one pipeline, on one
+        // connection, so the WAIT counted that script's write.
+        const bySource = new Map<string, string[]>();
+        for (const { args, source } of seen) {
+          if (source === 'lua') continue;
+          bySource.set(source, [...(bySource.get(source) ?? []), args[0]!.toLowerCase()]);
+        }
+        let waits = 0;
+        for (const commands of bySource.values()) {
+          commands.forEach((command, i) => {
+            if (command !== 'wait') return;
+            waits++;
+            expect(commands[i - 1]).toMatch(/^eval/);
+          });
+        }
+        expect(waits).toBe(4);
+      } finally {
+        stop();
+        await connected.close();
+      }
     },
   );
 });

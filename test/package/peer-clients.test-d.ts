@@ -1,7 +1,9 @@
 import type { Cluster, Redis } from 'ioredis';
 import { createRemoteJWKSet, type JWTPayload } from 'jose';
 import type { Client, Pool, PoolClient } from 'pg';
-import type { RedisClientType, RedisClusterType } from 'redis';
+import type { RedisClientPoolType, RedisClientType, RedisClusterType } from 'redis';
+import type { RedisClientType as RedisClientType4 } from 'redis-v4';
+import type { RedisClientType as RedisClientType5 } from 'redis-v5';
 import { expectTypeOf, test } from 'vitest';
 import type { JwtClaims, JwtKeyResolver } from '../../src/auth/index.js';
 import type {
@@ -20,6 +22,9 @@ test('the real pg, ioredis and node-redis clients fit the structural client type
   expectTypeOf<Cluster>().toExtend<RedisScriptClient>();
   expectTypeOf<RedisClientType>().toExtend<RedisScriptClient>();
   expectTypeOf<RedisClusterType>().toExtend<RedisScriptClient>();
+  expectTypeOf<RedisClientPoolType>().toExtend<RedisScriptClient>();
+  expectTypeOf<RedisClientType5>().toExtend<RedisScriptClient>();
+  expectTypeOf<RedisClientType4>().toExtend<RedisScriptClient>();
 });
 
 test('jose key resolvers and payloads fit the auth types, which do not import jose', () => {

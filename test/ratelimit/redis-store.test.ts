@@ -3,7 +3,7 @@ import keySlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from '../../src/ratelimit/index.js';
-import { connectNodeRedis, type NodeRedisClient } from '../support/node-redis.js';
+import { type ConnectedClient, REDIS_CLIENTS, type RedisClientName } from '../support/redis-clients.js';
 import { REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 import { storeContract } from './store-contract.js';
 
@@ -19,36 +19,29 @@ afterAll(async () => {
 });
 
 describe.skipIf(!available)('with a real Redis', () => {
-  storeContract('Redis', () => {
-    const tag = Math.random().toString(36).slice(2, 8);
-    // A fake clock sent with each decision (instead of Redis TIME): time passes without waiting.
-    let clock = Date.now();
-    return {
-      store: redisRateLimitStore({ client: client!, prefix, now: () => clock }),
-      key: (label) => `${label}-${tag}`,
-      advance: async (ms) => {
-        clock += ms;
-      },
-    };
-  });
-
-  // The same contract with a node-redis client, the other library the store takes.
-  let nodeRedis: NodeRedisClient | undefined;
+  // The contract, once per client the store takes: each library and set-up decides alike.
+  const connected = new Map<RedisClientName, ConnectedClient>();
   beforeAll(async () => {
-    nodeRedis = await connectNodeRedis();
+    for (const [name, connect] of Object.entries(REDIS_CLIENTS))
+      connected.set(name as RedisClientName, await connect());
   });
-  afterAll(() => nodeRedis?.quit());
-  storeContract('Redis (node-redis client)', () => {
-    const tag = Math.random().toString(36).slice(2, 8);
-    let clock = Date.now();
-    return {
-      store: redisRateLimitStore({ client: nodeRedis!, prefix, now: () => clock }),
-      key: (label) => `node-redis-${label}-${tag}`,
-      advance: async (ms) => {
-        clock += ms;
-      },
-    };
+  afterAll(async () => {
+    for (const { close } of connected.values()) await close();
   });
+  for (const name of Object.keys(REDIS_CLIENTS) as RedisClientName[]) {
+    storeContract(`Redis (${name})`, () => {
+      const tag = Math.random().toString(36).slice(2, 8);
+      // A fake clock sent with each decision (instead of Redis TIME): time passes without waiting.
+      let clock = Date.now();
+      return {
+        store: redisRateLimitStore({ client: connected.get(name)!.client, prefix, now: () => clock }),
+        key: (label) => `${name}-${label}-${tag}`,
+        advance: async (ms) => {
+          clock += ms;
+        },
+      };
+    });
+  }
 
   it('stores one expiring key per policy under the prefix, sharing a hash tag', async () => {
     const store = redisRateLimitStore({ client: client!, prefix });
@@ -107,10 +100,10 @@ describe.skipIf(!available)('with a real Redis', () => {
     );
   });
 
-  it.each(['ioredis', 'node-redis'] as const)(
+  it.each(Object.keys(REDIS_CLIENTS) as RedisClientName[])(
     'reloads the script after SCRIPT FLUSH (%s)',
     async (library) => {
-      const store = redisRateLimitStore({ client: library === 'ioredis' ? client! : nodeRedis!, prefix });
+      const store = redisRateLimitStore({ client: connected.get(library)!.client, prefix });
       const policy = { name: 'p', quota: 2, windowSeconds: 60 };
       await store.consume(`flushed-${library}`, [policy]);
       await client!.script('FLUSH');
