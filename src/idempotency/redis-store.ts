@@ -62,8 +62,11 @@ function decodeCompleted(state: string): StoredResponse {
   };
 }
 
+/** A script's 1 (done), whether the client read the integer as a number or a string. */
+const isOne = (reply: Reply) => !Array.isArray(reply) && Number(reply) === 1;
+
 function decodeClaim(reply: Reply, token: string): ClaimOutcome {
-  if (reply === 1) return { kind: 'claimed', token };
+  if (isOne(reply)) return { kind: 'claimed', token };
   const answer = reply as string[];
   switch (answer[0]) {
     case 'full':
@@ -168,7 +171,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
       ...scriptInput(owner, key, args),
       durability,
     );
-    if (reply === 1 && acknowledged < durability.replicas) {
+    if (isOne(reply as Reply) && acknowledged < durability.replicas) {
       // Completed on the master, but a failover now could lose it: not a completion to rely on.
       throw new Error(
         `redisIdempotencyStore: the record was acknowledged by ${acknowledged} of ${durability.replicas} replicas within ${durability.timeoutMs} ms`,
@@ -188,7 +191,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
       const owner = ownerOfToken(token);
       if (owner === undefined) return false;
       const [t, expiry, ttl] = clock(leaseMs);
-      return (await run(scripts.renew, owner, key, [t, token, expiry, ttl])) === 1;
+      return isOne(await run(scripts.renew, owner, key, [t, token, expiry, ttl]));
     },
     async complete(key, token, response: StoredResponse, retentionMs) {
       const owner = ownerOfToken(token);
@@ -204,12 +207,12 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
         state,
         String(recordBytes('', '', response) - RECORD_OVERHEAD_BYTES),
       ];
-      return (await complete(owner, key, args)) === 1;
+      return isOne(await complete(owner, key, args));
     },
     async release(key, token) {
       const owner = ownerOfToken(token);
       if (owner === undefined) return false;
-      return (await run(scripts.release, owner, key, [String(Math.floor(now())), token])) === 1;
+      return isOne(await run(scripts.release, owner, key, [String(Math.floor(now())), token]));
     },
   };
 }

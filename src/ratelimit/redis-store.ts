@@ -56,14 +56,12 @@ export function redisRateLimitStore(options: RedisRateLimitStoreOptions): RateLi
       const args = policies.flatMap((policy) => [policy.quota, policy.windowSeconds * 1000]);
       if (now !== undefined) args.push(Math.floor(now()));
       const reply = await runScript(SCRIPT, keys, args);
-      if (
-        !Array.isArray(reply) ||
-        reply.length !== policies.length + 1 ||
-        !reply.every(Number.isSafeInteger)
-      ) {
+      // Integers, whether the client read them as numbers or as strings.
+      const integers = Array.isArray(reply) ? reply.map(Number) : [];
+      if (integers.length !== policies.length + 1 || !integers.every(Number.isSafeInteger)) {
         throw new Error('redisRateLimitStore: unexpected reply from the rate-limit script');
       }
-      const [allowed, ...debts] = reply as number[];
+      const [allowed, ...debts] = integers;
       const decision = gcraDecisionFromDebts(policies, debts);
       // Same arithmetic on both sides; a mismatch means a script and library of different versions.
       if (decision.allowed !== (allowed === 1))

@@ -21,7 +21,7 @@ const quiet = <T extends { on(event: 'error', listener: () => void): unknown }>(
  * Every client the Redis stores take (docs/idempotency.md, "Stores"), at REDIS_URL: ioredis, and
  * node-redis 4, 5 and 6 (`redis-v4`, `redis-v5` are npm aliases of those majors), a node-redis
  * pool, and a node-redis client set up unlike the stores' own defaults (RESP2, bulk strings decoded
- * as Buffers), which the stores must read all the same.
+ * as Buffers, integers as strings), which the stores must read all the same.
  */
 export const REDIS_CLIENTS = {
   ioredis: async () => {
@@ -47,10 +47,10 @@ export const REDIS_CLIENTS = {
     await pool.connect();
     return { client: pool, close: () => pool.close() };
   },
-  'node-redis 6, RESP2, strings as Buffers': async () => {
+  'node-redis 6, RESP2, strings as Buffers and integers as strings': async () => {
     const client = await quiet(createClient({ url: REDIS_URL, RESP: 2 })).connect();
     return {
-      client: client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer }),
+      client: client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer, [RESP_TYPES.NUMBER]: String }),
       close: () => client.close(),
     };
   },
