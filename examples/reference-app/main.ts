@@ -38,9 +38,6 @@ const server = await serve(
   createReferenceApp(config, logger, { ...infrastructure, idempotencyStore: claims.store }),
   config.port,
 );
-process.stdout.write(
-  `rest-conventions reference app listening on http://localhost:${server.port} (${adapter})\n`,
-);
 
 /**
  * SIGTERM/SIGINT: stop accepting, close idle keep-alive connections, let requests in flight finish
@@ -49,9 +46,11 @@ process.stdout.write(
  * record; the claim of one cut at the bound is released, so the client's retry runs at once instead
  * of getting 409 until the lease ends. A second signal exits at once.
  */
+let stopping = false;
 const stop = () => {
-  process.once('SIGTERM', () => process.exit(1));
-  process.once('SIGINT', () => process.exit(1));
+  // Listeners stay installed throughout (no `once`), so no signal ever meets the default action.
+  if (stopping) process.exit(1);
+  stopping = true;
   void server
     .close(config.shutdownTimeoutSeconds * 1000)
     .then((outcome) => {
@@ -66,5 +65,10 @@ const stop = () => {
     })
     .then(() => process.exit(0));
 };
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+// Announced only once the handlers are in place: a process manager may signal the moment it reads
+// this line, and a SIGTERM before them would kill the app without its drain.
+process.stdout.write(
+  `rest-conventions reference app listening on http://localhost:${server.port} (${adapter})\n`,
+);

@@ -60,6 +60,21 @@ describe('npm scripts and SIGTERM', () => {
     expect(await closedWithin(app.urls, 5_000)).toEqual([]);
   }, 60_000);
 
+  it('npm start: a SIGTERM the moment the app announces its port still drains', async () => {
+    // A process manager may signal as soon as it reads the line. Four at once on two cores make the
+    // gap between the line and the app's signal handlers wide enough to hit, if there is one: the
+    // app then died of the signal (npm re-raises it) instead of exiting 0.
+    const apps = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        startNpmScript('start', {}, 1, [], (child) => child.kill('SIGTERM')).then((app) => {
+          started.push(app);
+          return app;
+        }),
+      ),
+    );
+    expect(await Promise.all(apps.map((app) => app.exited))).toEqual([0, 0, 0, 0]);
+  }, 60_000);
+
   it.skipIf(!servicesUp)(
     'npm run cluster: SIGTERM to npm stops every instance',
     async () => {

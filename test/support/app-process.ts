@@ -31,8 +31,22 @@ export function startProcess(script: string, env: NodeJS.ProcessEnv, count = 1, 
  * script runs. The whole tree is its own process group, so a test can end what is left of it
  * (`process.kill(-child.pid)`) whatever npm did.
  */
-export function startNpmScript(name: string, env: NodeJS.ProcessEnv, count = 1, args: string[] = []) {
-  return startCommand(`npm run ${name}`, 'npm', ['run', '--silent', name, '--', ...args], env, count, true);
+export function startNpmScript(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  count = 1,
+  args: string[] = [],
+  onReady?: (child: ChildProcess) => void,
+) {
+  return startCommand(
+    `npm run ${name}`,
+    'npm',
+    ['run', '--silent', name, '--', ...args],
+    env,
+    count,
+    true,
+    onReady,
+  );
 }
 
 async function startCommand(
@@ -42,6 +56,7 @@ async function startCommand(
   env: NodeJS.ProcessEnv,
   count: number,
   detached = false,
+  onReady?: (child: ChildProcess) => void,
 ) {
   const child = spawn(command, args, {
     cwd: ROOT,
@@ -60,7 +75,12 @@ async function startCommand(
       output += `${line}\n`;
       const url = LISTENING.exec(line)?.[1];
       if (url !== undefined) urls.push(url);
-      if (urls.length === count) resolve();
+      if (urls.length === count) {
+        // Called in the same turn as the line arrives, before any other await: as early as a
+        // process manager reading the line could act.
+        onReady?.(child);
+        resolve();
+      }
     });
   });
   const failed = exited.then((code) => {
