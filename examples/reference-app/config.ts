@@ -1,6 +1,20 @@
-/** The reference app's settings, read once from the environment. */
+/** The servers the reference app can be served by (`ADAPTER`, serve.ts). */
+export const ADAPTERS = ['node', 'fetch', 'express', 'fastify', 'koa', 'hono'] as const;
+export type AdapterName = (typeof ADAPTERS)[number];
+
+/** pino's levels (`LOG_LEVEL`): the lowest written; `silent` writes nothing. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * The reference app's settings, read once from the environment, here and nowhere else in the app
+ * (README.md's environment table lists what this reads).
+ */
 export interface Config {
   readonly port: number;
+  /** Which server serves the app (`ADAPTER`, default `node`). */
+  readonly adapter: AdapterName;
+  /** The logger's lowest level (`LOG_LEVEL`, default `info`). */
+  readonly logLevel: (typeof LOG_LEVELS)[number];
   readonly authSecret: string;
   /** True when AUTH_SECRET was not set and the documented development secret is in use. */
   readonly usingDevSecret: boolean;
@@ -130,6 +144,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     port,
+    adapter: choice('ADAPTER', env.ADAPTER, ADAPTERS, 'node'),
+    logLevel: choice('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
     authSecret: env.AUTH_SECRET ?? DEV_AUTH_SECRET,
     usingDevSecret: env.AUTH_SECRET === undefined,
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',

@@ -6,7 +6,7 @@ export interface ReferenceAppLoggerOptions {
   readonly pretty?: boolean;
   /** Where JSON lines go (default stdout); tests pass a memory stream. */
   readonly destination?: DestinationStream;
-  /** Lowest level written (default `LOG_LEVEL` or `info`). */
+  /** Lowest level written (default `info`; main.ts passes `LOG_LEVEL`). */
   readonly level?: string;
 }
 
@@ -16,7 +16,7 @@ export interface ReferenceAppLoggerOptions {
  * `createApp` as it is.
  */
 export function referenceAppLogger(options: ReferenceAppLoggerOptions = {}): PinoLogger {
-  const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
+  const level = options.level ?? 'info';
   const pretty = options.pretty ?? process.stdout.isTTY === true;
   if (pretty) return pino({ level }, pinoPretty({ colorize: true, destination: options.destination ?? 1 }));
   return pino({ level }, options.destination ?? pino.destination(1));

@@ -3,7 +3,7 @@ import { createReferenceApp } from './composition-root.js';
 import { configFromEnv } from './config.js';
 import { connectInfrastructure, StartupError } from './infrastructure.js';
 import { referenceAppLogger } from './logger.js';
-import { ADAPTERS, type AdapterName, serve } from './serve.js';
+import { serve } from './serve.js';
 
 /** A start-up failure we can explain (a bad setting, a store that is not there): one line, exit 1. */
 function cannotStart(error: unknown): never {
@@ -13,17 +13,14 @@ function cannotStart(error: unknown): never {
 }
 
 let config: ReturnType<typeof configFromEnv>;
-let adapter: AdapterName;
 try {
   config = configFromEnv();
-  adapter = (process.env.ADAPTER ?? 'node') as AdapterName;
-  if (!ADAPTERS.includes(adapter))
-    throw new TypeError(`ADAPTER must be one of ${ADAPTERS.join('|')}, got ${adapter}`);
 } catch (error) {
   cannotStart(error);
 }
+const { adapter } = config;
 // pino: pretty in a terminal, JSON lines otherwise. Pass any `Logger` to createReferenceApp instead.
-const logger = referenceAppLogger();
+const logger = referenceAppLogger({ level: config.logLevel });
 if (config.usingDevSecret) {
   logger.warn(
     'AUTH_SECRET is not set: using the documented development secret. Never do this in production.',

@@ -23,9 +23,9 @@ import { mountApp as expressMount } from 'rest-conventions/express';
 import { appHandler, mountApp as fastifyMount } from 'rest-conventions/fastify';
 import { mountApp as honoMount } from 'rest-conventions/hono';
 import { mountApp as koaMount } from 'rest-conventions/koa';
+import type { AdapterName } from './config.js';
 
-export const ADAPTERS = ['node', 'fetch', 'express', 'fastify', 'koa', 'hono'] as const;
-export type AdapterName = (typeof ADAPTERS)[number];
+export { ADAPTERS, type AdapterName } from './config.js';
 
 export interface Served {
   readonly port: number;

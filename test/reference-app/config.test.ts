@@ -28,6 +28,29 @@ describe('the reference app’s data store settings', () => {
   });
 });
 
+describe('the reference app’s server and logging settings', () => {
+  it('serves with the node adapter and logs from info up unless told otherwise', () => {
+    const config = configFromEnv({});
+    expect(config.adapter).toBe('node');
+    expect(config.logLevel).toBe('info');
+    expect(configFromEnv({ ADAPTER: 'koa', LOG_LEVEL: 'silent' })).toMatchObject({
+      adapter: 'koa',
+      logLevel: 'silent',
+    });
+  });
+
+  it.each([
+    [{ ADAPTER: 'nest' }, /ADAPTER must be one of node\|fetch\|express\|fastify\|koa\|hono, got nest/],
+    [
+      { LOG_LEVEL: 'loud' },
+      /LOG_LEVEL must be one of fatal\|error\|warn\|info\|debug\|trace\|silent, got loud/,
+    ],
+  ])('refuses %o at start-up with a TypeError naming the variable', (env, message) => {
+    expect(() => configFromEnv(env)).toThrow(TypeError);
+    expect(() => configFromEnv(env)).toThrow(message);
+  });
+});
+
 describe('the reference app’s Redis settings', () => {
   it('uses one Redis (REDIS_URL) without WAIT unless REDIS_CLUSTER_NODES names a cluster', () => {
     const config = configFromEnv({});
