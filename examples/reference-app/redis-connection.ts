@@ -41,8 +41,16 @@ interface Connectable {
  * answers fails too), or abandon the client and throw one clear line. The error listener stays:
  * without one, either client reports each reconnection attempt as an unhandled 'error' event, and
  * the stores' own timeouts and policies decide what clients see while Redis is away.
+ *
+ * `explain` says better than the client's error why it failed, when the client did fail (not when
+ * the server did not answer in time: asking it again would only wait again).
  */
-async function connectWithin(host: string, client: Connectable, abandon: () => void): Promise<void> {
+async function connectWithin(
+  host: string,
+  client: Connectable,
+  abandon: () => void,
+  explain?: () => Promise<string | undefined>,
+): Promise<void> {
   let lastError: unknown;
   client.on('error', (error) => {
     lastError = error;
@@ -51,7 +59,8 @@ async function connectWithin(host: string, client: Connectable, abandon: () => v
     await within(client.connect(), STORE_CONNECT_TIMEOUT_MS);
   } catch (error) {
     abandon();
-    throw new StartupError(`Redis is not reachable at ${host}: ${reasonOf(lastError ?? error)}`);
+    const explained = lastError === undefined ? undefined : await explain?.();
+    throw new StartupError(explained ?? `Redis is not reachable at ${host}: ${reasonOf(lastError ?? error)}`);
   }
 }
 
@@ -75,6 +84,54 @@ async function connectCluster(nodes: NonNullable<Config['redisClusterNodes']>): 
     enableAutoPipelining: true,
     redisOptions: { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: STORE_CONNECT_TIMEOUT_MS },
   });
-  await connectWithin(host, client, () => client.disconnect());
+  await connectWithin(
+    host,
+    client,
+    () => client.disconnect(),
+    () => whyNotACluster(nodes, host),
+  );
   return { client, ping: () => client.ping(), close: () => client.quit() };
+}
+
+type Seed = NonNullable<Config['redisClusterNodes']>[number];
+
+/** What one seed node answered when asked directly: its cluster fields, or why it did not answer. */
+async function askSeed({ host, port }: Seed): Promise<{ info: string } | { unreachable: string }> {
+  const probe = createClient({
+    socket: { host, port, connectTimeout: STORE_CONNECT_TIMEOUT_MS, reconnectStrategy: false },
+    disableOfflineQueue: true,
+  });
+  let lastError: unknown;
+  probe.on('error', (error) => {
+    lastError = error;
+  });
+  try {
+    await within(probe.connect(), STORE_CONNECT_TIMEOUT_MS);
+    // INFO answers on any Redis, with or without cluster support.
+    return { info: String(await within(probe.sendCommand(['INFO', 'cluster']), STORE_CONNECT_TIMEOUT_MS)) };
+  } catch (error) {
+    return { unreachable: reasonOf(lastError ?? error) };
+  } finally {
+    probe.destroy();
+  }
+}
+
+/**
+ * Why the cluster client could not start, from the seed nodes asked one by one: one answers
+ * without cluster support (one Redis named as a cluster), or none answers (with the reason of the
+ * first, where the client only says "Failed to refresh slots cache."). Undefined otherwise: the
+ * client's own reason then stands.
+ */
+async function whyNotACluster(nodes: readonly Seed[], host: string): Promise<string | undefined> {
+  const answers = await Promise.all(nodes.map(askSeed));
+  const named = (i: number) => `${nodes[i]!.host}:${nodes[i]!.port}`;
+  const single = answers.findIndex((a) => 'info' in a && /cluster_enabled:0/.test(a.info));
+  if (single >= 0) {
+    return `Redis at ${named(single)} answers but is not a Redis Cluster (cluster_enabled:0); use REDIS_URL for a single node`;
+  }
+  const first = answers[0];
+  if (first !== undefined && 'unreachable' in first && answers.every((a) => 'unreachable' in a)) {
+    return `Redis is not reachable at ${host}: ${first.unreachable}`;
+  }
+  return undefined;
 }

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { REDIS_URL, serviceAvailable } from '../support/services.js';
 
+const redisUp = await serviceAvailable('Redis');
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const main = fileURLToPath(new URL('../../examples/reference-app/main.ts', import.meta.url));
 
@@ -57,6 +59,37 @@ describe('start-up errors are one clear line (issue 18, item 10)', () => {
       expect(stderr).not.toContain('[ioredis]');
     });
   }
+
+  /** One line on stderr, exit 1, no stack and no client noise. */
+  function expectOneLine({ code, stderr }: { code: number | null; stderr: string }): string {
+    expect(code).toBe(1);
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(stderr).not.toContain('[ioredis]');
+    return lines[0]!;
+  }
+
+  it('says a REDIS_CLUSTER_NODES node that does not answer is not reachable, and why', async () => {
+    const line = expectOneLine(
+      await start({ RATE_LIMIT_STORE: 'redis', REDIS_CLUSTER_NODES: '127.0.0.1:1' }),
+    );
+    expect(line).toMatch(/Redis is not reachable at cluster 127\.0\.0\.1:1: .*ECONNREFUSED/);
+    expect(line).not.toContain('slots cache');
+  });
+
+  it.skipIf(!redisUp)(
+    'says a REDIS_CLUSTER_NODES node that answers without cluster support is not a cluster',
+    async () => {
+      const { host } = new URL(REDIS_URL);
+      const withPort = host.includes(':') ? host : `${host}:6379`;
+      const line = expectOneLine(await start({ RATE_LIMIT_STORE: 'redis', REDIS_CLUSTER_NODES: withPort }));
+      expect(line).toContain(
+        `Redis at ${withPort} answers but is not a Redis Cluster (cluster_enabled:0); use REDIS_URL for a single node`,
+      );
+      expect(line).not.toContain('not reachable');
+    },
+  );
 
   it('names a bad setting in one line', async () => {
     const { code, stderr } = await start({ IDEMPOTENCY_STORE: 'mongo' });
