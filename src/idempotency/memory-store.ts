@@ -253,15 +253,20 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
       const at = now();
       const pending = owned(key, token, at);
       if (pending === undefined) return false;
+      // The claim reserved `recordBytes(key, fingerprint) + maxResponseBytes` (pending.bytes). A
+      // response over maxResponseBytes by that measure is refused as documented, before it is encoded
+      // (a response of megabytes is not copied only to be dropped), and so is an encoding that would
+      // outgrow the reservation (a header name or value outside ASCII takes more UTF-8 bytes).
+      // Either way it is not kept (the middleware answers it and logs that it was not stored), and the
+      // claim is released, so that a retry runs instead of waiting for the lease.
+      if (recordBytes(key, pending.fingerprint, response) > pending.bytes) {
+        remove(key, pending);
+        return false;
+      }
       const expiresAt = after(at, retentionMs);
       const record = encodeRecord(expiresAt, pending.owner.id, pending.fingerprint, response);
       const bytes = bytesOf(key, record);
-      // The claim reserved `recordBytes(key, fingerprint) + maxResponseBytes` (pending.bytes). A
-      // response over maxResponseBytes by that measure is refused as documented, and so is an encoding
-      // that would outgrow the reservation (a header name or value outside ASCII takes more UTF-8 bytes).
-      if (recordBytes(key, pending.fingerprint, response) > pending.bytes || bytes > pending.bytes) {
-        // Larger than the claim reserved: not kept (the middleware answers it and logs that it was not
-        // stored), and the claim released, so that a retry runs instead of waiting for the lease.
+      if (bytes > pending.bytes) {
         remove(key, pending);
         return false;
       }
