@@ -125,7 +125,7 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
     readinessChecks.push({ name: 'postgres', check: () => checked.query('SELECT 1') });
   }
   if (redis !== undefined) {
-    readinessChecks.push({ name: 'redis', check: redis.ping });
+    readinessChecks.push({ name: 'redis', check: redis.ready });
   }
   return {
     ...dataStores,

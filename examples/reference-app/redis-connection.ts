@@ -7,8 +7,11 @@ import { hostOf, reasonOf, STORE_CONNECT_TIMEOUT_MS, StartupError, within } from
 /** The app's one Redis connection (or cluster), shared by the Redis stores. */
 export interface RedisConnection {
   readonly client: RedisScriptClient;
-  /** For `GET /health/ready`. */
-  readonly ping: () => Promise<unknown>;
+  /**
+   * For `GET /health/ready`: resolves while Redis serves, rejects otherwise (docs/deployment.md,
+   * "Health and readiness"). One node: `PING`. A cluster: see {@link clusterServes}.
+   */
+  readonly ready: () => Promise<unknown>;
   readonly close: () => Promise<unknown>;
 }
 
@@ -74,7 +77,7 @@ async function connectOne(url: string): Promise<RedisConnection> {
     commandOptions: { timeout: 0 },
   });
   await connectWithin(host, client, () => client.destroy());
-  return { client, ping: () => client.ping(), close: () => client.close() };
+  return { client, ready: () => client.ping(), close: () => client.close() };
 }
 
 async function connectCluster(nodes: NonNullable<Config['redisClusterNodes']>): Promise<RedisConnection> {
@@ -90,7 +93,26 @@ async function connectCluster(nodes: NonNullable<Config['redisClusterNodes']>): 
     () => client.disconnect(),
     () => whyNotACluster(nodes, host),
   );
-  return { client, ping: () => client.ping(), close: () => client.quit() };
+  return { client, ready: () => clusterServes(client), close: () => client.quit() };
+}
+
+/**
+ * Whether the cluster serves every slot, as its masters see it: resolves at the first that answers
+ * `CLUSTER INFO` with `cluster_state:ok`, rejects when every one answers otherwise or fails. Not
+ * `PING`: ioredis sends it to a node at random, so with one master down a probe failed or passed by
+ * chance. A master down while the others serve costs the owners on its slots a few seconds until
+ * its replica takes over, on every instance alike: no reason to take this instance out of
+ * rotation. A cluster that serves nothing (`cluster_state:fail`, or no master answers) is one.
+ */
+async function clusterServes(client: Cluster): Promise<void> {
+  const masters = client.nodes('master');
+  if (masters.length === 0) throw new Error('no Redis Cluster master known');
+  await Promise.any(
+    masters.map(async (node) => {
+      const info = String(await node.call('CLUSTER', 'INFO'));
+      if (!/^cluster_state:ok\r?$/m.test(info)) throw new Error('cluster_state is not ok');
+    }),
+  );
 }
 
 type Seed = NonNullable<Config['redisClusterNodes']>[number];

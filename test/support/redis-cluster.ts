@@ -20,6 +20,11 @@ export interface RedisCluster {
   masters(): Promise<Array<{ port: number; slots: Array<[number, number]> }>>;
   /** SIGKILL one node (a crash: no shutdown, no save). */
   kill(port: number): Promise<void>;
+  /**
+   * Start a killed node again on its port, with its node id and cluster config: after a failover it
+   * rejoins as a replica of the master that took its slots (wait with `healthy`).
+   */
+  restart(port: number): Promise<void>;
   /** Resolves once every live node reports `cluster_state:ok` and every replica is in sync. */
   healthy(timeoutMs: number): Promise<void>;
   /** Kill every node still running and remove the data directory. */
@@ -69,6 +74,31 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     );
     await rm(dir, { recursive: true, force: true });
   };
+  const spawnNode = (port: number) => {
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${port}.conf`,
+        '--cluster-node-timeout',
+        '1000',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+      ],
+      { stdio: 'ignore' },
+    );
+    children.set(port, child);
+  };
   const alive = () => ports.filter((p) => children.get(p)?.exitCode === null && !children.get(p)?.signalCode);
   const cluster: RedisCluster = {
     ports,
@@ -93,6 +123,16 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       child.kill('SIGKILL');
       await gone;
     },
+    async restart(port) {
+      const child = children.get(port)!;
+      if (child.exitCode === null && child.signalCode === null) throw new Error(`node ${port} is running`);
+      spawnNode(port);
+      const until = Date.now() + 10_000;
+      while (!(await cli(port, 'ping').catch(() => '')).includes('PONG')) {
+        if (Date.now() > until) throw new Error(`redis-server on ${port} did not answer PING within 10 s`);
+        await sleep(100);
+      }
+    },
     async healthy(timeoutMs) {
       const until = Date.now() + timeoutMs;
       for (;;) {
@@ -111,31 +151,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     stop,
   };
   try {
-    for (const port of ports) {
-      const child = spawn(
-        'redis-server',
-        [
-          '--port',
-          String(port),
-          '--bind',
-          '127.0.0.1',
-          '--cluster-enabled',
-          'yes',
-          '--cluster-config-file',
-          `nodes-${port}.conf`,
-          '--cluster-node-timeout',
-          '1000',
-          '--save',
-          '',
-          '--appendonly',
-          'no',
-          '--dir',
-          dir,
-        ],
-        { stdio: 'ignore' },
-      );
-      children.set(port, child);
-    }
+    for (const port of ports) spawnNode(port);
     const until = Date.now() + 10_000;
     while (
       !(await Promise.all(ports.map((p) => cli(p, 'ping').catch(() => '')))).every((r) => r.includes('PONG'))
