@@ -253,20 +253,17 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
       const at = now();
       const pending = owned(key, token, at);
       if (pending === undefined) return false;
+      const expiresAt = after(at, retentionMs);
       // The claim reserved `recordBytes(key, fingerprint) + maxResponseBytes` (pending.bytes). A
       // response over maxResponseBytes by that measure is refused as documented, before it is encoded
-      // (a response of megabytes is not copied only to be dropped), and so is an encoding that would
-      // outgrow the reservation (a header name or value outside ASCII takes more UTF-8 bytes).
-      // Either way it is not kept (the middleware answers it and logs that it was not stored), and the
-      // claim is released, so that a retry runs instead of waiting for the lease.
-      if (recordBytes(key, pending.fingerprint, response) > pending.bytes) {
-        remove(key, pending);
-        return false;
-      }
-      const expiresAt = after(at, retentionMs);
-      const record = encodeRecord(expiresAt, pending.owner.id, pending.fingerprint, response);
+      // (megabytes are not copied only to be dropped), and so is an encoding that would outgrow the
+      // reservation (a header name or value outside ASCII takes more UTF-8 bytes).
+      const fits = recordBytes(key, pending.fingerprint, response) <= pending.bytes;
+      const record = fits ? encodeRecord(expiresAt, pending.owner.id, pending.fingerprint, response) : '';
       const bytes = bytesOf(key, record);
-      if (bytes > pending.bytes) {
+      if (!fits || bytes > pending.bytes) {
+        // Larger than the claim reserved: not kept (the middleware answers it and logs that it was not
+        // stored), and the claim released, so that a retry runs instead of waiting for the lease.
         remove(key, pending);
         return false;
       }
