@@ -1,7 +1,8 @@
 /**
  * The reference app on a real Redis Cluster (3 masters, 3 replicas, started here from `redis-server`
  * on loopback ports by test/support/redis-cluster.ts and stopped in `afterAll`) while a master is
- * down: what `GET /health/ready` says (docs/deployment.md, "Health and readiness").
+ * down: what `GET /health/ready` says (docs/deployment.md, "Health and readiness"), and what clients
+ * see and what is kept (docs/deployment.md, "When PostgreSQL or Redis goes away").
  *
  * The helper's nodes have a 1 s `cluster-node-timeout`: a killed master's replica takes over about
  * a second or two later. To look at the cluster while the master is down and not yet replaced, a
@@ -9,6 +10,8 @@
  * failover happen.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import keySlot from 'cluster-key-slot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
 import { configFromEnv } from '../../examples/reference-app/config.js';
@@ -16,7 +19,7 @@ import { READINESS_TIMEOUT_MS } from '../../examples/reference-app/health/readin
 import { connectInfrastructure, type Infrastructure } from '../../examples/reference-app/infrastructure.js';
 import { type Served, serve } from '../../examples/reference-app/serve.js';
 import { type RedisCluster, startRedisCluster } from '../support/redis-cluster.js';
-import { memoryLogger } from '../support/reference-app.js';
+import { bearer, memoryLogger } from '../support/reference-app.js';
 
 /** Whether `redis-server` is installed; under CI=true it must be. */
 function clusterAvailable(): boolean {
@@ -144,6 +147,101 @@ describe.skipIf(!available)('readiness of an instance on a Redis Cluster', () =>
     expect((await cluster.masters()).map((m) => m.port)).not.toContain(victim);
     expect((await probe()).status).toBe(200);
     // Back to 3 masters and 3 replicas for the next test: the old master rejoins as a replica.
+    await cluster.restart(victim);
+    killed.delete(victim);
+    await cluster.healthy(30_000);
+  }, 90_000);
+});
+
+/** The port of the master serving `key`'s slot. */
+async function masterOf(key: string): Promise<number> {
+  const slot = keySlot(key);
+  const masters = await cluster.masters();
+  return masters.find((m) => m.slots.some(([from, to]) => slot >= from && slot <= to))!.port;
+}
+
+/** A user whose `key(user)` is on `master` (or, with `not`, on another master). */
+async function userWhere(key: (user: string) => string, master: number, not = false): Promise<string> {
+  for (let i = 1000; i < 1200; i++) {
+    if (((await masterOf(key(String(i)))) === master) !== not) return String(i);
+  }
+  throw new Error(`no user found for master ${master}`);
+}
+
+/** One caller of the app: keyed orders and a rate-limited read. */
+async function caller(user: string) {
+  const authorization = await bearer(user);
+  return {
+    order: async (key: string) => {
+      const response = await fetch(`${instance.url}/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization, 'idempotency-key': `"${key}"` },
+        body: JSON.stringify({ bookId: 2, quantity: 1 }),
+      });
+      const text = await response.text();
+      const { status, headers } = response;
+      return {
+        status,
+        retryAfter: headers.get('retry-after'),
+        replayed: headers.get('idempotent-replayed'),
+        text,
+      };
+    },
+    read: async () => {
+      const response = await fetch(`${instance.url}/books`, { headers: { authorization } });
+      await response.arrayBuffer();
+      return { status: response.status, ratelimit: response.headers.get('ratelimit') };
+    },
+  };
+}
+
+describe.skipIf(!available)('an instance on a Redis Cluster that loses a master', () => {
+  it("refuses only that master's owners' keyed writes (503, Retry-After: 5) and lets its clients through unlimited, until the replica takes over", async () => {
+    const victim = (await cluster.masters())[0]!.port;
+    // Idempotency records are kept per owner (`{sub:<user>}`), rate-limit state per client
+    // (`{user:<user>}`): docs/idempotency.md and docs/ratelimit.md, "Stores".
+    const onVictim = await caller(await userWhere((u) => `{sub:${u}}`, victim));
+    const elsewhere = await caller(await userWhere((u) => `{sub:${u}}`, victim, true));
+    const limitedOnVictim = await caller(await userWhere((u) => `{user:${u}}`, victim));
+    const limitedElsewhere = await caller(await userWhere((u) => `{user:${u}}`, victim, true));
+    const before = await onVictim.order('before');
+    expect(before.status).toBe(201);
+
+    await nodeTimeout(60_000);
+    await kill(victim);
+    // Each refusal and each unlimited read comes at its store bound (2 s for the idempotency store,
+    // 200 ms for the limiter): the client retries the dead master's connection meanwhile.
+    for (let i = 0; i < 4; i++) {
+      const refused = await onVictim.order(`during-${i}`);
+      expect(refused.status).toBe(503);
+      expect(refused.retryAfter).toBe('5');
+      expect((await elsewhere.order(`during-${i}`)).status).toBe(201);
+      // The limiter fails open for the clients on the dead master: no RateLimit fields.
+      expect(await limitedOnVictim.read()).toEqual({ status: 200, ratelimit: null });
+      expect((await limitedElsewhere.read()).ratelimit).not.toBeNull();
+      expect((await probe()).status).toBe(200);
+    }
+    // The helper's 1 s cluster-node-timeout: the replica takes over within seconds, and the
+    // owner's writes run again. The record written before the crash is kept and replayed.
+    await nodeTimeout(1_000);
+    const until = Date.now() + 20_000;
+    let after = await onVictim.order('after');
+    while (after.status === 503 && Date.now() < until) {
+      await sleep(100);
+      after = await onVictim.order('after');
+    }
+    expect(after.status).toBe(201);
+    const again = await onVictim.order('before');
+    expect([again.status, again.replayed, again.text]).toEqual([201, 'true', before.text]);
+
+    // What docs/deployment.md's table says of it.
+    const deployment = readFileSync(new URL('../../docs/deployment.md', import.meta.url), 'utf8');
+    const row = deployment.split('\n').find((line) => line.startsWith('| one master of a Redis Cluster'));
+    expect(row).toContain('503 with `Retry-After: 5`');
+    expect(row).toContain('pass the rate limiter unlimited');
+    expect(row).toContain('replay after the failover');
+
+    await cluster.healthy(30_000);
     await cluster.restart(victim);
     killed.delete(victim);
     await cluster.healthy(30_000);
