@@ -5,7 +5,7 @@ import { shouldStore, toStoredResponse } from './decision.js';
 import { inProgressError, storeUnavailableError } from './errors.js';
 import { LeaseRenewals, type RunningClaim } from './lease-renewals.js';
 import type { Config } from './options.js';
-import type { ClaimOutcome, StoreTransaction } from './store.js';
+import { type ClaimOutcome, NotReplicatedError, type StoreTransaction } from './store.js';
 
 const FIRST_POLL_MS = 10;
 const MAX_POLL_MS = 250;
@@ -23,17 +23,21 @@ export function claimLifecycle(config: Config) {
   const unavailable = (error: unknown): never => {
     throw storeUnavailableError(error);
   };
+  /** A store call within `storeTimeoutMs`, its own error kept. */
   // A store in this process's memory cannot hang: no timer around its calls.
-  const bounded = store.inProcess
+  const within = store.inProcess
     ? <T>(call: () => Promise<T>): Promise<T> => {
         try {
-          return call().catch(unavailable);
+          return call();
         } catch (error) {
-          return Promise.reject(storeUnavailableError(error));
+          return Promise.reject(error);
         }
       }
     : <T>(call: () => Promise<T>, onLate?: (value: T) => void): Promise<T> =>
-        withTimeout(call, config.storeTimeoutMs, onLate).catch(unavailable);
+        withTimeout(call, config.storeTimeoutMs, onLate);
+  /** A store call within `storeTimeoutMs`, its failure a 503 (nothing was executed). */
+  const bounded = <T>(call: () => Promise<T>, onLate?: (value: T) => void): Promise<T> =>
+    within(call, onLate).catch(unavailable);
   const quietly = (ctx: Context, what: string, call: () => Promise<unknown>): Promise<void> =>
     bounded(call).then(
       () => undefined,
@@ -153,7 +157,7 @@ export function claimLifecycle(config: Config) {
     }
 
     try {
-      const completed = await bounded(() => store.complete(key, token, stored, retentionMs));
+      const completed = await within(() => store.complete(key, token, stored, retentionMs));
       if (!completed) {
         ctx.logger.warn(
           { requestId: ctx.requestId },
@@ -161,8 +165,20 @@ export function claimLifecycle(config: Config) {
         );
       }
     } catch (error) {
-      // The side effect happened; the client gets its real result. A retry after the lease re-runs.
-      ctx.logger.error({ requestId: ctx.requestId, err: error }, 'idempotency: response could not be stored');
+      // The side effect happened; the client gets its real result either way.
+      if (error instanceof NotReplicatedError) {
+        // Stored, and replayed while the copy that has it lives.
+        ctx.logger.warn(
+          { requestId: ctx.requestId, acknowledged: error.acknowledged, required: error.required },
+          'idempotency: response stored, on fewer replicas than required: a failover before they have it could run a retry again',
+        );
+      } else {
+        // A retry after the lease runs again.
+        ctx.logger.error(
+          { requestId: ctx.requestId, err: error },
+          'idempotency: response could not be stored',
+        );
+      }
     }
     return response;
   };

@@ -56,4 +56,10 @@ export {
   type RedisStoreOptions,
   redisStore,
 } from './renamed.js';
-export type { ClaimOutcome, IdempotencyStore, StoredResponse, StoreTransaction } from './store.js';
+export {
+  type ClaimOutcome,
+  type IdempotencyStore,
+  NotReplicatedError,
+  type StoredResponse,
+  type StoreTransaction,
+} from './store.js';

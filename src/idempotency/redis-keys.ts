@@ -23,16 +23,43 @@ export function ownerKeys(prefix: string, owner: string, key: string): OwnerKeys
 
 /** Length of a UUID, the random part of a token. */
 const UUID_LENGTH = 36;
+/** In an issued token, after the UUID: the replicas online at the claim, or this when not counted. */
+const NOT_COUNTED = '-';
 
 /**
- * A fencing token that also names the record's owner: `renew`, `complete` and `release` receive
- * only the key and the token, and find the owner's slot from it.
+ * The fencing token a claim stores in its record: a UUID, then the owner, so that `renew`,
+ * `complete` and `release`, which receive only the key and the token, find the owner's slot.
  */
-export function ownerToken(owner: string): string {
+export function recordToken(owner: string): string {
   return randomUUID() + owner;
 }
 
-/** The owner a token names, or undefined for a string no claim of this store issued. */
-export function ownerOfToken(token: string): string | undefined {
-  return token.length >= UUID_LENGTH ? token.slice(UUID_LENGTH) : undefined;
+/**
+ * The token a claim hands out: the record's, with one character after the UUID saying how many
+ * replicas its master had online at the claim (0 to 9, capped; `-` when the store does not count
+ * them), which tells the completion whether a `WAIT` could be answered at all.
+ */
+export function issuedToken(stored: string, onlineReplicas: number | undefined): string {
+  const count = onlineReplicas === undefined ? NOT_COUNTED : String(Math.min(9, onlineReplicas));
+  return stored.slice(0, UUID_LENGTH) + count + stored.slice(UUID_LENGTH);
+}
+
+/** What an issued token says, or undefined for a string no claim of this store issued. */
+export interface IssuedToken {
+  /** The token as the record stores it. */
+  readonly stored: string;
+  readonly owner: string;
+  /** Replicas online at the claim; undefined when not counted. */
+  readonly onlineReplicas: number | undefined;
+}
+
+export function readToken(token: string): IssuedToken | undefined {
+  if (token.length <= UUID_LENGTH) return undefined;
+  const count = token[UUID_LENGTH]!;
+  const owner = token.slice(UUID_LENGTH + 1);
+  return {
+    stored: token.slice(0, UUID_LENGTH) + owner,
+    owner,
+    onlineReplicas: count === NOT_COUNTED ? undefined : Number(count),
+  };
 }

@@ -101,17 +101,30 @@ end
 redis.call('HSET', KEYS[1], 'n', n + 1, 'b', b + bytes, 'e', earliest(earliestNow, ARGV[5]),
   ARGV[2], ARGV[5] .. ',' .. ARGV[7] .. ',' .. #ARGV[3] .. ',' .. ARGV[3] .. 'p' .. ARGV[4])
 outlive(ARGV[6])
--- An integer: the cheapest answer for Redis to make and for the client to read.
-return 1
+CLAIMED
 `;
 
-/** The claim script with the owner's budgets written in as Lua numbers. */
-export function claimScript(limits: ResolvedStoreLimits): Script {
+// An integer: the cheapest answer for Redis to make and for the client to read.
+const CLAIMED = 'return 1';
+// With the replicas this master has online (its INFO is local, cheap, and allowed in a script), so
+// that the completion knows whether a WAIT for them could be answered.
+const CLAIMED_WITH_REPLICAS = `local online = 0
+for _ in string.gmatch(redis.call('INFO', 'replication'), 'state=online') do online = online + 1 end
+return {'claimed', online}`;
+
+/**
+ * The claim script with the owner's budgets written in as Lua numbers; `countReplicas`: a claim
+ * answers `{'claimed', <replicas online>}` instead of 1.
+ */
+export function claimScript(limits: ResolvedStoreLimits, countReplicas = false): Script {
   const constants: Record<string, string> = {
     OWNER_MAX_ENTRIES: String(limits.ownerMaxEntries),
     OWNER_MAX_BYTES: String(limits.ownerMaxBytes),
+    CLAIMED: countReplicas ? CLAIMED_WITH_REPLICAS : CLAIMED,
   };
-  return script(CLAIM.replace(/\b(?:OWNER_MAX_ENTRIES|OWNER_MAX_BYTES)\b/g, (name) => constants[name]!));
+  return script(
+    CLAIM.replace(/\b(?:OWNER_MAX_ENTRIES|OWNER_MAX_BYTES|CLAIMED)\b/g, (name) => constants[name]!),
+  );
 }
 
 // ARGV: now, field, token, the new expiry and TTL.

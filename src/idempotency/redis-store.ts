@@ -7,9 +7,14 @@ import {
 } from '../stores/redis-client.js';
 import { checkPrefix } from '../stores/redis-hash-tag.js';
 import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } from './limits.js';
-import { ownerKeys, ownerOfToken, ownerToken } from './redis-keys.js';
+import { type IssuedToken, issuedToken, ownerKeys, readToken, recordToken } from './redis-keys.js';
 import { claimScript, type Script, scripts } from './redis-scripts.js';
-import type { ClaimOutcome, IdempotencyStore, StoredResponse } from './store.js';
+import {
+  type ClaimOutcome,
+  type IdempotencyStore,
+  NotReplicatedError,
+  type StoredResponse,
+} from './store.js';
 
 /** Options of {@link redisIdempotencyStore}: the client, a key prefix, the per-owner budgets and durability. */
 export interface RedisIdempotencyStoreOptions {
@@ -31,9 +36,12 @@ export interface RedisIdempotencyStoreOptions {
   /**
    * Replicas that must acknowledge a completed record before `complete` resolves true (default 0:
    * the master's answer only). With 1, a completed record survives a failover to a replica that
-   * acknowledged it (Redis `WAIT`, docs/deployment.md, "Redis Cluster"); fewer acknowledgements
-   * within `replicationTimeoutMs` reject the completion (the middleware logs that the response
-   * could not be stored, and still sends it).
+   * acknowledged it (Redis `WAIT`, docs/deployment.md, "Redis Cluster"). Fewer acknowledgements
+   * within `replicationTimeoutMs` reject the completion with a {@link NotReplicatedError} (the
+   * record is stored on the master; the middleware logs a warning and still sends the response).
+   * A claim also reads how many replicas its master has online; when too few were, the completion
+   * does not wait at all (a `WAIT` holds its connection, and every command queued behind it, for
+   * the whole timeout) and rejects at once the same way.
    */
   readonly replicas?: number;
   /** How long a completion waits for `replicas` (default 100 ms; the record stays completed). */
@@ -65,10 +73,12 @@ function decodeCompleted(state: string): StoredResponse {
 /** A script's 1 (done), whether the client read the integer as a number or a string. */
 const isOne = (reply: Reply) => !Array.isArray(reply) && Number(reply) === 1;
 
-function decodeClaim(reply: Reply, token: string): ClaimOutcome {
-  if (isOne(reply)) return { kind: 'claimed', token };
+function decodeClaim(reply: Reply, stored: string): ClaimOutcome {
+  if (isOne(reply)) return { kind: 'claimed', token: issuedToken(stored, undefined) };
   const answer = reply as string[];
   switch (answer[0]) {
+    case 'claimed':
+      return { kind: 'claimed', token: issuedToken(stored, Number(answer[1])) };
     case 'full':
       return { kind: 'full', scope: 'owner', retryAfterMs: Number(answer[1]) };
     case 'completed':
@@ -148,7 +158,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
   const unbounded = { maxEntries: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER };
   const limits = readStoreLimits('redisIdempotencyStore', options, unbounded);
   const durability = readDurability(options);
-  const claimer = claimScript(limits);
+  const claimer = claimScript(limits, durability.replicas > 0);
   const runScript = redisScriptRunner(client);
 
   /** A script's keys and arguments: the owner's hash, then `now`, the record's field, the rest. */
@@ -164,17 +174,30 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
     const span = Math.ceil(ms);
     return [String(t), String(t + span), String(span + GRACE_MS)];
   };
-  const complete = async (owner: string, key: string, args: readonly string[]) => {
-    if (durability.runAndWait === undefined) return run(scripts.complete, owner, key, args);
-    const [reply, acknowledged] = await durability.runAndWait(
+  const complete = async (token: IssuedToken, key: string, args: readonly string[]) => {
+    const { replicas, timeoutMs, runAndWait } = durability;
+    if (runAndWait === undefined) return run(scripts.complete, token.owner, key, args);
+    const online = token.onlineReplicas ?? replicas;
+    if (online < replicas) {
+      const reply = await run(scripts.complete, token.owner, key, args);
+      if (!isOne(reply)) return reply;
+      throw new NotReplicatedError(
+        0,
+        replicas,
+        `redisIdempotencyStore: the record is stored on its master, which had ${online} of ${replicas} replicas online at the claim: not waited for`,
+      );
+    }
+    const [reply, acknowledged] = await runAndWait(
       scripts.complete,
-      ...scriptInput(owner, key, args),
+      ...scriptInput(token.owner, key, args),
       durability,
     );
-    if (isOne(reply as Reply) && acknowledged < durability.replicas) {
+    if (isOne(reply as Reply) && acknowledged < replicas) {
       // Completed on the master, but a failover now could lose it: not a completion to rely on.
-      throw new Error(
-        `redisIdempotencyStore: the record was acknowledged by ${acknowledged} of ${durability.replicas} replicas within ${durability.timeoutMs} ms`,
+      throw new NotReplicatedError(
+        acknowledged,
+        replicas,
+        `redisIdempotencyStore: the record is stored on its master, and ${acknowledged} of ${replicas} replicas acknowledged it within ${timeoutMs} ms`,
       );
     }
     return reply as Reply;
@@ -182,37 +205,40 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
 
   return {
     async claim(key, fingerprint, leaseMs, owner = ANONYMOUS_OWNER): Promise<ClaimOutcome> {
-      const token = ownerToken(owner);
+      const stored = recordToken(owner);
       const [t, expiry, ttl] = clock(leaseMs);
       const bytes = String(recordBytes(key, fingerprint));
-      return decodeClaim(await run(claimer, owner, key, [t, fingerprint, token, expiry, ttl, bytes]), token);
+      return decodeClaim(
+        await run(claimer, owner, key, [t, fingerprint, stored, expiry, ttl, bytes]),
+        stored,
+      );
     },
     async renew(key, token, leaseMs) {
-      const owner = ownerOfToken(token);
-      if (owner === undefined) return false;
+      const issued = readToken(token);
+      if (issued === undefined) return false;
       const [t, expiry, ttl] = clock(leaseMs);
-      return isOne(await run(scripts.renew, owner, key, [t, token, expiry, ttl]));
+      return isOne(await run(scripts.renew, issued.owner, key, [t, issued.stored, expiry, ttl]));
     },
     async complete(key, token, response: StoredResponse, retentionMs) {
-      const owner = ownerOfToken(token);
-      if (owner === undefined) return false;
+      const issued = readToken(token);
+      if (issued === undefined) return false;
       const body = Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength);
       const [t, expiry, ttl] = clock(retentionMs);
       const state = `c${response.status},${body.toString('base64')},${JSON.stringify(response.headers)}`;
       const args = [
         t,
-        token,
+        issued.stored,
         expiry,
         ttl,
         state,
         String(recordBytes('', '', response) - RECORD_OVERHEAD_BYTES),
       ];
-      return isOne(await complete(owner, key, args));
+      return isOne(await complete(issued, key, args));
     },
     async release(key, token) {
-      const owner = ownerOfToken(token);
-      if (owner === undefined) return false;
-      return isOne(await run(scripts.release, owner, key, [String(Math.floor(now())), token]));
+      const issued = readToken(token);
+      if (issued === undefined) return false;
+      return isOne(await run(scripts.release, issued.owner, key, [String(Math.floor(now())), issued.stored]));
     },
   };
 }

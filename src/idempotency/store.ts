@@ -81,7 +81,11 @@ export interface IdempotencyStore {
   ): Promise<ClaimOutcome>;
   /** Extend a live lease. False when `token` no longer owns the record. */
   renew(key: string, token: string, leaseMs: number): Promise<boolean>;
-  /** Store the response and keep it for `retentionMs`. False when `token` no longer owns the record. */
+  /**
+   * Store the response and keep it for `retentionMs`. False when `token` no longer owns the record.
+   * A store that replicates may reject with {@link NotReplicatedError}: the record was stored, on
+   * fewer copies than it was asked to wait for.
+   */
   complete(key: string, token: string, response: StoredResponse, retentionMs: number): Promise<boolean>;
   /** Delete a live in-progress record so a retry can run. False when `token` no longer owns it. */
   release(key: string, token: string): Promise<boolean>;
@@ -95,6 +99,25 @@ export interface IdempotencyStore {
    * skips the timers that bound calls to remote stores (`storeTimeoutMs`). Optional.
    */
   readonly inProcess?: boolean;
+}
+
+/**
+ * A completion's rejection when the record was stored, but fewer replicas than required have it (or
+ * could: too few were online to wait for). The record replays while the copy that has it lives; a
+ * failover to a replica without it loses it, and a retry then runs again. The middleware logs it as
+ * a warning naming the request, apart from a completion that failed.
+ */
+export class NotReplicatedError extends Error {
+  override readonly name = 'NotReplicatedError';
+  constructor(
+    /** Replicas known to have the record. */
+    readonly acknowledged: number,
+    /** Replicas the store was asked to wait for. */
+    readonly required: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** A fresh fencing token. */

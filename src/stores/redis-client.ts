@@ -157,6 +157,13 @@ export function redisScriptAndWaitRunner(client: RedisScriptClient, store: strin
       throw new TypeError(`${store}: replicas needs a client that can send a pipeline (multi())`);
     }
     const multi = pipelined.multi.bind(pipelined);
+    // node-redis 4's createCluster() builds pipelines without a WAIT command (its createClient()
+    // has one). A pipeline that is built, not sent, costs nothing.
+    if (typeof multi().wait !== 'function') {
+      throw new TypeError(
+        `${store}: replicas needs a client whose pipeline can send WAIT: node-redis 4's createCluster() cannot (use node-redis 5 or later, or ioredis)`,
+      );
+    }
     return async (script, keys, args, wait) => {
       const input = { keys: [...keys], arguments: args.map(String) };
       const [reply, acknowledged] = await withScriptFallback((cached) => {

@@ -8,6 +8,7 @@ import {
   REPLAYED_HEADER,
 } from '../../src/idempotency/index.js';
 import { gate } from '../support/gate.js';
+import { memoryLogger } from '../support/reference-app.js';
 import { requestView } from '../support/request.js';
 import { bodyOf, orderApp } from './order-app.js';
 
@@ -460,6 +461,30 @@ describe('when the store fails', () => {
     expect(await errorCode(response)).toBe('idempotency-store-unavailable');
     expect(runs.count).toBe(0);
   });
+
+  it.each([
+    ['errors', false],
+    ['is in-process (untimed) and errors', true],
+  ])(
+    "sends the real result when only the completion %s, and logs the store's own error, not a 503 that says nothing ran",
+    async (_, inProcess) => {
+      const failure = new Error('READONLY You cannot write against a read only replica.');
+      const memory = memoryIdempotencyStore();
+      const store: IdempotencyStore = { ...memory, inProcess, complete: () => Promise.reject(failure) };
+      const logger = memoryLogger();
+      const { app, runs } = orderApp({ idempotency: idempotency({ store }), logger });
+      const response = await app.handle(post('k-14'));
+      expect(response.status).toBe(201);
+      expect(runs.count).toBe(1);
+      expect(logger.entries).toEqual([
+        {
+          level: 'error',
+          message: 'idempotency: response could not be stored',
+          fields: { requestId: expect.any(String), err: failure },
+        },
+      ]);
+    },
+  );
 });
 
 describe('when the body is larger than the route allows', () => {

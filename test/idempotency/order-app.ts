@@ -2,7 +2,7 @@ import { type App, createApp } from '../../src/app/app.js';
 import { readBody } from '../../src/core/body.js';
 import { created, json } from '../../src/core/response.js';
 import { ApiError } from '../../src/errors/api-error.js';
-import type { ApiResponse, Context, Middleware } from '../../src/http/types.js';
+import type { ApiResponse, Context, Logger, Middleware } from '../../src/http/types.js';
 
 /** Test-only authentication: the `x-user` header names the principal. */
 export const userFromHeader: Middleware = async function userFromHeader(ctx, next) {
@@ -44,6 +44,8 @@ export interface OrderAppOptions {
   readonly respond?: (order: { id: number } & OrderInput, ctx: Context) => ApiResponse;
   /** The route's body limit (default: the library's, 100 KiB). */
   readonly bodyLimit?: number;
+  /** Where the app logs (default: nowhere). */
+  readonly logger?: Logger;
 }
 
 export interface OrderApp {
@@ -58,7 +60,10 @@ export interface OrderApp {
 export function orderApp(options: OrderAppOptions = {}): OrderApp {
   const orders: OrderApp['orders'] = [];
   const runs = { count: 0 };
-  const app = createApp({ use: [userFromHeader], logger: { error: () => {}, warn: () => {} } });
+  const app = createApp({
+    use: [userFromHeader],
+    logger: options.logger ?? { error: () => {}, warn: () => {} },
+  });
   app.route({
     method: 'POST',
     path: '/orders',

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import keySlot from 'cluster-key-slot';
 import { describe, expect, it } from 'vitest';
-import { ownerKeys, ownerOfToken, ownerToken } from '../../src/idempotency/redis-keys.js';
+import { issuedToken, ownerKeys, readToken, recordToken } from '../../src/idempotency/redis-keys.js';
 
 // Owners and keys drawn from text heavy in the characters a hash tag is made of.
 const text = fc.string({
@@ -33,10 +33,18 @@ describe('the Redis idempotency key layout', () => {
     },
   );
 
-  test.prop([text])('reads the owner back from a token it issued, and none from a short string', (owner) => {
-    expect(ownerOfToken(ownerToken(owner))).toBe(owner);
-    expect(ownerOfToken('never-issued')).toBeUndefined();
-  });
+  test.prop([text, fc.option(fc.nat({ max: 20 }), { nil: undefined })])(
+    "reads back from a token it issued the record's token, the owner and the replicas online (capped at 9), and nothing from a short string",
+    (owner, online) => {
+      const stored = recordToken(owner);
+      expect(readToken(issuedToken(stored, online))).toEqual({
+        stored,
+        owner,
+        onlineReplicas: online === undefined ? undefined : Math.min(9, online),
+      });
+      expect(readToken('never-issued')).toBeUndefined();
+    },
+  );
 
   it('spreads owners over the slots of three masters', () => {
     const masters = [0, 0, 0];

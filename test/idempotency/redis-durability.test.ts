@@ -1,0 +1,210 @@
+/**
+ * `redisIdempotencyStore({ replicas: 1 })` against a real master and replica that this file starts
+ * from `redis-server` (test/support/redis-replicated.ts), through every client the store takes:
+ * a completion counts once the replica has the record (`WAIT`, in one pipeline with its script on
+ * one connection); one the replica does not acknowledge in time rejects with NotReplicatedError;
+ * and when the master has fewer replicas online than asked, no `WAIT` is sent at all, so nothing
+ * queued behind it on the connection waits out its timeout.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idempotency, NotReplicatedError, redisIdempotencyStore } from '../../src/idempotency/index.js';
+import { REDIS_CLIENTS, type RedisClientName } from '../support/redis-clients.js';
+import { type MonitoredCommand, monitored } from '../support/redis-monitor.js';
+import {
+  type ReplicatedRedis,
+  redisServerInstalled,
+  startReplicatedRedis,
+} from '../support/redis-replicated.js';
+import { memoryLogger } from '../support/reference-app.js';
+import { requestView } from '../support/request.js';
+import { bodyOf, orderApp } from './order-app.js';
+
+const available = redisServerInstalled();
+const clientNames = Object.keys(REDIS_CLIENTS) as RedisClientName[];
+const response = { status: 201, headers: { etag: '"1"' }, body: new Uint8Array([1, 2, 3]) };
+
+let pair: ReplicatedRedis;
+let admin: Redis;
+beforeAll(async () => {
+  if (!available) return;
+  pair = await startReplicatedRedis();
+  admin = new Redis(pair.url);
+}, 60_000);
+afterAll(async () => {
+  admin?.disconnect();
+  await pair?.stop();
+});
+
+/** Four claims of `owner` through `store`, their keys and tokens. */
+async function claimFour(store: ReturnType<typeof redisIdempotencyStore>, owner: string) {
+  const tokens: [string, string][] = [];
+  for (const key of ['a', 'b', 'c', 'd']) {
+    const claimed = await store.claim(key, 'fp', 60_000, owner);
+    if (claimed.kind !== 'claimed') throw new Error(`not claimed: ${claimed.kind}`);
+    tokens.push([key, claimed.token]);
+  }
+  return tokens;
+}
+
+/** On each connection, the commands it sent (scripts' own commands left out), in order. */
+function byConnection(seen: readonly MonitoredCommand[]): string[][] {
+  const bySource = new Map<string, string[]>();
+  for (const { args, source } of seen) {
+    if (source === 'lua') continue;
+    bySource.set(source, [...(bySource.get(source) ?? []), args[0]!.toLowerCase()]);
+  }
+  return [...bySource.values()];
+}
+
+describe.skipIf(!available)('the Redis store with replicas: 1, on a master with one replica', () => {
+  it.each(clientNames)(
+    'resolves each completion once the replica has it, its WAIT right after its script on one connection (%s)',
+    async (name) => {
+      const prefix = `online-${name.replace(/\W+/g, '-')}:`;
+      const connected = await REDIS_CLIENTS[name](pair.url);
+      const { seen, settle, stop } = await monitored(admin, prefix);
+      try {
+        // Generous: WAIT answers as soon as the replica acknowledges, which a loaded machine delays.
+        const store = redisIdempotencyStore({
+          client: connected.client,
+          prefix,
+          replicas: 1,
+          replicationTimeoutMs: 5_000,
+        });
+        // Once first, so Redis has the scripts: an EVALSHA it answers NOSCRIPT is sent again as EVAL,
+        // each with its WAIT.
+        const warm = await store.claim('warm', 'fp', 60_000, 'sub:w');
+        if (warm.kind !== 'claimed') throw new Error('not claimed');
+        await store.complete('warm', warm.token, response, 60_000);
+        const tokens = await claimFour(store, 'sub:w');
+        await settle();
+        seen.splice(0);
+        // At once, so a client with more than one connection spreads them over its connections.
+        const outcomes = await Promise.all(tokens.map(([k, t]) => store.complete(k, t, response, 60_000)));
+        expect(outcomes).toEqual([true, true, true, true]);
+        await settle();
+        // WAIT counts the writes of its own connection only: on another it would vouch for nothing.
+        let waits = 0;
+        for (const commands of byConnection(seen)) {
+          commands.forEach((command, i) => {
+            if (command !== 'wait') return;
+            waits++;
+            expect(commands[i - 1]).toMatch(/^eval/);
+          });
+        }
+        expect(waits).toBe(4);
+      } finally {
+        stop();
+        await connected.close();
+      }
+    },
+  );
+
+  it.each(clientNames)(
+    'rejects a completion the replica does not acknowledge in time with NotReplicatedError, the record completed on the master (%s)',
+    async (name) => {
+      const prefix = `paused-${name.replace(/\W+/g, '-')}:`;
+      const connected = await REDIS_CLIENTS[name](pair.url);
+      try {
+        const store = redisIdempotencyStore({
+          client: connected.client,
+          prefix,
+          replicas: 1,
+          replicationTimeoutMs: 20,
+        });
+        const [key, token] = (await claimFour(store, 'sub:p'))[0]!;
+        // The master still counts the stopped replica online: the claim saw it, the WAIT times out.
+        await pair.pauseReplica();
+        try {
+          const outcome = await store.complete(key, token, response, 60_000).catch((e: unknown) => e);
+          expect(outcome).toBeInstanceOf(NotReplicatedError);
+          expect(outcome).toMatchObject({ acknowledged: 0, required: 1 });
+          expect(String(outcome)).toMatch(/0 of 1 replicas acknowledged it within 20 ms/);
+        } finally {
+          await pair.resumeReplica();
+        }
+        const again = await store.claim(key, 'fp', 60_000, 'sub:p');
+        expect(again.kind).toBe('completed');
+      } finally {
+        await connected.close();
+      }
+    },
+  );
+
+  describe('once the master has no replica online', () => {
+    beforeAll(async () => {
+      if (available) await pair.killReplica();
+    }, 30_000);
+
+    it.each(clientNames)(
+      'sends no WAIT: each completion rejects at once with NotReplicatedError, and replays (%s)',
+      async (name) => {
+        const prefix = `alone-${name.replace(/\W+/g, '-')}:`;
+        const connected = await REDIS_CLIENTS[name](pair.url);
+        const { seen, settle, stop } = await monitored(admin, prefix);
+        try {
+          // A WAIT would hold the connection, and what is queued behind it, for 10 s each.
+          const store = redisIdempotencyStore({
+            client: connected.client,
+            prefix,
+            replicas: 1,
+            replicationTimeoutMs: 10_000,
+          });
+          const tokens = await claimFour(store, 'sub:a');
+          const started = Date.now();
+          const outcomes = await Promise.allSettled(
+            tokens.map(([k, t]) => store.complete(k, t, response, 60_000)),
+          );
+          expect(Date.now() - started).toBeLessThan(5_000);
+          for (const outcome of outcomes) {
+            expect(outcome.status).toBe('rejected');
+            const reason = (outcome as PromiseRejectedResult).reason as NotReplicatedError;
+            expect(reason).toBeInstanceOf(NotReplicatedError);
+            expect(reason.message).toMatch(/had 0 of 1 replicas online at the claim: not waited for/);
+          }
+          await settle();
+          expect(seen.filter(({ args }) => args[0]!.toLowerCase() === 'wait')).toEqual([]);
+          for (const [k] of tokens)
+            expect((await store.claim(k, 'fp', 60_000, 'sub:a')).kind).toBe('completed');
+        } finally {
+          stop();
+          await connected.close();
+        }
+      },
+    );
+
+    it('through the middleware: answers 201, logs a warning naming the request and the replicas, and replays the retry', async () => {
+      const connected = await REDIS_CLIENTS.ioredis(pair.url);
+      try {
+        const logger = memoryLogger();
+        const store = redisIdempotencyStore({ client: connected.client, prefix: 'app:', replicas: 1 });
+        const { app, runs } = orderApp({ idempotency: idempotency({ store }), logger });
+        const post = () =>
+          app.handle(
+            requestView('POST', '/orders', {
+              headers: { 'content-type': 'application/json', 'idempotency-key': '"k"', 'x-user': 'u' },
+              body: '{"bookId":1,"quantity":1}',
+            }),
+          );
+        const first = await post();
+        expect(first.status).toBe(201);
+        expect(logger.entries).toEqual([
+          {
+            level: 'warn',
+            message:
+              'idempotency: response stored, on fewer replicas than required: a failover before they have it could run a retry again',
+            fields: { requestId: expect.any(String), acknowledged: 0, required: 1 },
+          },
+        ]);
+        const retry = await post();
+        expect(retry.status).toBe(201);
+        expect(retry.headers['idempotent-replayed']).toBe('true');
+        expect(await bodyOf(retry)).toEqual(await bodyOf(first));
+        expect(runs.count).toBe(1);
+      } finally {
+        await connected.close();
+      }
+    });
+  });
+});
