@@ -34,6 +34,12 @@ export interface RateLimitOptions {
 }
 
 export const DEFAULT_RATE_LIMIT_TIMEOUT_MS = 200;
+/**
+ * How long the store must answer without a single failure before the limiter logs that it is back
+ * (docs/ratelimit.md, "When the store fails"): a store that fails some calls and answers others
+ * (a Redis Cluster with one master down) is one outage, not one per alternation.
+ */
+export const STORE_RECOVERY_MS = 10_000;
 /** `Retry-After` of the 503 sent when the store fails and `onStoreError` is `closed`. */
 export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
@@ -120,18 +126,25 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     if (!decision.allowed) throw quotaExceededError(decision, headers);
     return headers;
   };
-  // One warning per outage, not one per request: the first failure says the store is down, the first
-  // success after it says it is back. A store down under load would otherwise flood the logs.
-  let outage = false;
+  // One warning when an outage starts and one when it ends, not one per request: an outage starts at
+  // a failure and ends at the first decision made after STORE_RECOVERY_MS without any failure. A
+  // store that fails some calls and answers others (one shard of several down) stays in its outage,
+  // so two lines per STORE_RECOVERY_MS at most, whatever the load. The clock is read on failures and
+  // during an outage only.
+  let outage: { failures: number; lastFailureAt: number } | undefined;
   const storeFailed = (ctx: Context, error: unknown): undefined => {
-    if (!outage) {
-      outage = true;
+    const now = performance.now();
+    if (outage === undefined) {
+      outage = { failures: 1, lastFailureAt: now };
       ctx.logger.warn(
         { requestId: ctx.requestId, err: error },
         onStoreError === 'closed'
           ? 'rate-limit store unavailable; requests refused with 503 until it answers'
           : 'rate-limit store unavailable; requests let through unlimited until it answers',
       );
+    } else {
+      outage.failures++;
+      outage.lastFailureAt = now;
     }
     if (onStoreError === 'closed') {
       throw new ApiError(503, {
@@ -144,9 +157,10 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     return undefined;
   };
   const storeAnswered = (ctx: Context, decision: RateLimitDecision): Record<string, string> => {
-    if (outage) {
-      outage = false;
-      ctx.logger.warn({ requestId: ctx.requestId }, 'rate-limit store answers again; limits apply');
+    if (outage !== undefined && performance.now() - outage.lastFailureAt >= STORE_RECOVERY_MS) {
+      const { failures } = outage;
+      outage = undefined;
+      ctx.logger.warn({ requestId: ctx.requestId, failures }, 'rate-limit store answers again; limits apply');
     }
     return admit(decision);
   };

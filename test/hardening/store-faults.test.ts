@@ -1,10 +1,11 @@
 import { once } from 'node:events';
 import pg from 'pg';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
 import { configFromEnv } from '../../examples/reference-app/config.js';
 import { connectInfrastructure, StartupError } from '../../examples/reference-app/infrastructure.js';
 import { DEFAULT_RATE_LIMIT_TIMEOUT_MS } from '../../src/ratelimit/index.js';
+import { STORE_RECOVERY_MS } from '../../src/ratelimit/middleware.js';
 import { nodeClient, type TestClient, type TestResponse } from '../support/clients.js';
 import { bearer, memoryLogger } from '../support/reference-app.js';
 import { DATABASE_URL, REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
@@ -22,8 +23,18 @@ const IDEMPOTENCY_STORE_TIMEOUT_MS = 2_000;
 /** Room for a loaded machine on top of a timeout; a hang would take far longer. */
 const SLACK_MS = 1_000;
 
+/**
+ * The real clock, for timing requests: a test that moves the limiter's clock (`performance.now`, to
+ * skip its quiet period after an outage) fakes the global one.
+ */
+const elapsedSince = (() => {
+  const now = performance.now.bind(performance);
+  return (started?: number) => (started === undefined ? now() : now() - started);
+})();
+
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
+  vi.useRealTimers();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
 
@@ -56,9 +67,9 @@ async function startApp(env: Record<string, string>) {
 
 /** The response and how long it took, in ms. */
 async function timed(call: () => Promise<TestResponse>): Promise<{ response: TestResponse; ms: number }> {
-  const started = performance.now();
+  const started = elapsedSince();
   const response = await call();
-  return { response, ms: performance.now() - started };
+  return { response, ms: elapsedSince(started) };
 }
 
 function orders(client: TestClient, token: string) {
@@ -87,10 +98,10 @@ function orders(client: TestClient, token: string) {
  * bounded by the store timeout, and the number of attempts is bounded too.
  */
 async function retryUntil(call: () => Promise<TestResponse>, ok: (r: TestResponse) => boolean) {
-  const started = performance.now();
+  const started = elapsedSince();
   for (let attempt = 1; attempt <= 40; attempt++) {
     const response = await call();
-    if (ok(response)) return { response, attempts: attempt, ms: performance.now() - started };
+    if (ok(response)) return { response, attempts: attempt, ms: elapsedSince(started) };
     await new Promise((resolve) => setTimeout(resolve, 100)); // the client's own pause between retries
   }
   throw new Error('the service did not recover within 40 retries');
@@ -106,6 +117,8 @@ describe.skipIf(!redisUp)('Redis (idempotency and rate limits) through a proxy',
   it.each(['cut', 'stall'] as const)(
     'when Redis is %s mid-run: reads fail open and log once, writes get 503 in time, then it recovers',
     async (fault) => {
+      // The limiter's clock stands still until the test moves it past the quiet period below.
+      vi.useFakeTimers({ toFake: ['performance'] });
       const { proxy, url } = await proxyFor(REDIS_URL, 6379);
       const { client, logger } = await startApp({
         REDIS_URL: url,
@@ -168,6 +181,10 @@ describe.skipIf(!redisUp)('Redis (idempotency and rate limits) through a proxy',
       expect(replay.status).toBe(201);
       expect(replay.headers['idempotent-replayed']).toBe('true');
       expect(replay.headers.location).toBe(first.headers.location);
+      expect((await book()).headers.ratelimit).toBeDefined();
+      // Answering again, but the outage ends only after STORE_RECOVERY_MS without a failure.
+      expect(outageWarnings()).toEqual(['rate-limit store unavailable']);
+      vi.advanceTimersByTime(STORE_RECOVERY_MS);
       expect((await book()).headers.ratelimit).toBeDefined();
       expect(outageWarnings()).toEqual(['rate-limit store unavailable', 'rate-limit store answers again']);
     },

@@ -1,5 +1,5 @@
 import { parseItem, parseList } from 'structured-headers';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app/app.js';
 import { json } from '../../src/core/response.js';
 import type { Logger, Middleware } from '../../src/http/types.js';
@@ -9,6 +9,7 @@ import {
   type RateLimitStore,
   rateLimit,
 } from '../../src/ratelimit/index.js';
+import { STORE_RECOVERY_MS } from '../../src/ratelimit/middleware.js';
 import { requestView, type TestRequest } from '../support/request.js';
 
 const T0 = 1_760_000_000_000;
@@ -240,7 +241,14 @@ describe('its contract (the OpenAPI document of the routes it runs on)', () => {
 });
 
 describe('logging store outages', () => {
-  it('warns once when the store goes away and once when it is back, not once per request', async () => {
+  // The limiter's clock (performance.now) is a fake one here, moved by the test.
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const messages = (warnings: { message: string }[]) => warnings.map((w) => w.message.split(';')[0]);
+
+  it('warns once when the store goes away and once when it has answered for a while, not once per request', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
     let down = false;
     const store = memoryRateLimitStore();
     const flaky: RateLimitStore = {
@@ -249,22 +257,64 @@ describe('logging store outages', () => {
     const { logger, warnings } = recordingLogger();
     const app = appWith({ policies: [{ name: 'p', quota: 1000, windowSeconds: 60 }], store: flaky }, logger);
     const statuses: number[] = [];
-    const messages = () => warnings.map((w) => w.message.split(';')[0]);
-    for (const [state, requests] of [
-      [false, 3],
-      [true, 50],
-      [false, 5],
-      [true, 10],
-    ] as const) {
+    const run = async (state: boolean, requests: number) => {
       down = state;
       for (let i = 0; i < requests; i++) statuses.push((await get(app)).status);
-    }
+    };
+    await run(false, 3);
+    await run(true, 50);
+    await run(false, 5);
+    // Answering again, but not yet for STORE_RECOVERY_MS: still the same outage.
+    vi.advanceTimersByTime(STORE_RECOVERY_MS - 1);
+    await run(false, 5);
+    expect(messages(warnings)).toEqual(['rate-limit store unavailable']);
+    vi.advanceTimersByTime(1);
+    await run(false, 5);
+    await run(true, 10);
     expect(statuses.every((s) => s === 200)).toBe(true);
-    expect(messages()).toEqual([
+    expect(messages(warnings)).toEqual([
       'rate-limit store unavailable',
       'rate-limit store answers again',
       'rate-limit store unavailable',
     ]);
+    expect(warnings[1]!.fields.failures).toBe(50);
+  });
+
+  it('logs a store that fails some keys and answers others (one shard of several down) as one outage', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    // A real memory store behind a wrapper that fails the keys of one "shard": addresses ending in
+    // an odd digit; the others are decided as usual.
+    const store = memoryRateLimitStore();
+    const shardDown = (key: string) => /[13579]$/.test(key);
+    let healed = false;
+    const partial: RateLimitStore = {
+      consume: (key, policies) =>
+        shardDown(key) && !healed ? Promise.reject(new Error('shard down')) : store.consume(key, policies),
+    };
+    const { logger, warnings } = recordingLogger();
+    const app = appWith(
+      { policies: [{ name: 'p', quota: 1000, windowSeconds: 60 }], store: partial },
+      logger,
+    );
+    const from = (n: number) => get(app, { remoteAddress: `192.0.2.${n}` });
+    // 30 s of requests from 20 clients, 10 on the dead shard, interleaved: 600 alternations
+    // between a failing and an answering call, 100 ms apart.
+    for (let round = 0; round < 30; round++) {
+      for (let n = 0; n < 20; n++) {
+        const response = await from(n);
+        expect(response.status).toBe(200);
+        expect(response.headers.ratelimit === undefined).toBe(shardDown(`${n}`));
+      }
+      vi.advanceTimersByTime(1_000);
+    }
+    expect(messages(warnings)).toEqual(['rate-limit store unavailable']);
+    // The shard is back: the first decision STORE_RECOVERY_MS after the last failure says so, with
+    // the count of the failed calls.
+    healed = true;
+    vi.advanceTimersByTime(STORE_RECOVERY_MS - 1_000);
+    await from(2);
+    expect(messages(warnings)).toEqual(['rate-limit store unavailable', 'rate-limit store answers again']);
+    expect(warnings[1]!.fields.failures).toBe(300);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * The reference app on a real Redis Cluster (3 masters, 3 replicas, started here from `redis-server`
  * on loopback ports by test/support/redis-cluster.ts and stopped in `afterAll`) while a master is
- * down: what `GET /health/ready` says (docs/deployment.md, "Health and readiness"), and what clients
- * see and what is kept (docs/deployment.md, "When PostgreSQL or Redis goes away").
+ * down: what `GET /health/ready` says (docs/deployment.md, "Health and readiness"), what clients
+ * see and what is kept (docs/deployment.md, "When PostgreSQL or Redis goes away"), and what the
+ * rate limiter logs (docs/ratelimit.md, "When the store fails").
  *
  * The helper's nodes have a 1 s `cluster-node-timeout`: a killed master's replica takes over about
  * a second or two later. To look at the cluster while the master is down and not yet replaced, a
@@ -18,6 +19,7 @@ import { configFromEnv } from '../../examples/reference-app/config.js';
 import { READINESS_TIMEOUT_MS } from '../../examples/reference-app/health/readiness.js';
 import { connectInfrastructure, type Infrastructure } from '../../examples/reference-app/infrastructure.js';
 import { type Served, serve } from '../../examples/reference-app/serve.js';
+import { STORE_RECOVERY_MS } from '../../src/ratelimit/middleware.js';
 import { type RedisCluster, startRedisCluster } from '../support/redis-cluster.js';
 import { bearer, memoryLogger } from '../support/reference-app.js';
 
@@ -168,12 +170,12 @@ async function userWhere(key: (user: string) => string, master: number, not = fa
   throw new Error(`no user found for master ${master}`);
 }
 
-/** One caller of the app: keyed orders and a rate-limited read. */
-async function caller(user: string) {
+/** One caller of the app (`on` an instance): keyed orders and a rate-limited read. */
+async function caller(user: string, on: Instance = instance) {
   const authorization = await bearer(user);
   return {
     order: async (key: string) => {
-      const response = await fetch(`${instance.url}/orders`, {
+      const response = await fetch(`${on.url}/orders`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization, 'idempotency-key': `"${key}"` },
         body: JSON.stringify({ bookId: 2, quantity: 1 }),
@@ -188,7 +190,7 @@ async function caller(user: string) {
       };
     },
     read: async () => {
-      const response = await fetch(`${instance.url}/books`, { headers: { authorization } });
+      const response = await fetch(`${on.url}/books`, { headers: { authorization } });
       await response.arrayBuffer();
       return { status: response.status, ratelimit: response.headers.get('ratelimit') };
     },
@@ -245,6 +247,54 @@ describe.skipIf(!available)('an instance on a Redis Cluster that loses a master'
     await cluster.restart(victim);
     killed.delete(victim);
     await cluster.healthy(30_000);
+  }, 90_000);
+});
+
+describe.skipIf(!available)('the rate limiter of an instance on a Redis Cluster that loses a master', () => {
+  it('logs the outage once while its calls alternate between the dead master and live ones, and its end once', async () => {
+    // An instance of its own: a limiter that has seen no failure yet, and its own log.
+    const own = await startInstance();
+    const warnings = () =>
+      own.logger.entries
+        .filter((e) => e.message.startsWith('rate-limit store'))
+        .map((e) => e.message.split(';')[0]);
+    try {
+      const victim = (await cluster.masters())[0]!.port;
+      const users = [
+        await userWhere((u) => `{user:${u}}`, victim),
+        await userWhere((u) => `{user:${u}}`, victim, true),
+      ];
+      const callers = await Promise.all(users.map((user) => caller(user, own)));
+      await nodeTimeout(60_000);
+      await kill(victim);
+      // Reads of a client on the dead master and of one on a live master, in turn: the first are
+      // let through unlimited (after the limiter's 200 ms bound), the second decided (a machine
+      // too loaded to answer within 200 ms may let one through too, so they are counted).
+      const decided: boolean[][] = [[], []];
+      for (let round = 0; round < 8; round++) {
+        for (const [i, c] of callers.entries()) decided[i]!.push((await c.read()).ratelimit !== null);
+      }
+      expect(decided[0]).toEqual(decided[0]!.map(() => false));
+      expect(decided[1]!.filter(Boolean).length).toBeGreaterThanOrEqual(4);
+      expect(warnings()).toEqual(['rate-limit store unavailable']);
+
+      // The replica takes over; once the store has answered for STORE_RECOVERY_MS without a failure,
+      // one line says so.
+      await nodeTimeout(1_000);
+      await cluster.healthy(30_000);
+      await cluster.restart(victim);
+      killed.delete(victim);
+      await cluster.healthy(30_000);
+      const until = Date.now() + STORE_RECOVERY_MS + 10_000;
+      while (warnings().length < 2 && Date.now() < until) {
+        for (const c of callers) await c.read();
+        await sleep(250);
+      }
+      expect(warnings()).toEqual(['rate-limit store unavailable', 'rate-limit store answers again']);
+    } finally {
+      await own.served.close();
+      await Promise.race([own.infrastructure.close(), sleep(2_000)]);
+    }
   }, 90_000);
 });
 
