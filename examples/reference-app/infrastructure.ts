@@ -32,13 +32,22 @@ export interface Infrastructure extends Partial<DataStores> {
 export async function connectInfrastructure(config: Config): Promise<Infrastructure> {
   const closers: Array<() => Promise<unknown>> = [];
   let pool: pg.Pool | undefined;
-  let redis: RedisConnection | undefined;
-  const redisClient = async () => {
-    if (redis === undefined) {
-      redis = await connectRedis(config);
-      closers.push(redis.close);
+  // One Redis connection for both stores, except with REDIS_WAIT_REPLICAS > 0: an idempotency
+  // completion then sends WAIT, which holds its connection until a replica answers (up to 100 ms),
+  // and rate-limit checks queued behind it would overrun their 200 ms bound and fail open. The
+  // rate-limit store gets a connection of its own then (docs/deployment.md).
+  const waits = config.idempotencyStore === 'redis' && config.redisWaitReplicas > 0;
+  // By the name Redis lists them as: `<STORE_PREFIX>:stores`, or `:idempotency` and `:rate-limit`.
+  const redisConnections = new Map<string, RedisConnection>();
+  const redisClient = async (store: 'idempotency' | 'rate-limit') => {
+    const name = `${config.storePrefix}:${waits ? store : 'stores'}`;
+    let connection = redisConnections.get(name);
+    if (connection === undefined) {
+      connection = await connectRedis(config, name);
+      closers.push(connection.close);
+      redisConnections.set(name, connection);
     }
-    return redis.client;
+    return connection.client;
   };
   const postgres = () => {
     if (pool === undefined) {
@@ -66,7 +75,7 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
   switch (config.idempotencyStore) {
     case 'redis':
       idempotencyStore = redisIdempotencyStore({
-        client: await redisClient(),
+        client: await redisClient('idempotency'),
         prefix: `${config.storePrefix}:idempotency:`,
         // A completed record is on this many replicas before its response is sent, so a failover
         // to one of them keeps it (docs/deployment.md, "Redis Cluster").
@@ -117,15 +126,20 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
       : {};
   const rateLimitStore =
     config.rateLimit.store === 'redis'
-      ? redisRateLimitStore({ client: await redisClient(), prefix: `${config.storePrefix}:ratelimit:` })
+      ? redisRateLimitStore({
+          client: await redisClient('rate-limit'),
+          prefix: `${config.storePrefix}:ratelimit:`,
+        })
       : memoryRateLimitStore();
   const readinessChecks: ReadinessCheck[] = [];
   if (pool !== undefined) {
     const checked = pool;
     readinessChecks.push({ name: 'postgres', check: () => checked.query('SELECT 1') });
   }
-  if (redis !== undefined) {
-    readinessChecks.push({ name: 'redis', check: redis.ready });
+  if (redisConnections.size > 0) {
+    // Ready when every connection is: each store needs its own.
+    const connections = [...redisConnections.values()];
+    readinessChecks.push({ name: 'redis', check: () => Promise.all(connections.map((c) => c.ready())) });
   }
   return {
     ...dataStores,

@@ -4,7 +4,7 @@ import type { RedisScriptClient } from 'rest-conventions/idempotency';
 import type { Config } from './config.js';
 import { hostOf, reasonOf, STORE_CONNECT_TIMEOUT_MS, StartupError, within } from './store-startup.js';
 
-/** The app's one Redis connection (or cluster), shared by the Redis stores. */
+/** A Redis connection (or cluster client) of the app, for one or both Redis stores. */
 export interface RedisConnection {
   readonly client: RedisScriptClient;
   /**
@@ -17,7 +17,7 @@ export interface RedisConnection {
 
 /**
  * Connect to `REDIS_URL` or, when set, the `REDIS_CLUSTER_NODES`, once at start-up; say clearly
- * when Redis is not there. Afterwards a command that cannot be sent fails fast, and the middlewares'
+ * when Redis is not there. `name` is what Redis lists it as (`CLIENT SETNAME`, `CLIENT LIST`). Afterwards a command that cannot be sent fails fast, and the middlewares'
  * store timeouts decide what the client sees (docs/deployment.md).
  *
  * Which client (docs/idempotency.md, "Stores"):
@@ -28,9 +28,9 @@ export interface RedisConnection {
  * - a cluster: ioredis `Cluster`, whose auto pipelining sends one write per master per turn, and
  *   whose failover the cluster suite runs.
  */
-export async function connectRedis(config: Config): Promise<RedisConnection> {
+export async function connectRedis(config: Config, name: string): Promise<RedisConnection> {
   const nodes = config.redisClusterNodes;
-  return nodes === undefined ? connectOne(config.redisUrl) : connectCluster(nodes);
+  return nodes === undefined ? connectOne(config.redisUrl, name) : connectCluster(nodes, name);
 }
 
 /** What both clients have: connection errors as events, and a connect that resolves when ready. */
@@ -67,10 +67,11 @@ async function connectWithin(
   }
 }
 
-async function connectOne(url: string): Promise<RedisConnection> {
+async function connectOne(url: string, name: string): Promise<RedisConnection> {
   const host = hostOf(url, 'REDIS_URL');
   const client = createClient({
     url,
+    name,
     socket: { connectTimeout: STORE_CONNECT_TIMEOUT_MS },
     // While Redis is away, a command fails at once instead of waiting in a queue.
     disableOfflineQueue: true,
@@ -80,12 +81,20 @@ async function connectOne(url: string): Promise<RedisConnection> {
   return { client, ready: () => client.ping(), close: () => client.close() };
 }
 
-async function connectCluster(nodes: NonNullable<Config['redisClusterNodes']>): Promise<RedisConnection> {
+async function connectCluster(
+  nodes: NonNullable<Config['redisClusterNodes']>,
+  name: string,
+): Promise<RedisConnection> {
   const host = `cluster ${nodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
   const client = new Cluster([...nodes], {
     lazyConnect: true,
     enableAutoPipelining: true,
-    redisOptions: { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: STORE_CONNECT_TIMEOUT_MS },
+    redisOptions: {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      connectTimeout: STORE_CONNECT_TIMEOUT_MS,
+      connectionName: name,
+    },
   });
   await connectWithin(
     host,

@@ -1,0 +1,190 @@
+/**
+ * With `REDIS_WAIT_REPLICAS` > 0 an idempotency completion sends `WAIT`, which holds its connection
+ * until a replica answers or the wait ends (docs/deployment.md, "Redis Cluster"). The rate-limit
+ * store must not queue behind it: it has a connection of its own, counted in readiness and closed
+ * at shutdown with the other (docs/deployment.md, "The environment of each instance").
+ *
+ * The Redis here is started by this file from `redis-server` on loopback ports: a master and one
+ * replica that is stopped (SIGSTOP) once in sync. The master still counts it as online, so every
+ * completion waits, and no acknowledgement ever comes: each `WAIT` lasts its whole 100 ms.
+ */
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import net from 'node:net';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
+import { configFromEnv } from '../../examples/reference-app/config.js';
+import { connectInfrastructure } from '../../examples/reference-app/infrastructure.js';
+import { serve } from '../../examples/reference-app/serve.js';
+import { DEFAULT_RATE_LIMIT_TIMEOUT_MS } from '../../src/ratelimit/index.js';
+import { bearer, memoryLogger } from '../support/reference-app.js';
+import { uniquePrefix } from '../support/services.js';
+
+const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether `redis-server` is installed; under CI=true it must be. */
+function redisServerAvailable(): boolean {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    execFileSync('redis-cli', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    if (process.env.CI === 'true') throw new Error('redis-server and redis-cli are required under CI=true');
+    console.warn('skipping the WAIT connection tests: redis-server or redis-cli is not installed');
+    return false;
+  }
+}
+
+/** A port free on loopback right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const cli = async (port: number, ...args: string[]) =>
+  (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 10_000 })).stdout;
+
+const children: ChildProcess[] = [];
+async function redisServer(port: number, ...args: string[]): Promise<ChildProcess> {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args],
+    { stdio: 'ignore' },
+  );
+  children.push(child);
+  const until = Date.now() + 10_000;
+  while (!(await cli(port, 'ping').catch(() => '')).includes('PONG')) {
+    if (Date.now() > until) throw new Error(`redis-server on ${port} did not answer PING within 10 s`);
+    await sleep(50);
+  }
+  return child;
+}
+
+const available = redisServerAvailable();
+let master: number;
+
+beforeAll(async () => {
+  if (!available) return;
+  master = await freePort();
+  await redisServer(master);
+  const replicaPort = await freePort();
+  const replica = await redisServer(replicaPort, '--replicaof', '127.0.0.1', String(master));
+  const until = Date.now() + 10_000;
+  while (!(await cli(master, 'info', 'replication')).includes('state=online')) {
+    if (Date.now() > until) throw new Error('the replica did not come online within 10 s');
+    await sleep(50);
+  }
+  replica.kill('SIGSTOP');
+}, 30_000);
+afterAll(async () => {
+  await Promise.all(
+    children.map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = once(child, 'exit');
+      child.kill('SIGKILL');
+      await gone;
+    }),
+  );
+});
+
+/** `CLIENT LIST` of the master: name and last command of each connection named under `prefix`. */
+async function connections(prefix: string): Promise<Array<{ name: string; cmd: string }>> {
+  const lines = (await cli(master, 'client', 'list')).trim().split('\n');
+  return lines
+    .map((line) => ({ name: /\bname=(\S*)/.exec(line)![1]!, cmd: /\bcmd=(\S*)/.exec(line)![1]! }))
+    .filter((c) => c.name.startsWith(prefix));
+}
+
+describe.skipIf(!available)('REDIS_WAIT_REPLICAS=1 on a Redis whose replica never acknowledges', () => {
+  it('decides rate limits on a connection of its own, fast, while completions wait', async () => {
+    const prefix = uniquePrefix('wait').toLowerCase();
+    const config = configFromEnv({
+      REDIS_URL: `redis://127.0.0.1:${master}`,
+      IDEMPOTENCY_STORE: 'redis',
+      RATE_LIMIT_STORE: 'redis',
+      REDIS_WAIT_REPLICAS: '1',
+      RATE_LIMIT_MAX: '1000000',
+      STORE_PREFIX: prefix,
+    });
+    const infrastructure = await connectInfrastructure(config);
+    const logger = memoryLogger();
+    const served = await serve('node', createReferenceApp(config, logger, infrastructure), 0);
+    const url = `http://127.0.0.1:${served.port}`;
+    try {
+      const token = await bearer('1');
+      const timed = async (call: () => Promise<Response>) => {
+        const started = performance.now();
+        const response = await call();
+        await response.arrayBuffer();
+        return { response, ms: performance.now() - started };
+      };
+      // Warm: the first request compiles what later ones reuse.
+      await (await fetch(`${url}/books`, { headers: { authorization: token } })).arrayBuffer();
+      // 20 keyed writes at once: each completion's WAIT holds the idempotency connection 100 ms,
+      // one after the other.
+      const writes = Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          timed(() =>
+            fetch(`${url}/orders`, {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                authorization: token,
+                'idempotency-key': `"w${i}"`,
+              },
+              body: JSON.stringify({ bookId: 2, quantity: 1 }),
+            }),
+          ),
+        ),
+      );
+      // Meanwhile, reads: each is a rate-limit decision.
+      const reads: Array<{ ms: number; ratelimit: string | null }> = [];
+      let writing = true;
+      void writes.finally(() => {
+        writing = false;
+      });
+      await sleep(20);
+      while (writing) {
+        const { response, ms } = await timed(() =>
+          fetch(`${url}/books`, { headers: { authorization: token } }),
+        );
+        expect(response.status).toBe(200);
+        reads.push({ ms, ratelimit: response.headers.get('ratelimit') });
+        await sleep(10);
+      }
+      const written = await writes;
+      for (const { response } of written) expect(response.status).toBe(201);
+      // The completions waited: the last of them answered after most of 20 × 100 ms.
+      expect(Math.max(...written.map((w) => w.ms))).toBeGreaterThan(1_000);
+      // Every read was decided (RateLimit fields: the limiter did not fail open), well within its
+      // 200 ms bound, and the limiter logged no outage.
+      expect(reads.length).toBeGreaterThan(5);
+      for (const read of reads) {
+        expect(read.ratelimit).not.toBeNull();
+        expect(read.ms).toBeLessThan(DEFAULT_RATE_LIMIT_TIMEOUT_MS / 2);
+      }
+      expect(logger.entries.filter((e) => e.message.startsWith('rate-limit store'))).toEqual([]);
+
+      // Two connections, one per store; readiness asks both.
+      expect((await connections(prefix)).map((c) => c.name).sort()).toEqual([
+        `${prefix}:idempotency`,
+        `${prefix}:rate-limit`,
+      ]);
+      expect((await fetch(`${url}/health/ready`)).status).toBe(200);
+      expect((await connections(prefix)).map((c) => c.cmd)).toEqual(['ping', 'ping']);
+    } finally {
+      await served.close();
+      await infrastructure.close();
+    }
+    // Both closed at shutdown.
+    expect(await connections(prefix)).toEqual([]);
+  }, 30_000);
+});
