@@ -11,16 +11,25 @@
  * the app; BENCH_CG_CASES=book,order and BENCH_CG_SERVERS=app,bare+JSON select. BENCH_CG_SERVERS may
  * also name the peers (`fastify`, `hono`, `express`) and the same frameworks with
  * `rest-conventions/<framework>` (`fastify+rc`, `hono+rc`, `express+rc`): the adapter-overhead pairs,
- * and `app+redis`: the app with its idempotency records in Redis at REDIS_URL under a fresh
- * STORE_PREFIX (as in `npm run bench`), whose keys are deleted afterwards. Only the app's process is
- * counted, not Redis'.
+ * `app+redis`: the app with its idempotency records in Redis at REDIS_URL under a fresh
+ * STORE_PREFIX (as in `npm run bench`), whose keys are deleted afterwards; and the peers with an
+ * idempotency library (`fastify+node-idempotency`, `...+redis`, `express+express-idempotency`,
+ * `...+redis`, bench/keyed-peers.ts), e.g. `BENCH_CG_CASES=order-post-idempotent`.
+ *
+ * BENCH_CG_REDIS=1: a server on Redis gets a private `redis-server` on a free loopback port, itself
+ * under callgrind, and Redis' instructions over the same requests are printed beside the server's
+ * (what each keyed write costs Redis, which shares the machine). Without it only the server is counted.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import { REDIS_URL } from '../test/support/services.js';
 import {
   CASES,
   type Case,
@@ -31,7 +40,13 @@ import {
   SERVER_ENV,
   signTokens,
 } from './cases.js';
-import { withoutMemoryBudgets } from './keyed-peers.js';
+import {
+  deleteExpressPeerKeys,
+  type KeyedPeerName,
+  keyedPeer,
+  keyedPeerEnv,
+  withoutMemoryBudgets,
+} from './keyed-peers.js';
 import { deleteRedisKeysUnder } from './redis-keys.js';
 import { bundle, type Server, start, stop } from './servers.js';
 
@@ -49,6 +64,8 @@ const caseNames = (process.env.BENCH_CG_CASES ?? 'book,order').split(',');
 const serverNames = (process.env.BENCH_CG_SERVERS ?? 'app,bare+JSON').split(',');
 /** BENCH_CG_KEEP=1 keeps the callgrind files for `callgrind_annotate` (their folder is printed). */
 const KEEP = process.env.BENCH_CG_KEEP === '1';
+/** BENCH_CG_REDIS=1 counts a private Redis' instructions too, for the servers on Redis. */
+const COUNT_REDIS = process.env.BENCH_CG_REDIS === '1';
 /** The peers (`bench/peers/`) and each framework with `rest-conventions/<framework>` (`bench/adapters/`). */
 const PEERS = ['fastify', 'hono', 'express', 'fastify+rc', 'hono+rc', 'express+rc'];
 const env = SERVER_ENV;
@@ -101,12 +118,80 @@ function instructions(dir: string): { total: number; main: number } {
   return { total, main };
 }
 
+/** A `redis-server` of this run's own under callgrind, counted with the server it serves. */
+interface CountedRedis {
+  readonly url: string;
+  readonly pid: string;
+  readonly dir: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** Starts a private, empty Redis on a free loopback port under callgrind, counting nothing yet. */
+async function countedRedis(): Promise<CountedRedis> {
+  const dir = mkdtempSync(join(tmpdir(), 'callgrind-redis-'));
+  const port = await freePort();
+  const child = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${join(dir, 'callgrind.out.%p')}`,
+      'redis-server',
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ],
+    { stdio: 'ignore' },
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  const redis = new Redis(url, { lazyConnect: true, retryStrategy: () => 200 });
+  redis.on('error', () => {});
+  // Bounded: valgrind takes a few seconds to start Redis.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await redis.connect();
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  redis.disconnect();
+  return {
+    url,
+    pid: String(child.pid),
+    dir,
+    stop: async () => {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 async function count(
   name: string,
   script: string,
   extraEnv: Record<string, string>,
   c: Case,
   fixture: (s: Server) => Promise<Fixture>,
+  redis?: CountedRedis,
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'callgrind-'));
   // An app on another store than memory refuses the memory store's budgets.
@@ -121,14 +206,21 @@ async function count(
   try {
     const f = await fixture(server);
     await send(server, c, f, WARMUP);
-    const pid = String(server.child.pid);
-    execFileSync('callgrind_control', ['-z', pid], { stdio: 'ignore' });
-    execFileSync('callgrind_control', ['-i', 'on', pid], { stdio: 'ignore' });
+    const pids = [String(server.child.pid), ...(redis === undefined ? [] : [redis.pid])];
+    const control = (...args: string[]) => {
+      for (const pid of pids) execFileSync('callgrind_control', [...args, pid], { stdio: 'ignore' });
+    };
+    control('-z');
+    control('-i', 'on');
     const sent = await send(server, c, f, REQUESTS);
-    execFileSync('callgrind_control', ['-d', pid], { stdio: 'ignore' });
-    execFileSync('callgrind_control', ['-i', 'off', pid], { stdio: 'ignore' });
+    control('-d');
+    control('-i', 'off');
     const counted = instructions(dir);
-    return { total: counted.total / sent, main: counted.main / sent };
+    return {
+      total: counted.total / sent,
+      main: counted.main / sent,
+      ...(redis === undefined ? {} : { redis: instructions(redis.dir).total / sent }),
+    };
   } finally {
     await stop(server);
     if (KEEP) process.stdout.write(`${name}: callgrind files kept in ${dir}\n`);
@@ -153,22 +245,43 @@ for (const caseName of caseNames) {
   const c = CASES.find((x) => x.name === caseName);
   if (c === undefined) throw new TypeError(`BENCH_CG_CASES: unknown case ${caseName}`);
   for (const name of serverNames) {
-    let perRequest: { total: number; main: number };
+    let perRequest: { total: number; main: number; redis?: number };
+    const peer = keyedPeer(name);
+    const onRedis = name === 'app+redis' || peer?.store === 'redis';
     if (name === 'app') {
       perRequest = await count('app', appScript, {}, c, appFixture);
-    } else if (name === 'app+redis') {
+    } else if (onRedis) {
       const prefix = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+      const redis = COUNT_REDIS ? await countedRedis() : undefined;
+      const redisUrl = redis?.url ?? REDIS_URL;
       try {
-        perRequest = await count(
-          name,
-          appScript,
-          { IDEMPOTENCY_STORE: 'redis', STORE_PREFIX: prefix },
-          c,
-          appFixture,
-        );
+        perRequest =
+          peer === undefined
+            ? await count(
+                name,
+                appScript,
+                { IDEMPOTENCY_STORE: 'redis', STORE_PREFIX: prefix, REDIS_URL: redisUrl },
+                c,
+                appFixture,
+                redis,
+              )
+            : await count(
+                name,
+                await bundle(`bench/peers/${peer.peer}.ts`, peer.peer),
+                keyedPeerEnv(name as KeyedPeerName, prefix, '', redisUrl),
+                c,
+                appFixture,
+                redis,
+              );
       } finally {
-        await deleteRedisKeysUnder(prefix);
+        if (redis === undefined) {
+          await deleteRedisKeysUnder(prefix);
+          if (peer?.peer === 'express') await deleteExpressPeerKeys();
+        } else await redis.stop();
       }
+    } else if (peer !== undefined) {
+      const script = await bundle(`bench/peers/${peer.peer}.ts`, peer.peer);
+      perRequest = await count(name, script, keyedPeerEnv(name as KeyedPeerName, 'bench'), c, appFixture);
     } else if (name === 'bare+JSON' || name === 'bare') {
       // The floor answers with the app's bytes, captured from an app run without valgrind.
       const app = await start('app', appScript, env);
@@ -213,7 +326,8 @@ for (const caseName of caseNames) {
       );
     }
     const figure = (n: number) => Math.round(n).toLocaleString('en-US').padStart(9);
-    const line = `${c.title.padEnd(36)} ${name.padEnd(10)} ${figure(perRequest.total)} instructions/request (main thread ${figure(perRequest.main)})`;
+    const redisPart = perRequest.redis === undefined ? '' : `, Redis ${figure(perRequest.redis)}`;
+    const line = `${c.title.padEnd(36)} ${name.padEnd(10)} ${figure(perRequest.total)} instructions/request (main thread ${figure(perRequest.main)}${redisPart})`;
     lines.push(line);
     process.stdout.write(`${line}\n`);
   }

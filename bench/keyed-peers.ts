@@ -23,6 +23,11 @@ export type KeyedPeerName = keyof typeof KEYED_PEERS;
  * at its cluster default of 1) and stops at the end.
  */
 export const CLUSTER_APP = 'app+cluster';
+/**
+ * The same without waiting for a replica (`REDIS_WAIT_REPLICAS=0`): the two side by side are what
+ * the durability setting costs (docs/deployment.md, "Redis Cluster").
+ */
+export const CLUSTER_APP_NO_WAIT = 'app+cluster-nowait';
 
 /**
  * The Redis database `express-idempotency-redis-adapter` writes to: it has no key prefix, and
@@ -33,11 +38,16 @@ const EXPRESS_PEER_DB = 9;
 
 /**
  * The environment of a keyed peer, its keys under `prefix` (or in its own database); `clusterNodes`
- * (`host:port,...`) for one on the cluster.
+ * (`host:port,...`) for one on the cluster; `redisUrl` for one on another Redis than REDIS_URL.
  */
-export function keyedPeerEnv(name: KeyedPeerName, prefix: string, clusterNodes = ''): Record<string, string> {
+export function keyedPeerEnv(
+  name: KeyedPeerName,
+  prefix: string,
+  clusterNodes = '',
+  redisUrl = REDIS_URL,
+): Record<string, string> {
   const { peer, store } = KEYED_PEERS[name];
-  const url = new URL(REDIS_URL);
+  const url = new URL(redisUrl);
   if (peer === 'express') url.pathname = `/${EXPRESS_PEER_DB}`;
   return {
     PEER_IDEMPOTENCY: 'library',
@@ -53,8 +63,11 @@ export function keyedPeer(name: string): (typeof KEYED_PEERS)[KeyedPeerName] | u
   return name in KEYED_PEERS ? KEYED_PEERS[name as KeyedPeerName] : undefined;
 }
 
+/** Whether a bench server is the reference app on the cluster. */
+export const isClusterApp = (name: string) => name === CLUSTER_APP || name === CLUSTER_APP_NO_WAIT;
+
 /** Whether a bench server needs the Redis Cluster. */
-export const onCluster = (name: string) => name === CLUSTER_APP || keyedPeer(name)?.store === 'cluster';
+export const onCluster = (name: string) => isClusterApp(name) || keyedPeer(name)?.store === 'cluster';
 
 /** The environment without the memory store's budgets, for an app on another store (it refuses them). */
 export function withoutMemoryBudgets(env: Record<string, string>): Record<string, string> {

@@ -22,6 +22,7 @@ import autocannon from 'autocannon';
 import { request as undiciRequest } from 'undici';
 import { dropTablesUnder } from '../test/support/postgres.js';
 import { type RedisCluster, startRedisCluster } from '../test/support/redis-cluster.js';
+import { REDIS_URL } from '../test/support/services.js';
 import {
   CASES,
   type Case,
@@ -34,7 +35,9 @@ import {
 } from './cases.js';
 import {
   CLUSTER_APP,
+  CLUSTER_APP_NO_WAIT,
   deleteExpressPeerKeys,
+  isClusterApp,
   KEYED_PEERS,
   type KeyedPeerName,
   keyedPeer,
@@ -42,6 +45,7 @@ import {
   onCluster,
   withoutMemoryBudgets,
 } from './keyed-peers.js';
+import { redisCpuMicros } from './redis-cpu.js';
 import { deleteRedisKeysUnder } from './redis-keys.js';
 import { bundle, pinLoadGenerator, pinning, type Server, start, stop } from './servers.js';
 import { barChart } from './svg-chart.js';
@@ -71,6 +75,7 @@ type ServerName =
   | typeof PG_APP
   | typeof REDIS_APP
   | typeof CLUSTER_APP
+  | typeof CLUSTER_APP_NO_WAIT
   | KeyedPeerName;
 
 function positive(name: string, fallback: number): number {
@@ -101,6 +106,7 @@ const serverNames = only<ServerName>(
     PG_APP,
     REDIS_APP,
     CLUSTER_APP,
+    CLUSTER_APP_NO_WAIT,
     ...(Object.keys(KEYED_PEERS) as KeyedPeerName[]),
   ],
   SERVER_NAMES,
@@ -125,9 +131,16 @@ interface Run {
   /** Those answers by status (`"429": 12`), and `errors` and `timeouts`. */
   readonly unexpectedBy: Readonly<Record<string, number>>;
   readonly cpuPerRequest: number | undefined;
+  /** CPU of the load generator (this process) per request, microseconds. */
+  readonly loaderCpuPerRequest: number;
+  /** CPU of the Redis servers the server uses per request, microseconds; absent without Redis. */
+  readonly redisCpuPerRequest?: number;
 }
 
 async function load(server: Server, c: Case, fixture: Fixture, seconds: number): Promise<Run> {
+  const redisUrls = redisOf(server.name);
+  const redisBefore = redisUrls.length === 0 ? 0 : await redisCpuMicros(redisUrls);
+  const loaderBefore = process.cpuUsage();
   const before = cpuMicros(server.child.pid);
   const headers = headerSequence(c, fixture);
   const fixed = c.headers(fixture);
@@ -148,6 +161,8 @@ async function load(server: Server, c: Case, fixture: Fixture, seconds: number):
     ],
   });
   const after = cpuMicros(server.child.pid);
+  const loader = process.cpuUsage(loaderBefore);
+  const redisCpu = redisUrls.length === 0 ? undefined : (await redisCpuMicros(redisUrls)) - redisBefore;
   const stats =
     (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const expected = stats[String(c.status)]?.count ?? 0;
@@ -165,6 +180,8 @@ async function load(server: Server, c: Case, fixture: Fixture, seconds: number):
     unexpectedBy,
     cpuPerRequest:
       before === undefined || after === undefined || total === 0 ? undefined : (after - before) / total,
+    loaderCpuPerRequest: (loader.user + loader.system) / Math.max(1, total),
+    ...(redisCpu === undefined ? {} : { redisCpuPerRequest: redisCpu / Math.max(1, total) }),
   };
 }
 
@@ -232,18 +249,26 @@ interface Summary {
   readonly p50: number;
   readonly p99: number;
   readonly cpuPerRequest: number | undefined;
+  /** The load generator's and Redis' CPU per request, in the run with the least server CPU. */
+  readonly loaderCpuPerRequest: number;
+  readonly redisCpuPerRequest?: number;
   readonly unexpected: number;
   readonly runs: readonly Run[];
 }
 
 function summarize(runs: Run[]): Summary {
   const cpu = runs.map((r) => r.cpuPerRequest).filter((v): v is number => v !== undefined);
+  // The least CPU per request: the run least disturbed by other load on the machine.
+  const quietest = runs.reduce((a, b) =>
+    (b.cpuPerRequest ?? Number.POSITIVE_INFINITY) < (a.cpuPerRequest ?? Number.POSITIVE_INFINITY) ? b : a,
+  );
   return {
     rps: median(runs.map((r) => r.rps)),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
-    // The least CPU per request: the run least disturbed by other load on the machine.
     cpuPerRequest: cpu.length === 0 ? undefined : Math.min(...cpu),
+    loaderCpuPerRequest: quietest.loaderCpuPerRequest,
+    ...(quietest.redisCpuPerRequest === undefined ? {} : { redisCpuPerRequest: quietest.redisCpuPerRequest }),
     unexpected: runs.reduce((sum, r) => sum + r.unexpected, 0),
     runs,
   };
@@ -288,6 +313,11 @@ const pgPrefix = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
 const redisPrefix = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
 const servers = new Map<ServerName, Server>();
 let cluster: RedisCluster | undefined;
+/** The Redis servers a benchmarked server uses: REDIS_URL, the cluster's nodes, or none. */
+function redisOf(name: string): string[] {
+  if (onCluster(name)) return (cluster?.nodes ?? []).map((n) => `redis://${n.host}:${n.port}`);
+  return name === REDIS_APP || keyedPeer(name)?.store === 'redis' ? [REDIS_URL] : [];
+}
 const fixtures = new Map<ServerName, Fixture>();
 const results: Record<string, { title: string; servers: Record<string, unknown>; measured?: unknown }> = {};
 /** Cases and servers with unexpected answers: printed at the end, and the run exits 1. */
@@ -302,12 +332,13 @@ try {
   const clusterNodes = cluster?.nodes.map((n) => `${n.host}:${n.port}`).join(',') ?? '';
   for (const name of serverNames) {
     if (name === 'app') continue;
-    if (name === PG_APP || name === REDIS_APP || name === CLUSTER_APP) {
+    if (name === PG_APP || name === REDIS_APP || isClusterApp(name)) {
       const storeEnv: Record<string, string> =
         name === PG_APP
           ? { DATA_STORE: 'postgres', IDEMPOTENCY_STORE: 'postgres', STORE_PREFIX: pgPrefix }
           : { IDEMPOTENCY_STORE: 'redis', STORE_PREFIX: redisPrefix };
-      if (name === CLUSTER_APP) storeEnv.REDIS_CLUSTER_NODES = clusterNodes;
+      if (isClusterApp(name)) storeEnv.REDIS_CLUSTER_NODES = clusterNodes;
+      if (name === CLUSTER_APP_NO_WAIT) storeEnv.REDIS_WAIT_REPLICAS = '0';
       const server = await start(name, await bundle('examples/reference-app/main.ts', 'app'), {
         ...withoutMemoryBudgets(env),
         ...storeEnv,
@@ -336,7 +367,7 @@ try {
   }
 
   // The comparison with the idempotency libraries is a row of its own, next to the case's.
-  const libraries = serverNames.some((n) => keyedPeer(n) !== undefined || n === CLUSTER_APP);
+  const libraries = serverNames.some((n) => keyedPeer(n) !== undefined || onCluster(n));
   for (const c of cases) {
     // Every server must answer the case as expected before it is measured.
     for (const name of serverNames) {
@@ -368,6 +399,8 @@ try {
           `p50 ${String(s.p50).padStart(5)} ms`,
           `p99 ${String(s.p99).padStart(5)} ms`,
           s.cpuPerRequest === undefined ? '' : `cpu ${s.cpuPerRequest.toFixed(0).padStart(4)} us/req`,
+          `load ${s.loaderCpuPerRequest.toFixed(0).padStart(4)}`,
+          s.redisCpuPerRequest === undefined ? '' : `redis ${s.redisCpuPerRequest.toFixed(0).padStart(4)}`,
           vsFastify?.rps == null ? '' : `x fastify ${vsFastify.rps.toFixed(2)}`,
           vsBare?.rps == null ? '' : `x bare ${vsBare.rps.toFixed(2)}`,
           s.unexpected > 0 ? `(unexpected answers: ${s.unexpected})` : '',
@@ -436,6 +469,7 @@ const COLOURS: Record<string, string> = {
   'app+pg': '#1a4472',
   'app+redis': '#4a7fc0',
   'app+cluster': '#6b9bd6',
+  'app+cluster-nowait': '#8fb3e0',
   'fastify+node-idempotency': '#555',
   'fastify+node-idempotency+redis': '#666',
   'express+express-idempotency': '#999',
