@@ -4,13 +4,11 @@
  * store must not queue behind it: it has a connection of its own, counted in readiness and closed
  * at shutdown with the other (docs/deployment.md, "The environment of each instance").
  *
- * The Redis here is started by this file from `redis-server` on loopback ports: a master and one
- * replica that is stopped (SIGSTOP) once in sync. The master still counts it as online, so every
- * completion waits, and no acknowledgement ever comes: each `WAIT` lasts its whole 100 ms.
+ * The Redis here is a master and one replica on loopback (test/support/redis-replicated.ts), the
+ * replica stopped (SIGSTOP) once in sync: the master still counts it online, so every completion
+ * waits, and no acknowledgement ever comes: each `WAIT` lasts its whole 100 ms.
  */
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import net from 'node:net';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
@@ -18,86 +16,37 @@ import { configFromEnv } from '../../examples/reference-app/config.js';
 import { connectInfrastructure } from '../../examples/reference-app/infrastructure.js';
 import { serve } from '../../examples/reference-app/serve.js';
 import { DEFAULT_RATE_LIMIT_TIMEOUT_MS } from '../../src/ratelimit/index.js';
+import {
+  type ReplicatedRedis,
+  redisServerInstalled,
+  startReplicatedRedis,
+} from '../support/redis-replicated.js';
 import { bearer, memoryLogger } from '../support/reference-app.js';
 import { uniquePrefix } from '../support/services.js';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Whether `redis-server` is installed; under CI=true it must be. */
-function redisServerAvailable(): boolean {
-  try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
-    execFileSync('redis-cli', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    if (process.env.CI === 'true') throw new Error('redis-server and redis-cli are required under CI=true');
-    console.warn('skipping the WAIT connection tests: redis-server or redis-cli is not installed');
-    return false;
-  }
-}
-
-/** A port free on loopback right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const cli = async (port: number, ...args: string[]) =>
-  (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 10_000 })).stdout;
-
-const children: ChildProcess[] = [];
-async function redisServer(port: number, ...args: string[]): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args],
-    { stdio: 'ignore' },
-  );
-  children.push(child);
-  const until = Date.now() + 10_000;
-  while (!(await cli(port, 'ping').catch(() => '')).includes('PONG')) {
-    if (Date.now() > until) throw new Error(`redis-server on ${port} did not answer PING within 10 s`);
-    await sleep(50);
-  }
-  return child;
-}
-
-const available = redisServerAvailable();
-let master: number;
+const available = redisServerInstalled();
+let redis: ReplicatedRedis;
 
 beforeAll(async () => {
   if (!available) return;
-  master = await freePort();
-  await redisServer(master);
-  const replicaPort = await freePort();
-  const replica = await redisServer(replicaPort, '--replicaof', '127.0.0.1', String(master));
-  const until = Date.now() + 10_000;
-  while (!(await cli(master, 'info', 'replication')).includes('state=online')) {
-    if (Date.now() > until) throw new Error('the replica did not come online within 10 s');
-    await sleep(50);
-  }
-  replica.kill('SIGSTOP');
+  redis = await startReplicatedRedis();
+  await redis.pauseReplica();
 }, 30_000);
 afterAll(async () => {
-  await Promise.all(
-    children.map(async (child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const gone = once(child, 'exit');
-      child.kill('SIGKILL');
-      await gone;
-    }),
-  );
+  await redis?.stop();
 });
 
 /** `CLIENT LIST` of the master: name and last command of each connection named under `prefix`. */
 async function connections(prefix: string): Promise<Array<{ name: string; cmd: string }>> {
-  const lines = (await cli(master, 'client', 'list')).trim().split('\n');
+  const { port } = new URL(redis.url);
+  const lines = (
+    await run('redis-cli', ['-h', '127.0.0.1', '-p', port, 'client', 'list'], { timeout: 10_000 })
+  ).stdout
+    .trim()
+    .split('\n');
   return lines
     .map((line) => ({ name: /\bname=(\S*)/.exec(line)![1]!, cmd: /\bcmd=(\S*)/.exec(line)![1]! }))
     .filter((c) => c.name.startsWith(prefix));
@@ -107,7 +56,7 @@ describe.skipIf(!available)('REDIS_WAIT_REPLICAS=1 on a Redis whose replica neve
   it('decides rate limits on a connection of its own, fast, while completions wait', async () => {
     const prefix = uniquePrefix('wait').toLowerCase();
     const config = configFromEnv({
-      REDIS_URL: `redis://127.0.0.1:${master}`,
+      REDIS_URL: redis.url,
       IDEMPOTENCY_STORE: 'redis',
       RATE_LIMIT_STORE: 'redis',
       REDIS_WAIT_REPLICAS: '1',
