@@ -14,7 +14,8 @@ export const DIRECT_TESTS = [
   'test/idempotency/key.test.ts',
 ];
 
-const config = mergeConfig(base, defineConfig({ test: { typecheck: { enabled: false } } }));
+// Each test file in a fresh module graph, as Stryker's runner has always had it here.
+const config = mergeConfig(base, defineConfig({ test: { typecheck: { enabled: false }, isolate: true } }));
 // Replaced, not merged: mergeConfig would append these to the whole suite's files.
 config.test = { ...config.test, include: DIRECT_TESTS };
 export default config;
