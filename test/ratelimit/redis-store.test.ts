@@ -1,13 +1,58 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
 import { fc, test } from '@fast-check/vitest';
 import keySlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from '../../src/ratelimit/index.js';
 import { type ConnectedClient, REDIS_CLIENTS, type RedisClientName } from '../support/redis-clients.js';
+import { redisServerInstalled } from '../support/redis-replicated.js';
 import { REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 import { storeContract } from './store-contract.js';
 
 const available = await serviceAvailable('Redis');
+
+/**
+ * A `redis-server` of this file's own, for `SCRIPT FLUSH`: it empties the script cache of the whole
+ * server, and on the shared one a store of another test file running meanwhile would reload its
+ * script mid-test (a test counting commands through MONITOR would see the reload). Without
+ * redis-server installed (allowed outside CI), the shared Redis.
+ */
+async function ownRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  if (!redisServerInstalled()) return { url: REDIS_URL, stop: async () => {} };
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  // Ready once it answers PING: polled, as redis-server says nothing on a pipe when it listens.
+  for (let attempt = 0; ; attempt++) {
+    const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null });
+    probe.on('error', () => {});
+    const answered = await probe
+      .connect()
+      .then(() => probe.ping())
+      .catch(() => undefined);
+    probe.disconnect();
+    if (answered === 'PONG') return { url: `redis://127.0.0.1:${port}`, stop };
+    if (attempt === 200 || child.exitCode !== null) {
+      await stop();
+      throw new Error(`redis-server on port ${port} did not answer PING`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 const prefix = `${uniquePrefix('ratelimit')}:`;
 const client = available ? new Redis(REDIS_URL, { lazyConnect: true }) : undefined;
 
@@ -100,14 +145,32 @@ describe.skipIf(!available)('with a real Redis', () => {
     );
   });
 
+  let flushable: Awaited<ReturnType<typeof ownRedis>>;
+  beforeAll(async () => {
+    flushable = await ownRedis();
+  });
+  afterAll(() => flushable.stop());
+
   it.each(Object.keys(REDIS_CLIENTS) as RedisClientName[])(
     'reloads the script after SCRIPT FLUSH (%s)',
     async (library) => {
-      const store = redisRateLimitStore({ client: connected.get(library)!.client, prefix });
-      const policy = { name: 'p', quota: 2, windowSeconds: 60 };
-      await store.consume(`flushed-${library}`, [policy]);
-      await client!.script('FLUSH');
-      expect((await store.consume(`flushed-${library}`, [policy])).policies[0]!.remaining).toBe(0);
+      const { client: libraryClient, close } = await REDIS_CLIENTS[library](flushable.url);
+      const flusher = new Redis(flushable.url);
+      try {
+        const store = redisRateLimitStore({ client: libraryClient, prefix });
+        const policy = { name: 'p', quota: 2, windowSeconds: 60 };
+        await store.consume(`flushed-${library}`, [policy]);
+        const noScripts = async () =>
+          Number(/errorstat_NOSCRIPT:count=(\d+)/.exec(await flusher.info('errorstats'))?.[1] ?? 0);
+        const before = await noScripts();
+        await flusher.script('FLUSH');
+        expect((await store.consume(`flushed-${library}`, [policy])).policies[0]!.remaining).toBe(0);
+        // It did meet the flushed cache (NOSCRIPT), and sent the script again.
+        expect(await noScripts()).toBeGreaterThan(before);
+      } finally {
+        flusher.disconnect();
+        await close();
+      }
     },
   );
 
