@@ -63,7 +63,7 @@ describe.skipIf(!available)('the Redis store with replicas: 1, on a master with 
     async (name) => {
       const prefix = `online-${name.replace(/\W+/g, '-')}:`;
       const connected = await REDIS_CLIENTS[name](pair.url);
-      const { seen, settle, stop } = await monitored(admin, prefix);
+      const { seen, settle, stop } = await monitored(admin, prefix, { waits: true });
       try {
         // Generous: WAIT answers as soon as the replica acknowledges, which a loaded machine delays.
         const store = redisIdempotencyStore({
@@ -142,7 +142,7 @@ describe.skipIf(!available)('the Redis store with replicas: 1, on a master with 
       async (name) => {
         const prefix = `alone-${name.replace(/\W+/g, '-')}:`;
         const connected = await REDIS_CLIENTS[name](pair.url);
-        const { seen, settle, stop } = await monitored(admin, prefix);
+        const { seen, settle, stop } = await monitored(admin, prefix, { waits: true });
         try {
           // A WAIT would hold the connection, and what is queued behind it, for 10 s each.
           const store = redisIdempotencyStore({

@@ -7,15 +7,20 @@ export interface MonitoredCommand {
 }
 
 /**
- * Every command `redis`'s server runs from now on whose arguments hold `prefix`, and every `WAIT`,
- * through Redis' own MONITOR (it lists the commands scripts run too, as from `lua`). `settle` lets
- * the last ones arrive; `stop` ends the monitor.
+ * Every command `redis`'s server runs from now on whose arguments hold `prefix` (and, with
+ * `waits`, every `WAIT`, which names no key: only on a server of the test's own, where no other
+ * test file sends any), through Redis' own MONITOR (it lists the commands scripts run too, as from
+ * `lua`). `settle` lets the last ones arrive; `stop` ends the monitor.
  */
-export async function monitored(redis: Redis, prefix: string) {
+export async function monitored(redis: Redis, prefix: string, { waits = false } = {}) {
   const monitor = await redis.duplicate().monitor();
+  // ioredis reports monitor lines that arrive with MONITOR's own OK, before it counts itself in
+  // monitoring mode, as a "Command queue state error": those are other clients' commands from
+  // before this call, which nothing here counts.
+  monitor.on('error', () => {});
   const seen: MonitoredCommand[] = [];
   monitor.on('monitor', (_time: string, args: string[], source: string) => {
-    if (args.some((arg) => arg.startsWith(prefix)) || args[0]?.toLowerCase() === 'wait')
+    if (args.some((arg) => arg.startsWith(prefix)) || (waits && args[0]?.toLowerCase() === 'wait'))
       seen.push({ args, source });
   });
   const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
