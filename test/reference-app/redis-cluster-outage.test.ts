@@ -10,7 +10,6 @@
  * test raises the timeout on the live nodes first (`CONFIG SET`), and lowers it again to let the
  * failover happen.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import keySlot from 'cluster-key-slot';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -21,22 +20,10 @@ import { connectInfrastructure, type Infrastructure } from '../../examples/refer
 import { type Served, serve } from '../../examples/reference-app/serve.js';
 import { STORE_RECOVERY_MS } from '../../src/ratelimit/middleware.js';
 import { type RedisCluster, startRedisCluster } from '../support/redis-cluster.js';
+import { redisServerInstalled } from '../support/redis-replicated.js';
 import { bearer, memoryLogger } from '../support/reference-app.js';
 
-/** Whether `redis-server` is installed; under CI=true it must be. */
-function clusterAvailable(): boolean {
-  try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
-    execFileSync('redis-cli', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    if (process.env.CI === 'true') throw new Error('redis-server and redis-cli are required under CI=true');
-    console.warn('skipping the Redis Cluster outage tests: redis-server or redis-cli is not installed');
-    return false;
-  }
-}
-
-const available = clusterAvailable();
+const available = redisServerInstalled();
 /** Room for a loaded machine on top of a bound; a hang would take far longer. */
 const SLACK_MS = 1_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
