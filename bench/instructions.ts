@@ -158,20 +158,23 @@ async function countedRedis(): Promise<CountedRedis> {
     { stdio: 'ignore' },
   );
   const url = `redis://127.0.0.1:${port}`;
-  const redis = new Redis(url, { lazyConnect: true, retryStrategy: () => 200 });
-  redis.on('error', () => {});
-  // Bounded: valgrind takes a few seconds to start Redis.
+  // Bounded: valgrind takes a few seconds to start Redis. A fresh client per attempt: a failed
+  // one does not retry on its own.
   const deadline = Date.now() + 60_000;
   for (;;) {
+    const redis = new Redis(url, { lazyConnect: true, retryStrategy: () => null });
+    redis.on('error', () => {});
     try {
       await redis.connect();
+      await redis.ping();
+      redis.disconnect();
       break;
     } catch (error) {
+      redis.disconnect();
       if (Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
-  redis.disconnect();
   return {
     url,
     pid: String(child.pid),
