@@ -158,8 +158,16 @@ async function countedRedis(): Promise<CountedRedis> {
     { stdio: 'ignore' },
   );
   const url = `redis://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
   // Bounded: valgrind takes a few seconds to start Redis. A fresh client per attempt: a failed
-  // one does not retry on its own.
+  // one does not retry on its own. A Redis that never answers is stopped, not left behind.
   const deadline = Date.now() + 60_000;
   for (;;) {
     const redis = new Redis(url, { lazyConnect: true, retryStrategy: () => null });
@@ -171,21 +179,14 @@ async function countedRedis(): Promise<CountedRedis> {
       break;
     } catch (error) {
       redis.disconnect();
-      if (Date.now() > deadline) throw error;
+      if (Date.now() > deadline || child.exitCode !== null) {
+        await stop();
+        throw error;
+      }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
-  return {
-    url,
-    pid: String(child.pid),
-    dir,
-    stop: async () => {
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { url, pid: String(child.pid), dir, stop };
 }
 
 async function count(
