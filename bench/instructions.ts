@@ -20,15 +20,13 @@
  * under callgrind, and Redis' instructions over the same requests are printed beside the server's
  * (what each keyed write costs Redis, which shares the machine). Without it only the server is counted.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { Redis } from 'ioredis';
+import { freePort, redisServers } from '../test/support/redis-servers.js';
 import { REDIS_URL } from '../test/support/services.js';
 import {
   CASES,
@@ -126,67 +124,26 @@ interface CountedRedis {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
 /** Starts a private, empty Redis on a free loopback port under callgrind, counting nothing yet. */
 async function countedRedis(): Promise<CountedRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'callgrind-redis-'));
+  const servers = await redisServers('counted-redis');
   const port = await freePort();
-  const child = spawn(
-    'valgrind',
-    [
-      '--tool=callgrind',
-      '--instr-atstart=no',
-      `--callgrind-out-file=${join(dir, 'callgrind.out.%p')}`,
-      'redis-server',
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-    ],
-    { stdio: 'ignore' },
-  );
-  const url = `redis://127.0.0.1:${port}`;
+  const out = `--callgrind-out-file=${join(dir, 'callgrind.out.%p')}`;
+  const child = servers.start(port, [], ['valgrind', '--tool=callgrind', '--instr-atstart=no', out]);
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-    }
+    // Its counts are dumped (callgrind_control -d) before it is stopped.
+    await servers.stop();
     rmSync(dir, { recursive: true, force: true });
   };
-  // Bounded: valgrind takes a few seconds to start Redis. A fresh client per attempt: a failed
-  // one does not retry on its own. A Redis that never answers is stopped, not left behind.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const redis = new Redis(url, { lazyConnect: true, retryStrategy: () => null });
-    redis.on('error', () => {});
-    try {
-      await redis.connect();
-      await redis.ping();
-      redis.disconnect();
-      break;
-    } catch (error) {
-      redis.disconnect();
-      if (Date.now() > deadline || child.exitCode !== null) {
-        await stop();
-        throw error;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+  try {
+    // Bounded: valgrind takes a few seconds to start Redis.
+    await servers.answering(port, 60_000);
+  } catch (error) {
+    await stop();
+    throw error;
   }
-  return { url, pid: String(child.pid), dir, stop };
+  return { url: `redis://127.0.0.1:${port}`, pid: String(child.pid), dir, stop };
 }
 
 async function count(

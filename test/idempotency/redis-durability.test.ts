@@ -11,11 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotency, NotReplicatedError, redisIdempotencyStore } from '../../src/idempotency/index.js';
 import { REDIS_CLIENTS, type RedisClientName } from '../support/redis-clients.js';
 import { type MonitoredCommand, monitored } from '../support/redis-monitor.js';
-import {
-  type ReplicatedRedis,
-  redisServerInstalled,
-  startReplicatedRedis,
-} from '../support/redis-replicated.js';
+import { type ReplicatedRedis, startReplicatedRedis } from '../support/redis-replicated.js';
+import { redisServerInstalled } from '../support/redis-servers.js';
 import { memoryLogger } from '../support/reference-app.js';
 import { requestView } from '../support/request.js';
 import { bodyOf, orderApp } from './order-app.js';
@@ -57,21 +54,39 @@ function byConnection(seen: readonly MonitoredCommand[]): string[][] {
   return [...bySource.values()];
 }
 
+/**
+ * Runs `body` with a `replicas: 1` store of `name`'s client on the pair's master, its keys under a
+ * prefix of their own (`label`), and MONITOR on that prefix and on every WAIT; closes both after.
+ */
+async function withStore(
+  name: RedisClientName,
+  label: string,
+  replicationTimeoutMs: number,
+  body: (
+    store: ReturnType<typeof redisIdempotencyStore>,
+    monitor: Awaited<ReturnType<typeof monitored>>,
+  ) => Promise<void>,
+): Promise<void> {
+  const prefix = `${label}-${name.replace(/\W+/g, '-')}:`;
+  const connected = await REDIS_CLIENTS[name](pair.url);
+  const monitor = await monitored(admin, prefix, { waits: true });
+  try {
+    await body(
+      redisIdempotencyStore({ client: connected.client, prefix, replicas: 1, replicationTimeoutMs }),
+      monitor,
+    );
+  } finally {
+    monitor.stop();
+    await connected.close();
+  }
+}
+
 describe.skipIf(!available)('the Redis store with replicas: 1, on a master with one replica', () => {
   it.each(clientNames)(
     'resolves each completion once the replica has it, its WAIT right after its script on one connection (%s)',
-    async (name) => {
-      const prefix = `online-${name.replace(/\W+/g, '-')}:`;
-      const connected = await REDIS_CLIENTS[name](pair.url);
-      const { seen, settle, stop } = await monitored(admin, prefix, { waits: true });
-      try {
-        // Generous: WAIT answers as soon as the replica acknowledges, which a loaded machine delays.
-        const store = redisIdempotencyStore({
-          client: connected.client,
-          prefix,
-          replicas: 1,
-          replicationTimeoutMs: 5_000,
-        });
+    // Generous: WAIT answers as soon as the replica acknowledges, which a loaded machine delays.
+    (name) =>
+      withStore(name, 'online', 5_000, async (store, { seen, settle }) => {
         // Once first, so Redis has the scripts: an EVALSHA it answers NOSCRIPT is sent again as EVAL,
         // each with its WAIT.
         const warm = await store.claim('warm', 'fp', 60_000, 'sub:w');
@@ -94,25 +109,13 @@ describe.skipIf(!available)('the Redis store with replicas: 1, on a master with 
           });
         }
         expect(waits).toBe(4);
-      } finally {
-        stop();
-        await connected.close();
-      }
-    },
+      }),
   );
 
   it.each(clientNames)(
     'rejects a completion the replica does not acknowledge in time with NotReplicatedError, the record completed on the master (%s)',
-    async (name) => {
-      const prefix = `paused-${name.replace(/\W+/g, '-')}:`;
-      const connected = await REDIS_CLIENTS[name](pair.url);
-      try {
-        const store = redisIdempotencyStore({
-          client: connected.client,
-          prefix,
-          replicas: 1,
-          replicationTimeoutMs: 20,
-        });
+    (name) =>
+      withStore(name, 'paused', 20, async (store) => {
         const [key, token] = (await claimFour(store, 'sub:p'))[0]!;
         // The master still counts the stopped replica online: the claim saw it, the WAIT times out.
         await pair.pauseReplica();
@@ -124,12 +127,8 @@ describe.skipIf(!available)('the Redis store with replicas: 1, on a master with 
         } finally {
           await pair.resumeReplica();
         }
-        const again = await store.claim(key, 'fp', 60_000, 'sub:p');
-        expect(again.kind).toBe('completed');
-      } finally {
-        await connected.close();
-      }
-    },
+        expect((await store.claim(key, 'fp', 60_000, 'sub:p')).kind).toBe('completed');
+      }),
   );
 
   describe('once the master has no replica online', () => {
@@ -139,18 +138,9 @@ describe.skipIf(!available)('the Redis store with replicas: 1, on a master with 
 
     it.each(clientNames)(
       'sends no WAIT: each completion rejects at once with NotReplicatedError, and replays (%s)',
-      async (name) => {
-        const prefix = `alone-${name.replace(/\W+/g, '-')}:`;
-        const connected = await REDIS_CLIENTS[name](pair.url);
-        const { seen, settle, stop } = await monitored(admin, prefix, { waits: true });
-        try {
-          // A WAIT would hold the connection, and what is queued behind it, for 10 s each.
-          const store = redisIdempotencyStore({
-            client: connected.client,
-            prefix,
-            replicas: 1,
-            replicationTimeoutMs: 10_000,
-          });
+      // A WAIT would hold the connection, and what is queued behind it, for 10 s each.
+      (name) =>
+        withStore(name, 'alone', 10_000, async (store, { seen, settle }) => {
           const tokens = await claimFour(store, 'sub:a');
           const started = Date.now();
           const outcomes = await Promise.allSettled(
@@ -167,11 +157,7 @@ describe.skipIf(!available)('the Redis store with replicas: 1, on a master with 
           expect(seen.filter(({ args }) => args[0]!.toLowerCase() === 'wait')).toEqual([]);
           for (const [k] of tokens)
             expect((await store.claim(k, 'fp', 60_000, 'sub:a')).kind).toBe('completed');
-        } finally {
-          stop();
-          await connected.close();
-        }
-      },
+        }),
     );
 
     it('through the middleware: answers 201, logs a warning naming the request and the replicas, and replays the retry', async () => {

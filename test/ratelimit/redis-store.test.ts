@@ -1,12 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import { fc, test } from '@fast-check/vitest';
 import keySlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from '../../src/ratelimit/index.js';
 import { type ConnectedClient, REDIS_CLIENTS, type RedisClientName } from '../support/redis-clients.js';
-import { redisServerInstalled } from '../support/redis-replicated.js';
+import { freePort, redisServerInstalled, redisServers } from '../support/redis-servers.js';
 import { REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 import { storeContract } from './store-contract.js';
 
@@ -20,38 +18,16 @@ const available = await serviceAvailable('Redis');
  */
 async function ownRedis(): Promise<{ url: string; stop(): Promise<void> }> {
   if (!redisServerInstalled()) return { url: REDIS_URL, stop: async () => {} };
-  const port = await new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-  const child: ChildProcess = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  };
-  // Ready once it answers PING: polled, as redis-server says nothing on a pipe when it listens.
-  for (let attempt = 0; ; attempt++) {
-    const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null });
-    probe.on('error', () => {});
-    const answered = await probe
-      .connect()
-      .then(() => probe.ping())
-      .catch(() => undefined);
-    probe.disconnect();
-    if (answered === 'PONG') return { url: `redis://127.0.0.1:${port}`, stop };
-    if (attempt === 200 || child.exitCode !== null) {
-      await stop();
-      throw new Error(`redis-server on port ${port} did not answer PING`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  const servers = await redisServers('redis-ratelimit');
+  const port = await freePort();
+  servers.start(port);
+  try {
+    await servers.answering(port, 10_000);
+  } catch (error) {
+    await servers.stop();
+    throw error;
   }
+  return { url: `redis://127.0.0.1:${port}`, stop: servers.stop };
 }
 const prefix = `${uniquePrefix('ratelimit')}:`;
 const client = available ? new Redis(REDIS_URL, { lazyConnect: true }) : undefined;

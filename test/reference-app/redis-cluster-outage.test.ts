@@ -20,7 +20,7 @@ import { connectInfrastructure, type Infrastructure } from '../../examples/refer
 import { type Served, serve } from '../../examples/reference-app/serve.js';
 import { STORE_RECOVERY_MS } from '../../src/ratelimit/middleware.js';
 import { type RedisCluster, startRedisCluster } from '../support/redis-cluster.js';
-import { redisServerInstalled } from '../support/redis-replicated.js';
+import { redisServerInstalled } from '../support/redis-servers.js';
 import { bearer, memoryLogger } from '../support/reference-app.js';
 
 const available = redisServerInstalled();

@@ -16,11 +16,8 @@ import { configFromEnv } from '../../examples/reference-app/config.js';
 import { connectInfrastructure } from '../../examples/reference-app/infrastructure.js';
 import { serve } from '../../examples/reference-app/serve.js';
 import { DEFAULT_RATE_LIMIT_TIMEOUT_MS } from '../../src/ratelimit/index.js';
-import {
-  type ReplicatedRedis,
-  redisServerInstalled,
-  startReplicatedRedis,
-} from '../support/redis-replicated.js';
+import { type ReplicatedRedis, startReplicatedRedis } from '../support/redis-replicated.js';
+import { redisServerInstalled } from '../support/redis-servers.js';
 import { bearer, memoryLogger } from '../support/reference-app.js';
 import { uniquePrefix } from '../support/services.js';
 

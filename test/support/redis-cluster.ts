@@ -1,9 +1,7 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
+import { redisServers } from './redis-servers.js';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -58,48 +56,17 @@ async function freePorts(): Promise<number[]> {
  * here: a partly started cluster is stopped before the error is thrown).
  */
 export async function startRedisCluster(): Promise<RedisCluster> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'redis-cluster-'));
+  const servers = await redisServers('redis-cluster');
   const ports = await freePorts();
-  const children = new Map<number, ChildProcess>();
-  const cli = async (port: number, ...args: string[]) =>
-    (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 10_000 })).stdout;
-  const stop = async () => {
-    await Promise.all(
-      [...children.values()].map((child) => {
-        if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-        const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-        child.kill('SIGKILL');
-        return gone;
-      }),
-    );
-    await rm(dir, { recursive: true, force: true });
+  const { cli, stop } = servers;
+  const clusterArgs = ['--cluster-enabled', 'yes', '--cluster-node-timeout', '1000'];
+  const spawnNode = (port: number) =>
+    servers.start(port, [...clusterArgs, '--cluster-config-file', `nodes-${port}.conf`]);
+  const running = (port: number) => {
+    const child = servers.process(port);
+    return child !== undefined && child.exitCode === null && child.signalCode === null;
   };
-  const spawnNode = (port: number) => {
-    const child = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--cluster-enabled',
-        'yes',
-        '--cluster-config-file',
-        `nodes-${port}.conf`,
-        '--cluster-node-timeout',
-        '1000',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--dir',
-        dir,
-      ],
-      { stdio: 'ignore' },
-    );
-    children.set(port, child);
-  };
-  const alive = () => ports.filter((p) => children.get(p)?.exitCode === null && !children.get(p)?.signalCode);
+  const alive = () => ports.filter(running);
   const cluster: RedisCluster = {
     ports,
     nodes: ports.map((port) => ({ host: '127.0.0.1', port })),
@@ -118,20 +85,15 @@ export async function startRedisCluster(): Promise<RedisCluster> {
         }));
     },
     async kill(port) {
-      const child = children.get(port)!;
+      const child = servers.process(port)!;
       const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill('SIGKILL');
       await gone;
     },
     async restart(port) {
-      const child = children.get(port)!;
-      if (child.exitCode === null && child.signalCode === null) throw new Error(`node ${port} is running`);
+      if (running(port)) throw new Error(`node ${port} is running`);
       spawnNode(port);
-      const until = Date.now() + 10_000;
-      while (!(await cli(port, 'ping').catch(() => '')).includes('PONG')) {
-        if (Date.now() > until) throw new Error(`redis-server on ${port} did not answer PING within 10 s`);
-        await sleep(100);
-      }
+      await servers.answering(port, 10_000);
     },
     async healthy(timeoutMs) {
       const until = Date.now() + timeoutMs;
@@ -152,13 +114,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   };
   try {
     for (const port of ports) spawnNode(port);
-    const until = Date.now() + 10_000;
-    while (
-      !(await Promise.all(ports.map((p) => cli(p, 'ping').catch(() => '')))).every((r) => r.includes('PONG'))
-    ) {
-      if (Date.now() > until) throw new Error('redis-server did not answer PING within 10 s');
-      await sleep(100);
-    }
+    await Promise.all(ports.map((port) => servers.answering(port, 10_000)));
     await run(
       'redis-cli',
       [

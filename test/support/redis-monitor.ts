@@ -13,7 +13,8 @@ export interface MonitoredCommand {
  * `lua`). `settle` lets the last ones arrive; `stop` ends the monitor.
  */
 export async function monitored(redis: Redis, prefix: string, { waits = false } = {}) {
-  const monitor = await redis.duplicate().monitor();
+  // ioredis opens a connection of its own for MONITOR.
+  const monitor = await redis.monitor();
   // ioredis reports monitor lines that arrive with MONITOR's own OK, before it counts itself in
   // monitoring mode, as a "Command queue state error": those are other clients' commands from
   // before this call, which nothing here counts.

@@ -1,0 +1,91 @@
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `redis-server` processes of a test's (or a benchmark's) own, on loopback ports, keeping nothing
+ * on disk but in one temporary folder, which `stop` removes with the processes.
+ */
+export interface RedisServers {
+  /** Starts `redis-server` on `port` with `args` after the common ones; under `wrapper` (valgrind), if given. */
+  start(port: number, args?: readonly string[], wrapper?: readonly string[]): ChildProcess;
+  /** `redis-cli -p <port> <args>` against one server, its output (bounded: 10 s). */
+  cli(port: number, ...args: string[]): Promise<string>;
+  /** Polls until the server on `port` answers PING, for at most `ms`. */
+  answering(port: number, ms: number): Promise<void>;
+  /** The running process on `port`, if any. */
+  process(port: number): ChildProcess | undefined;
+  /** Kills every server still running (a stopped one too) and removes the folder. */
+  stop(): Promise<void>;
+}
+
+/** A loopback port free right now (bound, then closed). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function redisServers(name: string): Promise<RedisServers> {
+  const dir = await mkdtemp(path.join(tmpdir(), `${name}-`));
+  const children = new Map<number, ChildProcess>();
+  const cli = async (port: number, ...args: string[]) =>
+    (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 10_000 })).stdout;
+  return {
+    start(port, args = [], wrapper = []) {
+      const common = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+      const files = ['--dir', dir, '--dbfilename', `dump-${port}.rdb`];
+      const [command, ...rest] = [...wrapper, 'redis-server', ...common, ...files, ...args];
+      const child = spawn(command!, rest, { stdio: 'ignore' });
+      children.set(port, child);
+      return child;
+    },
+    cli,
+    async answering(port, ms) {
+      const until = Date.now() + ms;
+      while (!(await cli(port, 'ping').catch(() => '')).includes('PONG')) {
+        if (Date.now() > until)
+          throw new Error(`redis-server on ${port} did not answer PING within ${ms} ms`);
+        await sleep(100);
+      }
+    },
+    process: (port) => children.get(port),
+    async stop() {
+      await Promise.all(
+        [...children.values()].map((child) => {
+          if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+          const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+          child.kill('SIGCONT');
+          child.kill('SIGKILL');
+          return gone;
+        }),
+      );
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Whether `redis-server` and `redis-cli` are installed, for the tests that start their own servers;
+ * under CI=true they must be.
+ */
+export function redisServerInstalled(): boolean {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    execFileSync('redis-cli', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    if (process.env.CI === 'true') throw new Error('redis-server and redis-cli are required under CI=true');
+    console.warn('skipping tests that start their own Redis: redis-server or redis-cli is not installed');
+    return false;
+  }
+}
