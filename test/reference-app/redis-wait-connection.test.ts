@@ -15,7 +15,6 @@ import { createReferenceApp } from '../../examples/reference-app/composition-roo
 import { configFromEnv } from '../../examples/reference-app/config.js';
 import { connectInfrastructure } from '../../examples/reference-app/infrastructure.js';
 import { serve } from '../../examples/reference-app/serve.js';
-import { DEFAULT_RATE_LIMIT_TIMEOUT_MS } from '../../src/ratelimit/index.js';
 import { type ReplicatedRedis, startReplicatedRedis } from '../support/redis-replicated.js';
 import { redisServerInstalled } from '../support/redis-servers.js';
 import { bearer, memoryLogger } from '../support/reference-app.js';
@@ -92,31 +91,27 @@ describe.skipIf(!available)('REDIS_WAIT_REPLICAS=1 on a Redis whose replica neve
         ),
       );
       // Meanwhile, reads: each is a rate-limit decision.
-      const reads: Array<{ ms: number; ratelimit: string | null }> = [];
+      const reads: Array<{ ratelimit: string | null }> = [];
       let writing = true;
       void writes.finally(() => {
         writing = false;
       });
       await sleep(20);
       while (writing) {
-        const { response, ms } = await timed(() =>
-          fetch(`${url}/books`, { headers: { authorization: token } }),
-        );
+        const { response } = await timed(() => fetch(`${url}/books`, { headers: { authorization: token } }));
         expect(response.status).toBe(200);
-        reads.push({ ms, ratelimit: response.headers.get('ratelimit') });
+        reads.push({ ratelimit: response.headers.get('ratelimit') });
         await sleep(10);
       }
       const written = await writes;
       for (const { response } of written) expect(response.status).toBe(201);
       // The completions waited: the last of them answered after most of 20 × 100 ms.
       expect(Math.max(...written.map((w) => w.ms))).toBeGreaterThan(1_000);
-      // Every read was decided (RateLimit fields: the limiter did not fail open), well within its
-      // 200 ms bound, and the limiter logged no outage.
+      // Every read was decided: RateLimit fields, so its store call answered within the limiter's
+      // 200 ms bound (behind a WAIT it would wait 100 ms for each one queued before it, and fail
+      // open). Their times are not asserted: a loaded machine stretches them, not the queue.
       expect(reads.length).toBeGreaterThan(5);
-      for (const read of reads) {
-        expect(read.ratelimit).not.toBeNull();
-        expect(read.ms).toBeLessThan(DEFAULT_RATE_LIMIT_TIMEOUT_MS / 2);
-      }
+      for (const read of reads) expect(read.ratelimit).not.toBeNull();
       expect(logger.entries.filter((e) => e.message.startsWith('rate-limit store'))).toEqual([]);
 
       // Two connections, one per store; readiness asks both.
