@@ -37,3 +37,27 @@ describe('docs/benchmarks.md', () => {
       expect(page).not.toContain(note);
   });
 });
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+
+describe('links to a section of a page', () => {
+  it('name a heading that page has', () => {
+    const sources = ['README.md', ...pages.map((page) => `docs/${page}`)];
+    const broken: string[] = [];
+    for (const source of sources) {
+      const text = readFileSync(join(root, source), 'utf8');
+      for (const [, page, anchor] of text.matchAll(/\]\((?:docs\/)?([a-z-]+\.md)#([^)\s]+)\)/g)) {
+        const target = readFileSync(join(root, 'docs', page!), 'utf8');
+        const anchors = [...target.matchAll(/^#+ (.+)$/gm)].map((m) => slug(m[1]!));
+        if (!anchors.includes(anchor!)) broken.push(`${source}: ${page}#${anchor}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
