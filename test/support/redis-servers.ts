@@ -35,6 +35,16 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Every server any `redisServers` of this process started: killed when the process exits, should a
+ * test's `afterAll` never run (a worker ended early), so that none outlives the test run.
+ */
+const started = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of started)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
 export async function redisServers(name: string): Promise<RedisServers> {
   const dir = await mkdtemp(path.join(tmpdir(), `${name}-`));
   const children = new Map<number, ChildProcess>();
@@ -47,6 +57,8 @@ export async function redisServers(name: string): Promise<RedisServers> {
       const [command, ...rest] = [...wrapper, 'redis-server', ...common, ...files, ...args];
       const child = spawn(command!, rest, { stdio: 'ignore' });
       children.set(port, child);
+      started.add(child);
+      child.once('exit', () => started.delete(child));
       return child;
     },
     cli,
