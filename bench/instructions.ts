@@ -216,24 +216,14 @@ for (const caseName of caseNames) {
       const redis = COUNT_REDIS ? await countedRedis() : undefined;
       const redisUrl = redis?.url ?? REDIS_URL;
       try {
-        perRequest =
+        const [script, serverEnv] =
           peer === undefined
-            ? await count(
-                name,
-                appScript,
-                { IDEMPOTENCY_STORE: 'redis', STORE_PREFIX: prefix, REDIS_URL: redisUrl },
-                c,
-                appFixture,
-                redis,
-              )
-            : await count(
-                name,
+            ? [appScript, { IDEMPOTENCY_STORE: 'redis', STORE_PREFIX: prefix, REDIS_URL: redisUrl }]
+            : [
                 await bundle(`bench/peers/${peer.peer}.ts`, peer.peer),
                 keyedPeerEnv(name as KeyedPeerName, prefix, '', redisUrl),
-                c,
-                appFixture,
-                redis,
-              );
+              ];
+        perRequest = await count(name, script, serverEnv, c, appFixture, redis);
       } finally {
         if (redis === undefined) {
           await deleteRedisKeysUnder(prefix);

@@ -257,8 +257,8 @@ interface Summary {
 }
 
 function summarize(runs: Run[]): Summary {
-  const cpu = runs.map((r) => r.cpuPerRequest).filter((v): v is number => v !== undefined);
-  // The least CPU per request: the run least disturbed by other load on the machine.
+  // The CPU figures of the run with the least server CPU per request: the one least disturbed by
+  // other load on the machine.
   const quietest = runs.reduce((a, b) =>
     (b.cpuPerRequest ?? Number.POSITIVE_INFINITY) < (a.cpuPerRequest ?? Number.POSITIVE_INFINITY) ? b : a,
   );
@@ -266,7 +266,7 @@ function summarize(runs: Run[]): Summary {
     rps: median(runs.map((r) => r.rps)),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
-    cpuPerRequest: cpu.length === 0 ? undefined : Math.min(...cpu),
+    cpuPerRequest: quietest.cpuPerRequest,
     loaderCpuPerRequest: quietest.loaderCpuPerRequest,
     ...(quietest.redisCpuPerRequest === undefined ? {} : { redisCpuPerRequest: quietest.redisCpuPerRequest }),
     unexpected: runs.reduce((sum, r) => sum + r.unexpected, 0),

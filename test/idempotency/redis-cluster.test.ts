@@ -8,14 +8,10 @@ import keySlot from 'cluster-key-slot';
 import { Cluster } from 'ioredis';
 import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
-import { configFromEnv } from '../../examples/reference-app/config.js';
-import { connectInfrastructure, type Infrastructure } from '../../examples/reference-app/infrastructure.js';
-import { type Served, serve } from '../../examples/reference-app/serve.js';
 import { redisIdempotencyStore } from '../../src/idempotency/index.js';
 import { type RedisCluster, startRedisCluster } from '../support/redis-cluster.js';
 import { redisServerInstalled } from '../support/redis-servers.js';
-import { bearer, memoryLogger } from '../support/reference-app.js';
+import { bearer, type ServedReferenceApp, servedReferenceApp } from '../support/reference-app.js';
 import { describeStoreContract } from './store-contract.js';
 
 const available = redisServerInstalled();
@@ -139,16 +135,11 @@ describe.skipIf(!available)('the Redis idempotency store on a Redis Cluster', ()
 
 const ORDER = JSON.stringify({ bookId: 2, quantity: 1 });
 
-interface Instance {
-  readonly url: string;
-  readonly logger: ReturnType<typeof memoryLogger>;
-  readonly served: Served;
-  readonly infrastructure: Infrastructure;
-}
+type Instance = ServedReferenceApp;
 
 /** One instance of the reference app on the cluster (the same environment for both). */
-async function startInstance(): Promise<Instance> {
-  const config = configFromEnv({
+const startInstance = () =>
+  servedReferenceApp({
     REDIS_CLUSTER_NODES: cluster.nodes.map((n) => `${n.host}:${n.port}`).join(','),
     IDEMPOTENCY_STORE: 'redis',
     RATE_LIMIT_STORE: 'redis',
@@ -156,12 +147,6 @@ async function startInstance(): Promise<Instance> {
     RATE_LIMIT_WINDOW: '3600',
     STORE_PREFIX: 'app',
   });
-  const infrastructure = await connectInfrastructure(config);
-  const logger = memoryLogger();
-  const app = createReferenceApp(config, logger, infrastructure);
-  const served = await serve('node', app, 0);
-  return { url: `http://127.0.0.1:${served.port}`, logger, served, infrastructure };
-}
 
 async function post(instance: Instance, token: string, key: string) {
   const response = await fetch(`${instance.url}/orders`, {
@@ -211,11 +196,7 @@ describe.skipIf(!available)('two instances of the reference app on a Redis Clust
     [a, b] = await Promise.all([startInstance(), startInstance()]);
   });
   afterAll(async () => {
-    for (const instance of [a, b]) {
-      await instance?.served.close();
-      // Bounded: the app's QUIT to a cluster that lost a master may wait for it.
-      await Promise.race([instance?.infrastructure.close(), new Promise((r) => setTimeout(r, 2_000))]);
-    }
+    for (const instance of [a, b]) await instance?.stop();
   });
 
   it('executes a 30-way race on one key, split over both instances, once', async () => {

@@ -11,22 +11,18 @@
  * failover happen.
  */
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import keySlot from 'cluster-key-slot';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
-import { configFromEnv } from '../../examples/reference-app/config.js';
 import { READINESS_TIMEOUT_MS } from '../../examples/reference-app/health/readiness.js';
-import { connectInfrastructure, type Infrastructure } from '../../examples/reference-app/infrastructure.js';
-import { type Served, serve } from '../../examples/reference-app/serve.js';
 import { STORE_RECOVERY_MS } from '../../src/ratelimit/middleware.js';
 import { type RedisCluster, startRedisCluster } from '../support/redis-cluster.js';
-import { redisServerInstalled } from '../support/redis-servers.js';
-import { bearer, memoryLogger } from '../support/reference-app.js';
+import { redisServerInstalled, until } from '../support/redis-servers.js';
+import { bearer, type ServedReferenceApp, servedReferenceApp } from '../support/reference-app.js';
 
 const available = redisServerInstalled();
 /** Room for a loaded machine on top of a bound; a hang would take far longer. */
 const SLACK_MS = 1_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let cluster: RedisCluster;
 const killed = new Set<number>();
@@ -45,40 +41,23 @@ async function kill(port: number): Promise<void> {
 }
 
 /** Until every live node reports `state` (`ok` or `fail`), bounded. */
-async function clusterState(state: 'ok' | 'fail', timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const infos = await Promise.all(
-      live().map((port) => cluster.cli(port, 'cluster', 'info').catch(() => '')),
-    );
-    if (infos.every((info) => info.includes(`cluster_state:${state}`))) return;
-    if (Date.now() > until)
-      throw new Error(`the cluster did not report cluster_state:${state} in ${timeoutMs} ms`);
-    await sleep(100);
-  }
-}
+const clusterState = (state: 'ok' | 'fail', timeoutMs: number) =>
+  until(`every node reporting cluster_state:${state}`, timeoutMs, async () =>
+    (await Promise.all(live().map((port) => cluster.cli(port, 'cluster', 'info')))).every((info) =>
+      info.includes(`cluster_state:${state}`),
+    ),
+  );
 
-interface Instance {
-  readonly url: string;
-  readonly logger: ReturnType<typeof memoryLogger>;
-  readonly served: Served;
-  readonly infrastructure: Infrastructure;
-}
-
+type Instance = ServedReferenceApp;
 let instance: Instance;
 
-async function startInstance(): Promise<Instance> {
-  const config = configFromEnv({
+const startInstance = () =>
+  servedReferenceApp({
     REDIS_CLUSTER_NODES: cluster.nodes.map((n) => `${n.host}:${n.port}`).join(','),
     IDEMPOTENCY_STORE: 'redis',
     RATE_LIMIT_STORE: 'redis',
     STORE_PREFIX: 'outage',
   });
-  const infrastructure = await connectInfrastructure(config);
-  const logger = memoryLogger();
-  const served = await serve('node', createReferenceApp(config, logger, infrastructure), 0);
-  return { url: `http://127.0.0.1:${served.port}`, logger, served, infrastructure };
-}
 
 /** `GET /health/ready`: its status and how long it took. */
 async function probe(): Promise<{ status: number; ms: number; detail?: string }> {
@@ -123,9 +102,7 @@ afterEach(async () => {
   await cluster.healthy(30_000);
 }, 70_000);
 afterAll(async () => {
-  await instance?.served.close();
-  // Bounded: QUIT to a cluster that lost its nodes may wait for them.
-  await Promise.race([instance?.infrastructure.close(), sleep(2_000)]);
+  await instance?.stop();
   await cluster?.stop();
 });
 
@@ -315,8 +292,7 @@ describe.skipIf(!available)('the rate limiter of an instance on a Redis Cluster 
       }
       expect(warnings()).toEqual(['rate-limit store unavailable', 'rate-limit store answers again']);
     } finally {
-      await own.served.close();
-      await Promise.race([own.infrastructure.close(), sleep(2_000)]);
+      await own.stop();
     }
   }, 90_000);
 });

@@ -9,19 +9,15 @@
  * waits, and no acknowledgement ever comes: each `WAIT` lasts its whole 100 ms.
  */
 import { execFile } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
-import { configFromEnv } from '../../examples/reference-app/config.js';
-import { connectInfrastructure } from '../../examples/reference-app/infrastructure.js';
-import { serve } from '../../examples/reference-app/serve.js';
 import { type ReplicatedRedis, startReplicatedRedis } from '../support/redis-replicated.js';
 import { redisServerInstalled } from '../support/redis-servers.js';
-import { bearer, memoryLogger } from '../support/reference-app.js';
+import { bearer, servedReferenceApp } from '../support/reference-app.js';
 import { uniquePrefix } from '../support/services.js';
 
 const run = promisify(execFile);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const available = redisServerInstalled();
 let redis: ReplicatedRedis;
@@ -51,7 +47,7 @@ async function connections(prefix: string): Promise<Array<{ name: string; cmd: s
 describe.skipIf(!available)('REDIS_WAIT_REPLICAS=1 on a Redis whose replica never acknowledges', () => {
   it('decides rate limits on a connection of its own, fast, while completions wait', async () => {
     const prefix = uniquePrefix('wait').toLowerCase();
-    const config = configFromEnv({
+    const app = await servedReferenceApp({
       REDIS_URL: redis.url,
       IDEMPOTENCY_STORE: 'redis',
       RATE_LIMIT_STORE: 'redis',
@@ -59,10 +55,7 @@ describe.skipIf(!available)('REDIS_WAIT_REPLICAS=1 on a Redis whose replica neve
       RATE_LIMIT_MAX: '1000000',
       STORE_PREFIX: prefix,
     });
-    const infrastructure = await connectInfrastructure(config);
-    const logger = memoryLogger();
-    const served = await serve('node', createReferenceApp(config, logger, infrastructure), 0);
-    const url = `http://127.0.0.1:${served.port}`;
+    const { url, logger } = app;
     try {
       const token = await bearer('1');
       const timed = async (call: () => Promise<Response>) => {
@@ -122,8 +115,7 @@ describe.skipIf(!available)('REDIS_WAIT_REPLICAS=1 on a Redis whose replica neve
       expect((await fetch(`${url}/health/ready`)).status).toBe(200);
       expect((await connections(prefix)).map((c) => c.cmd)).toEqual(['ping', 'ping']);
     } finally {
-      await served.close();
-      await infrastructure.close();
+      await app.stop();
     }
     // Both closed at shutdown.
     expect(await connections(prefix)).toEqual([]);

@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
 import net from 'node:net';
 import { promisify } from 'node:util';
-import { redisServers } from './redis-servers.js';
+import { redisServers, until } from './redis-servers.js';
 
 const run = promisify(execFile);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A Redis Cluster of 3 masters and 3 replicas on loopback, started by a test from `redis-server`. */
 export interface RedisCluster {
@@ -95,21 +94,17 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       spawnNode(port);
       await servers.answering(port, 10_000);
     },
-    async healthy(timeoutMs) {
-      const until = Date.now() + timeoutMs;
-      for (;;) {
+    healthy: (timeoutMs) =>
+      until('Redis Cluster healthy', timeoutMs, async () => {
         const live = alive();
         const infos = await Promise.all(live.map((p) => cli(p, 'cluster', 'info').catch(() => '')));
         const reps = await Promise.all(live.map((p) => cli(p, 'info', 'replication').catch(() => '')));
-        const ok =
+        return (
           infos.every((info) => info.includes('cluster_state:ok')) &&
           reps.every((info) => info.includes('role:master') || info.includes('master_link_status:up')) &&
-          (await cluster.masters().catch(() => [])).reduce((n, m) => n + m.slots.length, 0) > 0;
-        if (ok) return;
-        if (Date.now() > until) throw new Error(`Redis Cluster not healthy after ${timeoutMs} ms`);
-        await sleep(200);
-      }
-    },
+          (await cluster.masters()).reduce((n, m) => n + m.slots.length, 0) > 0
+        );
+      }),
     stop,
   };
   try {

@@ -1,6 +1,4 @@
-import { freePort, redisServers } from './redis-servers.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { freePort, redisServers, until } from './redis-servers.js';
 
 /**
  * A Redis master and one replica of it on loopback, started by a test from `redis-server` (no
@@ -22,15 +20,6 @@ export interface ReplicatedRedis {
   killReplica(): Promise<void>;
   /** Kill both servers and remove the data directory. */
   stop(): Promise<void>;
-}
-
-/** Polls `check` every 50 ms until it holds, for at most `ms`. */
-async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`${what} not within ${ms} ms`);
-    await sleep(50);
-  }
 }
 
 /** Starts the pair and resolves once the replica is online; `stop` it in `afterAll`. */

@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `redis-server` processes of a test's (or a benchmark's) own, on loopback ports, keeping nothing
@@ -23,6 +23,15 @@ export interface RedisServers {
   process(port: number): ChildProcess | undefined;
   /** Kills every server still running (a stopped one too) and removes the folder. */
   stop(): Promise<void>;
+}
+
+/** Polls `check` every 50 ms until it holds (a throw counts as not yet), for at most `ms`. */
+export async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+    await sleep(50);
+  }
 }
 
 /** A loopback port free right now (bound, then closed). */
@@ -62,14 +71,10 @@ export async function redisServers(name: string): Promise<RedisServers> {
       return child;
     },
     cli,
-    async answering(port, ms) {
-      const until = Date.now() + ms;
-      while (!(await cli(port, 'ping').catch(() => '')).includes('PONG')) {
-        if (Date.now() > until)
-          throw new Error(`redis-server on ${port} did not answer PING within ${ms} ms`);
-        await sleep(100);
-      }
-    },
+    answering: (port, ms) =>
+      until(`redis-server on ${port} answering PING`, ms, async () =>
+        (await cli(port, 'ping')).includes('PONG'),
+      ),
     process: (port) => children.get(port),
     async stop() {
       await Promise.all(

@@ -1,9 +1,12 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createReferenceApp, type StoreOverrides } from '../../examples/reference-app/composition-root.js';
 import { configFromEnv, DEV_AUTH_SECRET } from '../../examples/reference-app/config.js';
 import { applyMigrations } from '../../examples/reference-app/database/migration-runner.js';
 import { dataMigrations } from '../../examples/reference-app/database/migrations.js';
 import { postgresDataStores } from '../../examples/reference-app/database/postgres-data-stores.js';
+import { connectInfrastructure, type Infrastructure } from '../../examples/reference-app/infrastructure.js';
+import { type Served, serve } from '../../examples/reference-app/serve.js';
 import { signHs256Token } from '../../src/auth/index.js';
 import type { Logger } from '../../src/http/types.js';
 import { ADAPTERS } from './clients.js';
@@ -78,3 +81,36 @@ export async function referenceAppOn(
 export const APP_MATRIX = ADAPTERS.flatMap(({ adapter, connect }) =>
   DATA_STORES.map(({ dataStore }) => ({ adapter, connect, dataStore })),
 );
+
+/** The reference app in this process, on its own stores: see {@link servedReferenceApp}. */
+export interface ServedReferenceApp {
+  readonly url: string;
+  readonly logger: ReturnType<typeof memoryLogger>;
+  readonly served: Served;
+  readonly infrastructure: Infrastructure;
+  /** Closes the server, then the stores, each close bounded (2 s). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The reference app as main.ts wires it, in this process: the stores `env` names connected
+ * (`connectInfrastructure`), served by node:http on a free loopback port, logging into memory.
+ * `stop` bounds the stores' close: a client's QUIT to a Redis Cluster that lost a master may wait
+ * for it.
+ */
+export async function servedReferenceApp(env: NodeJS.ProcessEnv): Promise<ServedReferenceApp> {
+  const config = configFromEnv(env);
+  const infrastructure = await connectInfrastructure(config);
+  const logger = memoryLogger();
+  const served = await serve('node', createReferenceApp(config, logger, infrastructure), 0);
+  return {
+    url: `http://127.0.0.1:${served.port}`,
+    logger,
+    served,
+    infrastructure,
+    stop: async () => {
+      await served.close();
+      await Promise.race([infrastructure.close(), sleep(2_000)]);
+    },
+  };
+}
