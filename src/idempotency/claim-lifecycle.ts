@@ -1,6 +1,6 @@
 import { bodyBytes, collectBody } from '../core/response.js';
 import type { ApiResponse, Context, Next } from '../http/types.js';
-import { withTimeout } from '../stores/timeout.js';
+import { StoreTimeoutError, withTimeout } from '../stores/timeout.js';
 import { shouldStore, toStoredResponse } from './decision.js';
 import { inProgressError, storeUnavailableError } from './errors.js';
 import { LeaseRenewals, type RunningClaim } from './lease-renewals.js';
@@ -171,6 +171,12 @@ export function claimLifecycle(config: Config) {
         ctx.logger.warn(
           { requestId: ctx.requestId, acknowledged: error.acknowledged, required: error.required },
           'idempotency: response stored, on fewer replicas than required: a failover before they have it could run a retry again',
+        );
+      } else if (error instanceof StoreTimeoutError) {
+        // The call may still land (its WAIT queued behind others, say): neither outcome is known.
+        ctx.logger.warn(
+          { requestId: ctx.requestId, timeoutMs: error.timeoutMs },
+          'idempotency: storing the response did not answer within storeTimeoutMs: a retry is replayed if it was stored, else runs again after the lease',
         );
       } else {
         // A retry after the lease runs again.

@@ -1,5 +1,5 @@
 /** A store call that did not settle within its bound. */
-class StoreTimeoutError extends Error {
+export class StoreTimeoutError extends Error {
   constructor(readonly timeoutMs: number) {
     super(`store call did not settle within ${timeoutMs} ms`);
     this.name = 'StoreTimeoutError';

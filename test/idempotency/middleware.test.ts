@@ -487,6 +487,42 @@ describe('when the store fails', () => {
   );
 });
 
+describe('when the completion outlasts storeTimeoutMs', () => {
+  it('sends the real result and logs that the outcome is unknown, not that it was not stored', async () => {
+    const memory = memoryIdempotencyStore();
+    // The record lands, but after the bound (a WAIT queued behind others, a slow network).
+    let landed = false;
+    const store: IdempotencyStore = {
+      ...memory,
+      inProcess: false,
+      complete: (...args) =>
+        new Promise((resolve) =>
+          setTimeout(() => {
+            landed = true;
+            resolve(memory.complete(...args));
+          }, 60),
+        ),
+    };
+    const logger = memoryLogger();
+    const { app, runs } = orderApp({ idempotency: idempotency({ store, storeTimeoutMs: 20 }), logger });
+    const response = await app.handle(post('k-15'));
+    expect(response.status).toBe(201);
+    expect(landed).toBe(false);
+    expect(logger.entries).toEqual([
+      {
+        level: 'warn',
+        message:
+          'idempotency: storing the response did not answer within storeTimeoutMs: a retry is replayed if it was stored, else runs again after the lease',
+        fields: { requestId: expect.any(String), timeoutMs: 20 },
+      },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    // It was stored after all: the retry is replayed, the handler not run again.
+    expect((await app.handle(post('k-15'))).status).toBe(201);
+    expect(runs.count).toBe(1);
+  });
+});
+
 describe('when the body is larger than the route allows', () => {
   it('answers 413 without executing', async () => {
     const { app, runs } = orderApp({ idempotency: idempotency(), bodyLimit: 10 });

@@ -166,6 +166,8 @@ async function post(instance: Instance, token: string, key: string) {
 const UNACKNOWLEDGED = [
   // Its master went away.
   'idempotency: response could not be stored',
+  // Its master did not answer within the store's bound: stored or not, unknown.
+  'idempotency: storing the response did not answer within storeTimeoutMs: a retry is replayed if it was stored, else runs again after the lease',
   // Stored on the master, but fewer replicas than asked had it (or were online to wait for).
   'idempotency: response stored, on fewer replicas than required: a failover before they have it could run a retry again',
 ];
