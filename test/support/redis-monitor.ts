@@ -13,12 +13,17 @@ export interface MonitoredCommand {
  * `lua`). `settle` lets the last ones arrive; `stop` ends the monitor.
  */
 export async function monitored(redis: Redis, prefix: string, { waits = false } = {}) {
-  // ioredis opens a connection of its own for MONITOR.
-  const monitor = await redis.monitor();
-  // ioredis reports monitor lines that arrive with MONITOR's own OK, before it counts itself in
-  // monitoring mode, as a "Command queue state error": those are other clients' commands from
-  // before this call, which nothing here counts.
+  // A connection of its own for MONITOR, as `redis.monitor()` opens, but listened to before it
+  // connects: ioredis reports monitor lines that arrive with MONITOR's own OK, before it counts
+  // itself in monitoring mode, as "Command queue state error" events, and `redis.monitor()` would
+  // reject with the first and leave the next unhandled. Those lines are other clients' commands
+  // from before this call returns, which nothing here counts.
+  const monitor = redis.duplicate({ monitor: true, lazyConnect: true });
   monitor.on('error', () => {});
+  // Not events.once: it would reject at such an error event.
+  const monitoring = new Promise((resolve) => monitor.once('monitoring', resolve));
+  await monitor.connect();
+  await monitoring;
   const seen: MonitoredCommand[] = [];
   monitor.on('monitor', (_time: string, args: string[], source: string) => {
     if (args.some((arg) => arg.startsWith(prefix)) || (waits && args[0]?.toLowerCase() === 'wait'))
