@@ -106,10 +106,15 @@ CLAIMED
 
 // An integer: the cheapest answer for Redis to make and for the client to read.
 const CLAIMED = 'return 1';
-// With the replicas this master has online (its INFO is local, cheap, and allowed in a script), so
-// that the completion knows whether a WAIT for them could be answered.
+// With the replicas this master has online and acknowledging (its INFO is local, cheap, and
+// allowed in a script), so that the completion knows whether a WAIT for them could be answered.
+// A replica acknowledges every second; `lag` is the seconds since its last acknowledgement. One
+// that stopped (hung, or cut off by a partition) stays `state=online` until `repl-timeout`, 60 s
+// by default: past 2 s of silence it is not counted, so completions stop queueing 100 ms WAITs.
 const CLAIMED_WITH_REPLICAS = `local online = 0
-for _ in string.gmatch(redis.call('INFO', 'replication'), 'state=online') do online = online + 1 end
+for lag in string.gmatch(redis.call('INFO', 'replication'), 'state=online,offset=%d+,lag=(%d+)') do
+  if tonumber(lag) <= 2 then online = online + 1 end
+end
 return {'claimed', online}`;
 
 /**

@@ -39,8 +39,9 @@ export interface RedisIdempotencyStoreOptions {
    * acknowledged it (Redis `WAIT`, docs/deployment.md, "Redis Cluster"). Fewer acknowledgements
    * within `replicationTimeoutMs` reject the completion with a {@link NotReplicatedError} (the
    * record is stored on the master; the middleware logs a warning and still sends the response).
-   * A claim also reads how many replicas its master has online; when too few were, the completion
-   * does not wait at all (a `WAIT` holds its connection, and every command queued behind it, for
+   * A claim also reads how many replicas its master has online and acknowledging (`INFO
+   * replication`: `state=online` and `lag` at most 2 s; a replica acknowledges every second); when
+   * too few were, the completion does not wait at all (a `WAIT` holds its connection, and every command queued behind it, for
    * the whole timeout) and rejects at once the same way.
    */
   readonly replicas?: number;
@@ -184,7 +185,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
       throw new NotReplicatedError(
         0,
         replicas,
-        `redisIdempotencyStore: the record is stored on its master, which had ${online} of ${replicas} replicas online at the claim: not waited for`,
+        `redisIdempotencyStore: the record is stored on its master, which had ${online} of ${replicas} replicas online and acknowledging at the claim: not waited for`,
       );
     }
     const [reply, acknowledged] = await runAndWait(

@@ -3,8 +3,8 @@
  * from `redis-server` (test/support/redis-replicated.ts), through every client the store takes:
  * a completion counts once the replica has the record (`WAIT`, in one pipeline with its script on
  * one connection); one the replica does not acknowledge in time rejects with NotReplicatedError;
- * and when the master has fewer replicas online than asked, no `WAIT` is sent at all, so nothing
- * queued behind it on the connection waits out its timeout.
+ * and when the master has fewer replicas online than asked (or one stopped acknowledging over 2 s
+ * ago), no `WAIT` is sent at all, so nothing queued behind it on the connection waits out its timeout.
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { idempotency, NotReplicatedError, redisIdempotencyStore } from '../../sr
 import { REDIS_CLIENTS, type RedisClientName } from '../support/redis-clients.js';
 import { type MonitoredCommand, monitored } from '../support/redis-monitor.js';
 import { type ReplicatedRedis, startReplicatedRedis } from '../support/redis-replicated.js';
-import { redisServerInstalled } from '../support/redis-servers.js';
+import { redisServerInstalled, until } from '../support/redis-servers.js';
 import { memoryLogger } from '../support/reference-app.js';
 import { requestView } from '../support/request.js';
 import { bodyOf, orderApp } from './order-app.js';
@@ -131,6 +131,52 @@ describe.skipIf(!available)('the Redis store with replicas: 1, on a master with 
       }),
   );
 
+  /**
+   * Four completions in `label`'s store, each claimed while the master had no replica it could wait
+   * for: none sends a WAIT (which would hold the connection 10 s each), each rejects at once, and each
+   * record is completed on the master.
+   */
+  const notWaitedFor = (name: RedisClientName, label: string) =>
+    withStore(name, label, 10_000, async (store, { seen, settle }) => {
+      const tokens = await claimFour(store, 'sub:a');
+      const started = Date.now();
+      const outcomes = await Promise.allSettled(
+        tokens.map(([k, t]) => store.complete(k, t, response, 60_000)),
+      );
+      expect(Date.now() - started).toBeLessThan(5_000);
+      for (const outcome of outcomes) {
+        expect(outcome.status).toBe('rejected');
+        const reason = (outcome as PromiseRejectedResult).reason as NotReplicatedError;
+        expect(reason).toBeInstanceOf(NotReplicatedError);
+        expect(reason.message).toMatch(
+          /had 0 of 1 replicas online and acknowledging at the claim: not waited for/,
+        );
+      }
+      await settle();
+      expect(seen.filter(({ args }) => args[0]!.toLowerCase() === 'wait')).toEqual([]);
+      for (const [k] of tokens) expect((await store.claim(k, 'fp', 60_000, 'sub:a')).kind).toBe('completed');
+    });
+
+  describe('once the replica has acknowledged nothing for more than 2 s, though the master counts it online', () => {
+    // A hung replica, or one cut off by a partition, stays `state=online` until `repl-timeout` (60 s).
+    beforeAll(async () => {
+      if (!available) return;
+      await pair.pauseReplica();
+      await until('the paused replica over 2 s behind, still online', 20_000, async () => {
+        const [, lag] = /state=online,offset=\d+,lag=(\d+)/.exec(await admin.info('replication')) ?? [];
+        return lag !== undefined && Number(lag) > 2;
+      });
+    }, 30_000);
+    afterAll(async () => {
+      if (available) await pair.resumeReplica();
+    }, 30_000);
+
+    it.each(clientNames)(
+      'sends no WAIT: each completion rejects at once with NotReplicatedError, and replays (%s)',
+      (name) => notWaitedFor(name, 'hung'),
+    );
+  });
+
   describe('once the master has no replica online', () => {
     beforeAll(async () => {
       if (available) await pair.killReplica();
@@ -138,26 +184,7 @@ describe.skipIf(!available)('the Redis store with replicas: 1, on a master with 
 
     it.each(clientNames)(
       'sends no WAIT: each completion rejects at once with NotReplicatedError, and replays (%s)',
-      // A WAIT would hold the connection, and what is queued behind it, for 10 s each.
-      (name) =>
-        withStore(name, 'alone', 10_000, async (store, { seen, settle }) => {
-          const tokens = await claimFour(store, 'sub:a');
-          const started = Date.now();
-          const outcomes = await Promise.allSettled(
-            tokens.map(([k, t]) => store.complete(k, t, response, 60_000)),
-          );
-          expect(Date.now() - started).toBeLessThan(5_000);
-          for (const outcome of outcomes) {
-            expect(outcome.status).toBe('rejected');
-            const reason = (outcome as PromiseRejectedResult).reason as NotReplicatedError;
-            expect(reason).toBeInstanceOf(NotReplicatedError);
-            expect(reason.message).toMatch(/had 0 of 1 replicas online at the claim: not waited for/);
-          }
-          await settle();
-          expect(seen.filter(({ args }) => args[0]!.toLowerCase() === 'wait')).toEqual([]);
-          for (const [k] of tokens)
-            expect((await store.claim(k, 'fp', 60_000, 'sub:a')).kind).toBe('completed');
-        }),
+      (name) => notWaitedFor(name, 'alone'),
     );
 
     it('through the middleware: answers 201, logs a warning naming the request and the replicas, and replays the retry', async () => {

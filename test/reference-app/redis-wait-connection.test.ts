@@ -5,8 +5,9 @@
  * at shutdown with the other (docs/deployment.md, "The environment of each instance").
  *
  * The Redis here is a master and one replica on loopback (test/support/redis-replicated.ts), the
- * replica stopped (SIGSTOP) once in sync: the master still counts it online, so every completion
- * waits, and no acknowledgement ever comes: each `WAIT` lasts its whole 100 ms.
+ * replica behind a slow link (every byte 300 ms late, either way): it stays online and acknowledges
+ * every second, so the master counts it and every completion waits, but no acknowledgement comes
+ * within 100 ms: each `WAIT` lasts its whole 100 ms.
  */
 import { execFile } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,8 +25,7 @@ let redis: ReplicatedRedis;
 
 beforeAll(async () => {
   if (!available) return;
-  redis = await startReplicatedRedis();
-  await redis.pauseReplica();
+  redis = await startReplicatedRedis({ linkDelayMs: 300 });
 }, 30_000);
 afterAll(async () => {
   await redis?.stop();

@@ -1,4 +1,5 @@
 import { freePort, redisServers, until } from './redis-servers.js';
+import { tcpProxy } from './tcp-proxy.js';
 
 /**
  * A Redis master and one replica of it on loopback, started by a test from `redis-server` (no
@@ -22,15 +23,32 @@ export interface ReplicatedRedis {
   stop(): Promise<void>;
 }
 
-/** Starts the pair and resolves once the replica is online; `stop` it in `afterAll`. */
-export async function startReplicatedRedis(): Promise<ReplicatedRedis> {
+/**
+ * Starts the pair and resolves once the replica is online; `stop` it in `afterAll`. With
+ * `linkDelayMs`, the replica replicates through a loopback proxy that passes every byte that late,
+ * either way: a slow link, over which the replica stays online and acknowledging (every second),
+ * but no `WAIT` shorter than twice the delay is answered.
+ */
+export async function startReplicatedRedis({ linkDelayMs = 0 } = {}): Promise<ReplicatedRedis> {
   const servers = await redisServers('redis-replicated');
   const [masterPort, replicaPort] = [await freePort(), await freePort()];
   const onlineReplicas = async () =>
     ((await servers.cli(masterPort, 'info', 'replication')).match(/state=online/g) ?? []).length;
+  const link =
+    linkDelayMs > 0
+      ? await tcpProxy({ host: '127.0.0.1', port: masterPort }, { delayMs: linkDelayMs })
+      : undefined;
+  const stop = async () => {
+    await servers.stop();
+    await link?.close();
+  };
   try {
     servers.start(masterPort);
-    const replica = servers.start(replicaPort, ['--replicaof', '127.0.0.1', String(masterPort)]);
+    const replica = servers.start(replicaPort, [
+      '--replicaof',
+      '127.0.0.1',
+      String(link?.port ?? masterPort),
+    ]);
     await until('the replica online', 20_000, async () => (await onlineReplicas()) === 1);
     return {
       url: `redis://127.0.0.1:${masterPort}`,
@@ -51,10 +69,10 @@ export async function startReplicatedRedis(): Promise<ReplicatedRedis> {
         await gone;
         await until('no replica online', 20_000, async () => (await onlineReplicas()) === 0);
       },
-      stop: servers.stop,
+      stop,
     };
   } catch (error) {
-    await servers.stop();
+    await stop();
     throw error;
   }
 }

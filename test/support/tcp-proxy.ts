@@ -4,6 +4,11 @@ import net from 'node:net';
 /** How the proxy treats traffic: forward it, cut every connection, or hold every byte. */
 type ProxyMode = 'forward' | 'cut' | 'stall';
 
+/** How the proxy is set up: `delayMs`, how late it forwards each byte, either way (default 0). */
+interface TcpProxyOptions {
+  readonly delayMs?: number;
+}
+
 /** Emits `forwarding` each time a new client connection is passed on to the server. */
 export interface TcpProxy extends EventEmitter {
   /** The loopback port clients connect to instead of the real server's. */
@@ -28,9 +33,13 @@ interface Pair {
 
 /**
  * A TCP proxy on a loopback port in front of a real server (Redis, PostgreSQL), for fault tests:
- * the app under test connects through it, and the test cuts, stalls and restores its connections.
+ * the app under test connects through it, and the test cuts, stalls and restores its connections,
+ * or has every byte arrive `delayMs` late.
  */
-export async function tcpProxy(target: { readonly host: string; readonly port: number }): Promise<TcpProxy> {
+export async function tcpProxy(
+  target: { readonly host: string; readonly port: number },
+  { delayMs = 0 }: TcpProxyOptions = {},
+): Promise<TcpProxy> {
   let mode: ProxyMode = 'forward';
   let accepted = 0;
   const pairs = new Set<Pair>();
@@ -49,10 +58,19 @@ export async function tcpProxy(target: { readonly host: string; readonly port: n
     const server = net.connect(target.port, target.host);
     const pair: Pair = { client, server, held: [] };
     pairs.add(pair);
-    const forward = (to: net.Socket) => (chunk: Buffer) => {
+    const pass = (to: net.Socket) => (chunk: Buffer) => {
       if (mode === 'stall') pair.held.push({ to, chunk });
       else to.write(chunk);
     };
+    // A slow link: each chunk leaves `delayMs` after it came, in order (timers of one duration fire
+    // in the order they were set).
+    const forward =
+      delayMs === 0
+        ? pass
+        : (to: net.Socket) => {
+            const send = pass(to);
+            return (chunk: Buffer) => void setTimeout(() => !to.destroyed && send(chunk), delayMs);
+          };
     client.on('data', forward(server));
     server.on('data', forward(client));
     if (mode === 'forward') events.emit('forwarding');
