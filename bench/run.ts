@@ -329,7 +329,7 @@ try {
   fixtures.set('app', await fixtureOf(app.port, tokens));
   const canned = JSON.stringify(await captureCanned(app.port, fixtures.get('app')!));
   if (serverNames.some(onCluster)) cluster = await startRedisCluster();
-  const clusterNodes = cluster?.nodes.map((n) => `${n.host}:${n.port}`).join(',') ?? '';
+  const clusterNodes = cluster?.nodesSetting ?? '';
   for (const name of serverNames) {
     if (name === 'app') continue;
     if (name === PG_APP || name === REDIS_APP || isClusterApp(name)) {

@@ -17,8 +17,9 @@ export interface RedisConnection {
 
 /**
  * Connect to `REDIS_URL` or, when set, the `REDIS_CLUSTER_NODES`, once at start-up; say clearly
- * when Redis is not there. `name` is what Redis lists it as (`CLIENT SETNAME`, `CLIENT LIST`). Afterwards a command that cannot be sent fails fast, and the middlewares'
- * store timeouts decide what the client sees (docs/deployment.md).
+ * when Redis is not there. `name` is what Redis lists it as (`CLIENT SETNAME`, `CLIENT LIST`).
+ * Afterwards a command that cannot be sent fails fast, and the middlewares' store timeouts decide
+ * what the client sees (docs/deployment.md).
  *
  * Which client (docs/idempotency.md, "Stores"):
  * - one node: node-redis. It writes the commands of one event-loop iteration in one write, while each

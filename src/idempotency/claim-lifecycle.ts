@@ -166,28 +166,31 @@ export function claimLifecycle(config: Config) {
       }
     } catch (error) {
       // The side effect happened; the client gets its real result either way.
-      if (error instanceof NotReplicatedError) {
-        // Stored, and replayed while the copy that has it lives.
-        ctx.logger.warn(
-          { requestId: ctx.requestId, acknowledged: error.acknowledged, required: error.required },
-          'idempotency: response stored, on fewer replicas than required: a failover before they have it could run a retry again',
-        );
-      } else if (error instanceof StoreTimeoutError) {
-        // The call may still land (its WAIT queued behind others, say): neither outcome is known.
-        ctx.logger.warn(
-          { requestId: ctx.requestId, timeoutMs: error.timeoutMs },
-          'idempotency: storing the response did not answer within storeTimeoutMs: a retry is replayed if it was stored, else runs again after the lease',
-        );
-      } else {
-        // A retry after the lease runs again.
-        ctx.logger.error(
-          { requestId: ctx.requestId, err: error },
-          'idempotency: response could not be stored',
-        );
-      }
+      logUnconfirmedCompletion(ctx, error);
     }
     return response;
   };
 
   return { claim, execute };
+}
+
+/** What the log says when a completion did not confirm the record, by what the store knows of it. */
+function logUnconfirmedCompletion(ctx: Context, error: unknown): void {
+  const { logger, requestId } = ctx;
+  if (error instanceof NotReplicatedError) {
+    // Stored, and replayed while the copy that has it lives.
+    logger.warn(
+      { requestId, acknowledged: error.acknowledged, required: error.required },
+      'idempotency: response stored, on fewer replicas than required: a failover before they have it could run a retry again',
+    );
+  } else if (error instanceof StoreTimeoutError) {
+    // The call may still land (its WAIT queued behind others, say): neither outcome is known.
+    logger.warn(
+      { requestId, timeoutMs: error.timeoutMs },
+      'idempotency: storing the response did not answer within storeTimeoutMs: a retry is replayed if it was stored, else runs again after the lease',
+    );
+  } else {
+    // A retry after the lease runs again.
+    logger.error({ requestId, err: error }, 'idempotency: response could not be stored');
+  }
 }

@@ -41,8 +41,8 @@ export interface RedisIdempotencyStoreOptions {
    * record is stored on the master; the middleware logs a warning and still sends the response).
    * A claim also reads how many replicas its master has online and acknowledging (`INFO
    * replication`: `state=online` and `lag` at most 2 s; a replica acknowledges every second); when
-   * too few were, the completion does not wait at all (a `WAIT` holds its connection, and every command queued behind it, for
-   * the whole timeout) and rejects at once the same way.
+   * too few were, the completion does not wait at all (a `WAIT` holds its connection, and every
+   * command queued behind it, for the whole timeout) and rejects at once the same way.
    */
   readonly replicas?: number;
   /** How long a completion waits for `replicas` (default 100 ms; the record stays completed). */

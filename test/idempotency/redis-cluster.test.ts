@@ -140,7 +140,7 @@ type Instance = ServedReferenceApp;
 /** One instance of the reference app on the cluster (the same environment for both). */
 const startInstance = () =>
   servedReferenceApp({
-    REDIS_CLUSTER_NODES: cluster.nodes.map((n) => `${n.host}:${n.port}`).join(','),
+    REDIS_CLUSTER_NODES: cluster.nodesSetting,
     IDEMPOTENCY_STORE: 'redis',
     RATE_LIMIT_STORE: 'redis',
     RATE_LIMIT_MAX: '40',

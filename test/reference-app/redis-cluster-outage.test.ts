@@ -53,7 +53,7 @@ let instance: Instance;
 
 const startInstance = () =>
   servedReferenceApp({
-    REDIS_CLUSTER_NODES: cluster.nodes.map((n) => `${n.host}:${n.port}`).join(','),
+    REDIS_CLUSTER_NODES: cluster.nodesSetting,
     IDEMPOTENCY_STORE: 'redis',
     RATE_LIMIT_STORE: 'redis',
     STORE_PREFIX: 'outage',

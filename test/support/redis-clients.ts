@@ -18,8 +18,8 @@ const quiet = <T extends { on(event: 'error', listener: () => void): unknown }>(
 };
 
 /**
- * Every client the Redis stores take (docs/idempotency.md, "Stores"), at REDIS_URL (or `url`): ioredis, and
- * node-redis 4, 5 and 6 (`redis-v4`, `redis-v5` are npm aliases of those majors), a node-redis
+ * Every client the Redis stores take (docs/idempotency.md, "Stores"), at REDIS_URL (or `url`):
+ * ioredis, and node-redis 4, 5 and 6 (`redis-v4`, `redis-v5` are npm aliases of those majors), a node-redis
  * pool, and a node-redis client set up unlike the stores' own defaults (RESP2, bulk strings decoded
  * as Buffers, integers as strings), which the stores must read all the same.
  */

@@ -9,8 +9,10 @@ const run = promisify(execFile);
 export interface RedisCluster {
   /** Every node's port, in start order. */
   readonly ports: readonly number[];
-  /** `127.0.0.1:<port>` of every node, for `REDIS_CLUSTER_NODES` and ioredis `Cluster`. */
+  /** `127.0.0.1:<port>` of every node, for ioredis `Cluster`. */
   readonly nodes: readonly { host: string; port: number }[];
+  /** The same, as the reference app's `REDIS_CLUSTER_NODES` takes them: `host:port,host:port,…`. */
+  readonly nodesSetting: string;
   /** `redis-cli -p <port> <args>` against one node, its output. */
   cli(port: number, ...args: string[]): Promise<string>;
   /** The ports of the masters and the slot ranges each serves. */
@@ -69,6 +71,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   const cluster: RedisCluster = {
     ports,
     nodes: ports.map((port) => ({ host: '127.0.0.1', port })),
+    nodesSetting: ports.map((port) => `127.0.0.1:${port}`).join(','),
     cli,
     async masters() {
       const lines = (await cli(alive()[0]!, 'cluster', 'nodes')).trim().split('\n');

@@ -10,9 +10,11 @@ export interface ReplicatedRedis {
   readonly url: string;
   /** The replicas the master counts online (`state=online` in its `INFO replication`). */
   onlineReplicas(): Promise<number>;
+  /** Seconds since the replica last acknowledged (`lag` in the master's `INFO replication`). */
+  replicaLag(): Promise<number | undefined>;
   /**
    * SIGSTOP the replica: the master still counts it online (until `repl-timeout`), but it
-   * acknowledges nothing, so a `WAIT` for it times out.
+   * acknowledges nothing, so a `WAIT` for it times out, and its `replicaLag` grows.
    */
   pauseReplica(): Promise<void>;
   /** SIGCONT the replica, and wait until it has caught up. */
@@ -32,8 +34,12 @@ export interface ReplicatedRedis {
 export async function startReplicatedRedis({ linkDelayMs = 0 } = {}): Promise<ReplicatedRedis> {
   const servers = await redisServers('redis-replicated');
   const [masterPort, replicaPort] = [await freePort(), await freePort()];
-  const onlineReplicas = async () =>
-    ((await servers.cli(masterPort, 'info', 'replication')).match(/state=online/g) ?? []).length;
+  const replication = () => servers.cli(masterPort, 'info', 'replication');
+  const onlineReplicas = async () => ((await replication()).match(/state=online/g) ?? []).length;
+  const replicaLag = async () => {
+    const lag = /,lag=(\d+)/.exec(await replication())?.[1];
+    return lag === undefined ? undefined : Number(lag);
+  };
   const link =
     linkDelayMs > 0
       ? await tcpProxy({ host: '127.0.0.1', port: masterPort }, { delayMs: linkDelayMs })
@@ -53,6 +59,7 @@ export async function startReplicatedRedis({ linkDelayMs = 0 } = {}): Promise<Re
     return {
       url: `redis://127.0.0.1:${masterPort}`,
       onlineReplicas,
+      replicaLag,
       async pauseReplica() {
         replica.kill('SIGSTOP');
       },
