@@ -108,24 +108,28 @@ CLAIMED
 const CLAIMED = 'return 1';
 // With the replicas this master has online and acknowledging (its INFO is local, cheap, and
 // allowed in a script), so that the completion knows whether a WAIT for them could be answered.
-// A replica acknowledges every second; `lag` is the seconds since its last acknowledgement. One
-// that stopped (hung, or cut off by a partition) stays `state=online` until `repl-timeout`, 60 s
-// by default: past 2 s of silence it is not counted, so completions stop queueing 100 ms WAITs.
+// `lag` is the seconds since a replica's last acknowledgement, which it sends every second (on a
+// loaded machine, a few seconds late). One that stopped (hung, or cut off by a partition) stays
+// `state=online` until `repl-timeout`, 60 s by default: past MAX_LAG it is not counted, so
+// completions stop queueing WAITs that can only time out.
 const CLAIMED_WITH_REPLICAS = `local online = 0
 for lag in string.gmatch(redis.call('INFO', 'replication'), 'state=online,offset=%d+,lag=(%d+)') do
-  if tonumber(lag) <= 2 then online = online + 1 end
+  if tonumber(lag) <= MAX_LAG then online = online + 1 end
 end
 return {'claimed', online}`;
 
 /**
- * The claim script with the owner's budgets written in as Lua numbers; `countReplicas`: a claim
- * answers `{'claimed', <replicas online>}` instead of 1.
+ * The claim script with the owner's budgets written in as Lua numbers. With `replicaMaxLagSeconds`,
+ * a claim answers `{'claimed', <replicas online, acknowledged within that many seconds>}` instead of 1.
  */
-export function claimScript(limits: ResolvedStoreLimits, countReplicas = false): Script {
+export function claimScript(limits: ResolvedStoreLimits, replicaMaxLagSeconds?: number): Script {
   const constants: Record<string, string> = {
     OWNER_MAX_ENTRIES: String(limits.ownerMaxEntries),
     OWNER_MAX_BYTES: String(limits.ownerMaxBytes),
-    CLAIMED: countReplicas ? CLAIMED_WITH_REPLICAS : CLAIMED,
+    CLAIMED:
+      replicaMaxLagSeconds === undefined
+        ? CLAIMED
+        : CLAIMED_WITH_REPLICAS.replace('MAX_LAG', String(replicaMaxLagSeconds)),
   };
   return script(
     CLAIM.replace(/\b(?:OWNER_MAX_ENTRIES|OWNER_MAX_BYTES|CLAIMED)\b/g, (name) => constants[name]!),

@@ -40,13 +40,21 @@ export interface RedisIdempotencyStoreOptions {
    * within `replicationTimeoutMs` reject the completion with a {@link NotReplicatedError} (the
    * record is stored on the master; the middleware logs a warning and still sends the response).
    * A claim also reads how many replicas its master has online and acknowledging (`INFO
-   * replication`: `state=online` and `lag` at most 2 s; a replica acknowledges every second); when
-   * too few were, the completion does not wait at all (a `WAIT` holds its connection, and every
-   * command queued behind it, for the whole timeout) and rejects at once the same way.
+   * replication`: `state=online` and `lag` at most `replicaMaxLagSeconds`); when too few were, the
+   * completion does not wait at all (a `WAIT` holds its connection, and every command queued behind
+   * it, for the whole timeout) and rejects at once the same way.
    */
   readonly replicas?: number;
   /** How long a completion waits for `replicas` (default 100 ms; the record stays completed). */
   readonly replicationTimeoutMs?: number;
+  /**
+   * Seconds since its last acknowledgement past which a replica is not waited for (default 10, as
+   * Redis' `min-replicas-max-lag`). A replica acknowledges every second, a few seconds late on a
+   * loaded machine; one that hung or was cut off stays online on its master until `repl-timeout`
+   * (60 s by default), and until this lag is reached each completion on that master waits out
+   * `replicationTimeoutMs`.
+   */
+  readonly replicaMaxLagSeconds?: number;
   /** Clock in milliseconds (default `Date.now`); tests pass a fake one. */
   readonly now?: () => number;
 }
@@ -96,6 +104,7 @@ function decodeClaim(reply: Reply, stored: string): ClaimOutcome {
 interface Durability {
   readonly replicas: number;
   readonly timeoutMs: number;
+  readonly maxLagSeconds: number;
   /** How a completion runs and waits, when `replicas` > 0. */
   readonly runAndWait?: ScriptAndWaitRunner;
 }
@@ -113,9 +122,15 @@ function readDurability(options: RedisIdempotencyStoreOptions): Durability {
       `redisIdempotencyStore: replicationTimeoutMs must be a positive integer, got ${String(timeoutMs)}`,
     );
   }
-  if (replicas === 0) return { replicas, timeoutMs };
+  const maxLagSeconds = options.replicaMaxLagSeconds ?? 10;
+  if (!Number.isSafeInteger(maxLagSeconds) || maxLagSeconds < 1) {
+    throw new TypeError(
+      `redisIdempotencyStore: replicaMaxLagSeconds must be a positive integer, got ${String(maxLagSeconds)}`,
+    );
+  }
+  if (replicas === 0) return { replicas, timeoutMs, maxLagSeconds };
   const runAndWait = redisScriptAndWaitRunner(options.client, 'redisIdempotencyStore');
-  return { replicas, timeoutMs, runAndWait };
+  return { replicas, timeoutMs, maxLagSeconds, runAndWait };
 }
 
 /**
@@ -159,7 +174,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
   const unbounded = { maxEntries: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER };
   const limits = readStoreLimits('redisIdempotencyStore', options, unbounded);
   const durability = readDurability(options);
-  const claimer = claimScript(limits, durability.replicas > 0);
+  const claimer = claimScript(limits, durability.replicas > 0 ? durability.maxLagSeconds : undefined);
   const runScript = redisScriptRunner(client);
 
   /** A script's keys and arguments: the owner's hash, then `now`, the record's field, the rest. */

@@ -83,6 +83,8 @@ describe('the Redis store, when configured', () => {
     expect(make({ maxBytes: 10 })).toThrow(/maxBytes/);
     expect(make({ replicas: -1 })).toThrow(/replicas/);
     expect(make({ replicationTimeoutMs: 0 })).toThrow(/replicationTimeoutMs/);
+    expect(make({ replicaMaxLagSeconds: 0 })).toThrow(/replicaMaxLagSeconds/);
+    expect(make({ replicaMaxLagSeconds: 2.5 })).toThrow(/replicaMaxLagSeconds/);
     client.disconnect();
   });
 });
