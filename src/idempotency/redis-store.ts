@@ -104,31 +104,34 @@ function decodeClaim(reply: Reply, stored: string): ClaimOutcome {
 interface Durability {
   readonly replicas: number;
   readonly timeoutMs: number;
-  readonly maxLagSeconds: number;
+  /** When `replicas` > 0: the claim script counts replicas silent at most this long (seconds). */
+  readonly maxLagSeconds?: number;
   /** How a completion runs and waits, when `replicas` > 0. */
   readonly runAndWait?: ScriptAndWaitRunner;
 }
 
+type DurabilityOption = 'replicas' | 'replicationTimeoutMs' | 'replicaMaxLagSeconds';
+
+/** The option `name`, else `fallback`: an integer of at least `min`, or a TypeError naming it. */
+function integerOption(
+  options: RedisIdempotencyStoreOptions,
+  name: DurabilityOption,
+  fallback: number,
+  min: 0 | 1,
+): number {
+  const value = options[name] ?? fallback;
+  if (!Number.isSafeInteger(value) || value < min) {
+    const kind = min === 0 ? 'non-negative' : 'positive';
+    throw new TypeError(`redisIdempotencyStore: ${name} must be a ${kind} integer, got ${String(value)}`);
+  }
+  return value;
+}
+
 function readDurability(options: RedisIdempotencyStoreOptions): Durability {
-  const replicas = options.replicas ?? 0;
-  if (!Number.isSafeInteger(replicas) || replicas < 0) {
-    throw new TypeError(
-      `redisIdempotencyStore: replicas must be a non-negative integer, got ${String(replicas)}`,
-    );
-  }
-  const timeoutMs = options.replicationTimeoutMs ?? 100;
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) {
-    throw new TypeError(
-      `redisIdempotencyStore: replicationTimeoutMs must be a positive integer, got ${String(timeoutMs)}`,
-    );
-  }
-  const maxLagSeconds = options.replicaMaxLagSeconds ?? 10;
-  if (!Number.isSafeInteger(maxLagSeconds) || maxLagSeconds < 1) {
-    throw new TypeError(
-      `redisIdempotencyStore: replicaMaxLagSeconds must be a positive integer, got ${String(maxLagSeconds)}`,
-    );
-  }
-  if (replicas === 0) return { replicas, timeoutMs, maxLagSeconds };
+  const replicas = integerOption(options, 'replicas', 0, 0);
+  const timeoutMs = integerOption(options, 'replicationTimeoutMs', 100, 1);
+  const maxLagSeconds = integerOption(options, 'replicaMaxLagSeconds', 10, 1);
+  if (replicas === 0) return { replicas, timeoutMs };
   const runAndWait = redisScriptAndWaitRunner(options.client, 'redisIdempotencyStore');
   return { replicas, timeoutMs, maxLagSeconds, runAndWait };
 }
@@ -174,7 +177,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
   const unbounded = { maxEntries: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER };
   const limits = readStoreLimits('redisIdempotencyStore', options, unbounded);
   const durability = readDurability(options);
-  const claimer = claimScript(limits, durability.replicas > 0 ? durability.maxLagSeconds : undefined);
+  const claimer = claimScript(limits, durability.maxLagSeconds);
   const runScript = redisScriptRunner(client);
 
   /** A script's keys and arguments: the owner's hash, then `now`, the record's field, the rest. */

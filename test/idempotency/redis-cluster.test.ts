@@ -136,8 +136,6 @@ describe.skipIf(!available)('the Redis idempotency store on a Redis Cluster', ()
 
 const ORDER = JSON.stringify({ bookId: 2, quantity: 1 });
 
-type Instance = ServedReferenceApp;
-
 /** One instance of the reference app on the cluster (the same environment for both). */
 const startInstance = () =>
   servedReferenceApp({
@@ -149,7 +147,7 @@ const startInstance = () =>
     STORE_PREFIX: 'app',
   });
 
-async function post(instance: Instance, token: string, key: string) {
+async function post(instance: ServedReferenceApp, token: string, key: string) {
   const response = await fetch(`${instance.url}/orders`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: token, 'idempotency-key': `"${key}"` },
@@ -177,14 +175,14 @@ const UNACKNOWLEDGED = [
  * Whether the instance logged that the record of this request was not acknowledged under the
  * durability setting. Such a response was sent, but a failover may lose its record.
  */
-function notStored(instance: Instance, requestId: string | null): boolean {
+function notStored(instance: ServedReferenceApp, requestId: string | null): boolean {
   return instance.logger.entries.some(
     (e) => UNACKNOWLEDGED.includes(e.message) && e.fields.requestId === requestId,
   );
 }
 
 /** Orders of user `sub` on one instance (the data store is each instance's memory). */
-async function orders(instance: Instance, sub: string, token: string): Promise<number> {
+async function orders(instance: ServedReferenceApp, sub: string, token: string): Promise<number> {
   const response = await fetch(`${instance.url}/users/${sub}/orders?page[size]=100`, {
     headers: { authorization: token },
   });
@@ -193,8 +191,8 @@ async function orders(instance: Instance, sub: string, token: string): Promise<n
 }
 
 describe.skipIf(!available)('two instances of the reference app on a Redis Cluster', () => {
-  let a: Instance;
-  let b: Instance;
+  let a: ServedReferenceApp;
+  let b: ServedReferenceApp;
   beforeAll(async () => {
     [a, b] = await Promise.all([startInstance(), startInstance()]);
   });

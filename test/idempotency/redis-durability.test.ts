@@ -185,7 +185,7 @@ describe.skipIf(!available)('the Redis store with replicas: 1, on a master with 
       await until(
         'the paused replica silent for 3 s, still online',
         20_000,
-        async () => (await pair.onlineReplicas()) === 1 && ((await pair.replicaLag()) ?? 0) >= 3,
+        async () => ((await pair.replicaLag()) ?? 0) >= 3,
       );
     }, 30_000);
     afterAll(async () => {

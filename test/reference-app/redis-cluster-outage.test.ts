@@ -48,8 +48,7 @@ const clusterState = (state: 'ok' | 'fail', timeoutMs: number) =>
     ),
   );
 
-type Instance = ServedReferenceApp;
-let instance: Instance;
+let instance: ServedReferenceApp;
 
 const startInstance = () =>
   servedReferenceApp({
@@ -161,7 +160,7 @@ function notReplicated(requestId: string | null): boolean {
 }
 
 /** One caller of the app (`on` an instance): keyed orders and a rate-limited read. */
-async function caller(user: string, on: Instance = instance) {
+async function caller(user: string, on: ServedReferenceApp = instance) {
   const authorization = await bearer(user);
   return {
     order: async (key: string) => {

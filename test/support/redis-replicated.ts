@@ -10,7 +10,10 @@ export interface ReplicatedRedis {
   readonly url: string;
   /** The replicas the master counts online (`state=online` in its `INFO replication`). */
   onlineReplicas(): Promise<number>;
-  /** Seconds since the replica last acknowledged (`lag` in the master's `INFO replication`). */
+  /**
+   * Seconds since the replica last acknowledged, while the master counts it online (its `lag` there,
+   * read as the store's claim script reads it); else undefined.
+   */
   replicaLag(): Promise<number | undefined>;
   /**
    * SIGSTOP the replica: the master still counts it online (until `repl-timeout`), but it
@@ -37,7 +40,7 @@ export async function startReplicatedRedis({ linkDelayMs = 0 } = {}): Promise<Re
   const replication = () => servers.cli(masterPort, 'info', 'replication');
   const onlineReplicas = async () => ((await replication()).match(/state=online/g) ?? []).length;
   const replicaLag = async () => {
-    const lag = /,lag=(\d+)/.exec(await replication())?.[1];
+    const lag = /state=online,offset=\d+,lag=(\d+)/.exec(await replication())?.[1];
     return lag === undefined ? undefined : Number(lag);
   };
   const link =
