@@ -56,6 +56,12 @@ module.exports = {
       '^src/app/',
       `^src/(adapters|${TOOLS})/`,
     ),
+    layer(
+      'stores-below-middleware',
+      'A store (src/<convention>/stores/) is driven by its middleware and never reaches up into it or the pipeline.',
+      '^src/(idempotency|ratelimit)/stores/',
+      '^src/((core|app|adapters)/|(idempotency|ratelimit)/(middleware|options|claim-lifecycle)[.]ts$)',
+    ),
     layer('adapters-below-tools', 'Adapters never import a tool.', '^src/adapters/', `^src/(${TOOLS})/`),
     {
       name: 'frameworks-only-in-adapters',

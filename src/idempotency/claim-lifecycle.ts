@@ -5,7 +5,7 @@ import { shouldStore, toStoredResponse } from './decision.js';
 import { inProgressError, storeUnavailableError } from './errors.js';
 import { LeaseRenewals, type RunningClaim } from './lease-renewals.js';
 import type { Config } from './options.js';
-import { type ClaimOutcome, NotReplicatedError, type StoreTransaction } from './store.js';
+import { type ClaimOutcome, NotReplicatedError, type StoreTransaction } from './stores/store.js';
 
 const FIRST_POLL_MS = 10;
 const MAX_POLL_MS = 250;

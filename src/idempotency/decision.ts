@@ -1,6 +1,6 @@
 import { copyWith } from '../http/header-copy.js';
 import type { ApiResponse } from '../http/types.js';
-import type { StoredResponse } from './store.js';
+import type { StoredResponse } from './stores/store.js';
 
 /**
  * Response headers stored and replayed by default: those that describe the stored representation or

@@ -1,5 +1,5 @@
 import { withTimeout } from '../stores/timeout.js';
-import type { IdempotencyStore, StoreTransaction } from './store.js';
+import type { IdempotencyStore, StoreTransaction } from './stores/store.js';
 
 /** Options of {@link heldClaims}. */
 export interface HeldClaimsOptions {

@@ -20,6 +20,15 @@ export {
   MAX_KEY_LENGTH,
   parseIdempotencyKey,
 } from './key.js';
+export { type IdempotencyAdds, type IdempotencyOptions, idempotency } from './middleware.js';
+export {
+  type MemoryStoreOptions,
+  memoryStore,
+  type PostgresStoreOptions,
+  postgresStore,
+  type RedisStoreOptions,
+  redisStore,
+} from './renamed.js';
 export {
   ANONYMOUS_OWNER,
   DEFAULT_OWNER_MAX_BYTES,
@@ -27,15 +36,14 @@ export {
   type ResolvedStoreLimits,
   recordBytes,
   type StoreLimits,
-} from './limits.js';
+} from './stores/limits.js';
 export {
   DEFAULT_MEMORY_MAX_BYTES,
   DEFAULT_MEMORY_MAX_ENTRIES,
   type MemoryIdempotencyStore,
   type MemoryIdempotencyStoreOptions,
   memoryIdempotencyStore,
-} from './memory-store.js';
-export { type IdempotencyAdds, type IdempotencyOptions, idempotency } from './middleware.js';
+} from './stores/memory/store.js';
 export {
   type ConnectionPool,
   IDEMPOTENCY_TRANSACTION,
@@ -46,20 +54,12 @@ export {
   postgresIdempotencyStore,
   type Queryable,
   type QueryResult,
-} from './postgres-store.js';
-export { type RedisIdempotencyStoreOptions, redisIdempotencyStore } from './redis-store.js';
-export {
-  type MemoryStoreOptions,
-  memoryStore,
-  type PostgresStoreOptions,
-  postgresStore,
-  type RedisStoreOptions,
-  redisStore,
-} from './renamed.js';
+} from './stores/postgres/store.js';
+export { type RedisIdempotencyStoreOptions, redisIdempotencyStore } from './stores/redis/store.js';
 export {
   type ClaimOutcome,
   type IdempotencyStore,
   NotReplicatedError,
   type StoredResponse,
   type StoreTransaction,
-} from './store.js';
+} from './stores/store.js';

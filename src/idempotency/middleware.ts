@@ -16,7 +16,7 @@ import {
 import { fingerprintOf } from './fingerprint.js';
 import { parseIdempotencyKey } from './key.js';
 import { type IdempotencyOptions, readOptions } from './options.js';
-import type { PooledConnection } from './postgres-types.js';
+import type { PooledConnection } from './stores/postgres/types.js';
 
 export type { IdempotencyOptions } from './options.js';
 

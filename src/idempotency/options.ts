@@ -1,7 +1,7 @@
 import type { Context } from '../http/types.js';
 import { DEFAULT_REPLAY_HEADERS } from './decision.js';
-import { memoryIdempotencyStore } from './memory-store.js';
-import type { IdempotencyStore } from './store.js';
+import { memoryIdempotencyStore } from './stores/memory/store.js';
+import type { IdempotencyStore } from './stores/store.js';
 
 // The options of `idempotency()`, checked at start-up (a TypeError naming the option).
 

@@ -3,11 +3,11 @@
  * (`memoryIdempotencyStore`, `redisRateLimitStore`, ...). Each alias is the renamed function itself,
  * kept on this subpath for one release and then removed.
  */
-import type { MemoryIdempotencyStoreOptions } from './memory-budgets.js';
-import { memoryIdempotencyStore } from './memory-store.js';
-import { postgresIdempotencyStore } from './postgres-store.js';
-import type { PostgresIdempotencyStoreOptions } from './postgres-types.js';
-import { type RedisIdempotencyStoreOptions, redisIdempotencyStore } from './redis-store.js';
+import type { MemoryIdempotencyStoreOptions } from './stores/memory/budgets.js';
+import { memoryIdempotencyStore } from './stores/memory/store.js';
+import { postgresIdempotencyStore } from './stores/postgres/store.js';
+import type { PostgresIdempotencyStoreOptions } from './stores/postgres/types.js';
+import { type RedisIdempotencyStoreOptions, redisIdempotencyStore } from './stores/redis/store.js';
 
 /** @deprecated Renamed `memoryIdempotencyStore`; this alias is removed in the next release. */
 export const memoryStore = memoryIdempotencyStore;

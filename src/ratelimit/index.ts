@@ -24,17 +24,17 @@ export {
 export { formatRateLimit, formatRateLimitPolicy, rateLimitHeaders, tightestPolicy } from './headers.js';
 export { DEFAULT_IPV6_PREFIX, type DefaultKeyOptions, defaultRateLimitKey } from './key.js';
 export {
-  DEFAULT_RATE_LIMIT_MAX_ENTRIES,
-  type MemoryRateLimitStore,
-  type MemoryRateLimitStoreOptions,
-  memoryRateLimitStore,
-} from './memory-store.js';
-export {
   DEFAULT_RATE_LIMIT_TIMEOUT_MS,
   type RateLimitOptions,
   rateLimit,
   STORE_UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from './middleware.js';
 export type { RateLimitPolicy } from './policy.js';
-export { type RedisRateLimitStoreOptions, redisRateLimitStore } from './redis-store.js';
-export type { RateLimitStore } from './store.js';
+export {
+  DEFAULT_RATE_LIMIT_MAX_ENTRIES,
+  type MemoryRateLimitStore,
+  type MemoryRateLimitStoreOptions,
+  memoryRateLimitStore,
+} from './stores/memory/store.js';
+export { type RedisRateLimitStoreOptions, redisRateLimitStore } from './stores/redis/store.js';
+export type { RateLimitStore } from './stores/store.js';

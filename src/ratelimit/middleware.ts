@@ -7,9 +7,9 @@ import { withTimeout } from '../stores/timeout.js';
 import type { RateLimitDecision } from './gcra.js';
 import { formatRateLimitPolicy, rateLimitHeaders, tightestPolicy } from './headers.js';
 import { defaultRateLimitKey } from './key.js';
-import { memoryRateLimitStore } from './memory-store.js';
 import { type RateLimitPolicy, validatePolicies } from './policy.js';
-import type { RateLimitStore } from './store.js';
+import { memoryRateLimitStore } from './stores/memory/store.js';
+import type { RateLimitStore } from './stores/store.js';
 
 /** Options of {@link rateLimit}. */
 export interface RateLimitOptions {

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import keySlot from 'cluster-key-slot';
 import { describe, expect, it } from 'vitest';
-import { issuedToken, ownerKeys, readToken, recordToken } from '../../src/idempotency/redis-keys.js';
+import { issuedToken, ownerKeys, readToken, recordToken } from '../../src/idempotency/stores/redis/keys.js';
 
 // Owners and keys drawn from text heavy in the characters a hash tag is made of.
 const text = fc.string({

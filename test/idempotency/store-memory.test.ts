@@ -8,7 +8,7 @@ import {
   recordExpiry,
   recordMatches,
   recordOwner,
-} from '../../src/idempotency/record-codec.js';
+} from '../../src/idempotency/stores/memory/record-codec.js';
 import { describeStoreContract } from './store-contract.js';
 
 // The contract drives one owner far past the default share (a thousandth of the store): it is given

@@ -4,17 +4,17 @@ import {
   redisScriptAndWaitRunner,
   redisScriptRunner,
   type ScriptAndWaitRunner,
-} from '../stores/redis-client.js';
-import { checkPrefix } from '../stores/redis-hash-tag.js';
-import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } from './limits.js';
-import { type IssuedToken, issuedToken, ownerKeys, readToken, recordToken } from './redis-keys.js';
-import { claimScript, type Script, scripts } from './redis-scripts.js';
+} from '../../../stores/redis-client.js';
+import { checkPrefix } from '../../../stores/redis-hash-tag.js';
+import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } from '../limits.js';
 import {
   type ClaimOutcome,
   type IdempotencyStore,
   NotReplicatedError,
   type StoredResponse,
-} from './store.js';
+} from '../store.js';
+import { type IssuedToken, issuedToken, ownerKeys, readToken, recordToken } from './keys.js';
+import { claimScript, type Script, scripts } from './scripts.js';
 
 /** Options of {@link redisIdempotencyStore}: the client, a key prefix, the per-owner budgets and durability. */
 export interface RedisIdempotencyStoreOptions {
@@ -67,7 +67,7 @@ const GRACE_MS = 60_000;
 
 type Reply = string | number | null | Reply[];
 
-/** A completed record's state, `c<status>,<base64 body>,<headers as JSON>` (redis-scripts.ts). */
+/** A completed record's state, `c<status>,<base64 body>,<headers as JSON>` (scripts.ts). */
 function decodeCompleted(state: string): StoredResponse {
   const status = 1;
   const body = state.indexOf(',', status) + 1;
@@ -140,7 +140,7 @@ function readDurability(options: RedisIdempotencyStoreOptions): Durability {
  * A Redis {@link IdempotencyStore}, safe with several app instances and on Redis Cluster: each
  * operation is one Lua script, so claim, renew, complete and release are atomic and fenced by the
  * claim's token, and each script touches only keys of the record's owner, which share one hash
- * slot (redis-keys.ts). The application passes its own ioredis or node-redis client; neither
+ * slot (keys.ts). The application passes its own ioredis or node-redis client; neither
  * library's types are imported.
  *
  * A key is scoped to its owner: the same key claimed by two owners is two records.

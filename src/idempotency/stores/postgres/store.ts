@@ -1,17 +1,17 @@
-import type { Context } from '../http/types.js';
-import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } from './limits.js';
-import { checkTable, idempotencyTableDdl } from './postgres-ddl.js';
-import { type ClaimRow, isDivisionByZero, type Statement, storeStatements } from './postgres-sql.js';
-import { type OpenTransaction, openTransactions, type Transactions } from './postgres-transactions.js';
+import type { Context } from '../../../http/types.js';
+import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } from '../limits.js';
+import { type ClaimOutcome, newToken, type StoredResponse, type StoreTransaction } from '../store.js';
+import { checkTable, idempotencyTableDdl } from './ddl.js';
+import { type ClaimRow, isDivisionByZero, type Statement, storeStatements } from './sql.js';
+import { type OpenTransaction, openTransactions, type Transactions } from './transactions.js';
 import type {
   ConnectionPool,
   PostgresIdempotencyStore,
   PostgresIdempotencyStoreOptions,
   Queryable,
-} from './postgres-types.js';
-import { type ClaimOutcome, newToken, type StoredResponse, type StoreTransaction } from './store.js';
+} from './types.js';
 
-export { idempotencyTableDdl } from './postgres-ddl.js';
+export { idempotencyTableDdl } from './ddl.js';
 export {
   type ConnectionPool,
   IDEMPOTENCY_TRANSACTION,
@@ -20,7 +20,7 @@ export {
   type PostgresIdempotencyStoreOptions,
   type Queryable,
   type QueryResult,
-} from './postgres-types.js';
+} from './types.js';
 
 /**
  * A PostgreSQL {@link IdempotencyStore}, safe with several app instances: the claim is one

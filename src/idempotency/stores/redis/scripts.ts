@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ResolvedStoreLimits } from './limits.js';
+import type { ResolvedStoreLimits } from '../limits.js';
 
 /** A Lua script and its SHA-1, for `EVALSHA`. */
 export interface Script {
@@ -12,7 +12,7 @@ function script(source: string): Script {
 }
 
 // Each script is atomic and touches one key, the owner's hash KEYS[1], in one slot
-// (redis-keys.ts). ARGV[1] is always `now` (ms), ARGV[2] the record's field; a record is live while
+// (keys.ts). ARGV[1] is always `now` (ms), ARGV[2] the record's field; a record is live while
 // its expiry > now. Expiries and TTLs arrive computed, as strings.
 //
 // The hash holds 'n' and 'b', the owner's record count and bytes; 'e', at or before the earliest

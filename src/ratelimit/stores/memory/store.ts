@@ -1,6 +1,6 @@
-import { type GcraState, gcraDecideAll, type RateLimitDecision } from './gcra.js';
-import { policyStorageId, type RateLimitPolicy } from './policy.js';
-import type { RateLimitStore } from './store.js';
+import { type GcraState, gcraDecideAll, type RateLimitDecision } from '../../gcra.js';
+import { policyStorageId, type RateLimitPolicy } from '../../policy.js';
+import type { RateLimitStore } from '../store.js';
 
 /** Options of {@link memoryRateLimitStore}. */
 export interface MemoryRateLimitStoreOptions {

@@ -1,4 +1,4 @@
-import type { StoredResponse } from './store.js';
+import type { StoredResponse } from '../store.js';
 
 /**
  * The compact form of a completed idempotency record in the memory store: one Latin-1 string (one

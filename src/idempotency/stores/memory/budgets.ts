@@ -1,4 +1,4 @@
-import type { StoreLimits } from './limits.js';
+import type { StoreLimits } from '../limits.js';
 
 /** Options of `memoryIdempotencyStore`: the budgets ({@link StoreLimits}) and a clock. */
 export interface MemoryIdempotencyStoreOptions extends StoreLimits {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { hashTag } from '../stores/redis-hash-tag.js';
+import { hashTag } from '../../../stores/redis-hash-tag.js';
 
 /**
  * Where the Redis idempotency store keeps an owner's records (docs/idempotency.md, "Redis").
@@ -7,7 +7,7 @@ import { hashTag } from '../stores/redis-hash-tag.js';
  * An owner's records and usage are one hash, `<prefix>{<owner>}`: its key is a Redis Cluster hash
  * tag (the part between the first `{` and the next `}`), so each script touches one key in one
  * slot, and owners spread over the cluster's masters. A record is the field `:<key>`; the usage is
- * the fields `n`, `b` and `e` (redis-scripts.ts).
+ * the fields `n`, `b` and `e` (scripts.ts).
  */
 export interface OwnerKeys {
   /** The owner's hash. */

@@ -1,5 +1,5 @@
-import type { RateLimitDecision } from './gcra.js';
-import type { RateLimitPolicy } from './policy.js';
+import type { RateLimitDecision } from '../gcra.js';
+import type { RateLimitPolicy } from '../policy.js';
 
 /**
  * Where rate-limit state lives. One call decides one request against every policy of its route,

@@ -1,12 +1,13 @@
-import { ExpiryQueue } from './expiry-queue.js';
-import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } from './limits.js';
+import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } from '../limits.js';
+import type { ClaimOutcome, IdempotencyStore } from '../store.js';
 import {
   DEFAULT_MEMORY_MAX_BYTES,
   DEFAULT_MEMORY_MAX_ENTRIES,
   type MemoryIdempotencyStoreOptions,
   readMaxResponseBytes,
   withOwnerShares,
-} from './memory-budgets.js';
+} from './budgets.js';
+import { ExpiryQueue } from './expiry-queue.js';
 import {
   decodeResponse,
   encodeFingerprint,
@@ -15,7 +16,6 @@ import {
   recordMatches,
   recordOwner,
 } from './record-codec.js';
-import type { ClaimOutcome, IdempotencyStore } from './store.js';
 
 /** A memory store whose usage can be read, for tests, metrics and the memory benchmark. */
 export interface MemoryIdempotencyStore extends IdempotencyStore {
@@ -29,7 +29,7 @@ export {
   DEFAULT_MEMORY_MAX_BYTES,
   DEFAULT_MEMORY_MAX_ENTRIES,
   type MemoryIdempotencyStoreOptions,
-} from './memory-budgets.js';
+} from './budgets.js';
 
 /** Expired records reclaimed per claim when the store has room (when full: all of them). */
 const SWEEP_PER_CLAIM = 8;

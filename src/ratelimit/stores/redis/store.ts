@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
-import { isRedisScriptClient, type RedisScriptClient, redisScriptRunner } from '../stores/redis-client.js';
-import { checkPrefix, hashTag } from '../stores/redis-hash-tag.js';
-import { gcraDecisionFromDebts } from './gcra.js';
-import { policyStorageId, type RateLimitPolicy } from './policy.js';
-import { GCRA_SCRIPT } from './redis-script.js';
-import type { RateLimitStore } from './store.js';
+import {
+  isRedisScriptClient,
+  type RedisScriptClient,
+  redisScriptRunner,
+} from '../../../stores/redis-client.js';
+import { checkPrefix, hashTag } from '../../../stores/redis-hash-tag.js';
+import { gcraDecisionFromDebts } from '../../gcra.js';
+import { policyStorageId, type RateLimitPolicy } from '../../policy.js';
+import type { RateLimitStore } from '../store.js';
+import { GCRA_SCRIPT } from './script.js';
 
 /** Options of {@link redisRateLimitStore}. */
 export interface RedisRateLimitStoreOptions {

@@ -1,6 +1,6 @@
-import type { Context } from '../http/types.js';
-import type { ConnectionPool, PooledConnection } from './postgres-types.js';
-import type { ClaimOutcome } from './store.js';
+import type { Context } from '../../../http/types.js';
+import type { ClaimOutcome } from '../store.js';
+import type { ConnectionPool, PooledConnection } from './types.js';
 
 /** A transaction of the handler's, on a client checked out of the pool. */
 export interface OpenTransaction {

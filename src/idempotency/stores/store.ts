@@ -1,4 +1,4 @@
-import type { Context } from '../http/types.js';
+import type { Context } from '../../http/types.js';
 
 /** A response as stored under a key and replayed byte for byte. */
 export interface StoredResponse {

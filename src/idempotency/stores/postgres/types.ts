@@ -1,6 +1,6 @@
-import { contextKey } from '../http/types.js';
-import type { StoreLimits } from './limits.js';
-import type { IdempotencyStore } from './store.js';
+import { contextKey } from '../../../http/types.js';
+import type { StoreLimits } from '../limits.js';
+import type { IdempotencyStore } from '../store.js';
 
 // The structural `pg` types of the PostgreSQL store, its options and what it answers.
 
