@@ -8,8 +8,11 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^rest-conventions$/, replacement: `${src}index.ts` },
+      {
+        find: /^rest-conventions\/adapters\/(express|fastify|koa|hono)$/,
+        replacement: `${src}adapters/$1/index.ts`,
+      },
       { find: /^rest-conventions\/adapters\/(.*)$/, replacement: `${src}adapters/$1.ts` },
-      { find: /^rest-conventions\/(express|fastify|koa|hono)$/, replacement: `${src}adapters/$1/index.ts` },
       { find: /^rest-conventions\/(.*)$/, replacement: `${src}$1/index.ts` },
     ],
   },

@@ -20,14 +20,19 @@ export const SUBPATHS = [
   'testing',
   'adapters/node',
   'adapters/fetch',
-  'express',
-  'fastify',
-  'koa',
-  'hono',
+  'adapters/express',
+  'adapters/fastify',
+  'adapters/koa',
+  'adapters/hono',
 ] as const;
 
 /** Subpaths that drive a host framework: each imports its framework (an optional peer) and nothing else does. */
-export const FRAMEWORK_SUBPATHS = ['express', 'fastify', 'koa', 'hono'] as const;
+export const FRAMEWORK_SUBPATHS = [
+  'adapters/express',
+  'adapters/fastify',
+  'adapters/koa',
+  'adapters/hono',
+] as const;
 
 /**
  * Subpaths whose declarations name an optional peer's types (`testing`: fast-check's arbitraries):
@@ -38,10 +43,10 @@ export const PEER_TYPED_SUBPATHS = ['testing'] as const;
 export function entryPoints(): Record<string, string> {
   const entries: Record<string, string> = { index: 'src/index.ts' };
   for (const subpath of SUBPATHS) {
-    entries[`${subpath}/index`] = subpath.startsWith('adapters/')
-      ? `src/${subpath}.ts`
-      : (FRAMEWORK_SUBPATHS as readonly string[]).includes(subpath)
-        ? `src/adapters/${subpath}/index.ts`
+    // node and fetch are one module each (`src/adapters/node.ts`); a framework's adapter is a folder.
+    entries[`${subpath}/index`] =
+      subpath.startsWith('adapters/') && !(FRAMEWORK_SUBPATHS as readonly string[]).includes(subpath)
+        ? `src/${subpath}.ts`
         : `src/${subpath}/index.ts`;
   }
   return entries;

@@ -1,10 +1,10 @@
 /**
- * `express+rc`: the Express 5 peer's routes and documents with `rest-conventions/express` doing the
+ * `express+rc`: the Express 5 peer's routes and documents with `rest-conventions/adapters/express` doing the
  * security headers, JWTs, rate limit and ETags instead of helmet, express-jwt, express-rate-limit and
  * Express's ETag (docs/benchmarks.md, "Adapter overhead").
  */
 import express, { type Request, type Response } from 'express';
-import { conventions, conventionsContext, conventionsErrors } from 'rest-conventions/express';
+import { conventions, conventionsContext, conventionsErrors } from 'rest-conventions/adapters/express';
 import {
   BOOKS_UPDATED,
   bookDocument,

@@ -1,10 +1,10 @@
 /**
- * `fastify+rc`: the Fastify 5 peer's routes and documents with `rest-conventions/fastify` doing the
+ * `fastify+rc`: the Fastify 5 peer's routes and documents with `rest-conventions/adapters/fastify` doing the
  * security headers, JWTs, rate limit and ETags instead of @fastify/helmet, @fastify/jwt,
  * @fastify/rate-limit and @fastify/etag (docs/benchmarks.md, "Adapter overhead").
  */
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import { conventions, conventionsContext } from 'rest-conventions/fastify';
+import { conventions, conventionsContext } from 'rest-conventions/adapters/fastify';
 import {
   BOOKS_UPDATED,
   bookDocument,

@@ -1,11 +1,11 @@
 /**
- * `hono+rc`: the Hono 4 peer's routes and documents with `rest-conventions/hono` doing the security
+ * `hono+rc`: the Hono 4 peer's routes and documents with `rest-conventions/adapters/hono` doing the security
  * headers, JWTs, rate limit and ETags instead of Hono's secure-headers, jwt and etag middleware and
  * hono-rate-limiter (docs/benchmarks.md, "Adapter overhead").
  */
 import { serve } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
-import { conventions, conventionsContext, conventionsErrors } from 'rest-conventions/hono';
+import { conventions, conventionsContext, conventionsErrors } from 'rest-conventions/adapters/hono';
 import {
   BOOKS_UPDATED,
   bookDocument,

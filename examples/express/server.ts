@@ -1,6 +1,11 @@
 /** The bookshop in Express 5: its router, handlers and JSON parser, with the primitives as middleware. */
 import express, { type Response } from 'express';
-import { conventions, conventionsErrors, conventionsNotFound, requireCaller } from 'rest-conventions/express';
+import {
+  conventions,
+  conventionsErrors,
+  conventionsNotFound,
+  requireCaller,
+} from 'rest-conventions/adapters/express';
 import {
   bookDocument,
   booksDocument,

@@ -5,7 +5,7 @@ import {
   conventionsFrameworkErrors,
   conventionsNotFound,
   requireCaller,
-} from 'rest-conventions/fastify';
+} from 'rest-conventions/adapters/fastify';
 import {
   bookDocument,
   booksDocument,

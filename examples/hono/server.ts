@@ -1,6 +1,11 @@
 /** The bookshop in Hono 4: its router, handlers and `c.req.json()`, with the primitives as middleware. */
 import { Hono } from 'hono';
-import { conventions, conventionsErrors, conventionsNotFound, requireCaller } from 'rest-conventions/hono';
+import {
+  conventions,
+  conventionsErrors,
+  conventionsNotFound,
+  requireCaller,
+} from 'rest-conventions/adapters/hono';
 import {
   bookDocument,
   booksDocument,

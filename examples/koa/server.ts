@@ -1,7 +1,7 @@
 /** The bookshop in Koa 3 with @koa/router, with the primitives as middleware in the onion. */
 import Router from '@koa/router';
 import Koa from 'koa';
-import { conventions, conventionsNotFound, requireCaller } from 'rest-conventions/koa';
+import { conventions, conventionsNotFound, requireCaller } from 'rest-conventions/adapters/koa';
 import {
   bookDocument,
   booksDocument,

@@ -12,17 +12,17 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import Koa from 'koa';
 import type { App } from 'rest-conventions';
+import { mountApp as expressMount } from 'rest-conventions/adapters/express';
+import { appHandler, mountApp as fastifyMount } from 'rest-conventions/adapters/fastify';
 import { toFetchHandler } from 'rest-conventions/adapters/fetch';
+import { mountApp as honoMount } from 'rest-conventions/adapters/hono';
+import { mountApp as koaMount } from 'rest-conventions/adapters/koa';
 import {
   boundedServer,
   closeGracefully,
   createNodeServer,
   type NodeServerOptions,
 } from 'rest-conventions/adapters/node';
-import { mountApp as expressMount } from 'rest-conventions/express';
-import { appHandler, mountApp as fastifyMount } from 'rest-conventions/fastify';
-import { mountApp as honoMount } from 'rest-conventions/hono';
-import { mountApp as koaMount } from 'rest-conventions/koa';
 import type { AdapterName } from './config.js';
 
 export { ADAPTERS, type AdapterName } from './config.js';

@@ -1,5 +1,5 @@
 /**
- * The framework-free driver behind `rest-conventions/express`, `/fastify`, `/koa` and `/hono`: runs
+ * The framework-free driver behind `rest-conventions/adapters/{express,fastify,koa,hono}`: runs
  * the library's middleware (its `before` and `after` hooks, or `(ctx, next)` wrappers) around a host
  * framework's own handling of a request, seen as a neutral {@link ApiResponse}. Each framework file
  * only translates its request into a {@link RequestView} and its response to and from an

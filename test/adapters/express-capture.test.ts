@@ -1,5 +1,5 @@
 /**
- * How `rest-conventions/express` catches what an Express route writes (`capture` in
+ * How `rest-conventions/adapters/express` catches what an Express route writes (`capture` in
  * src/adapters/express/index.ts): every way of writing a response through node's API reaches the
  * primitives as one response and the client as what the primitives made of it.
  */

@@ -1,5 +1,5 @@
 /**
- * `rest-conventions/express`: the primitives as Express 5 middleware on your own routes
+ * `rest-conventions/adapters/express`: the primitives as Express 5 middleware on your own routes
  * (`conventions`, `conventionsErrors`), and a whole rest-conventions app mounted under a path
  * (`mountApp`). Express is an optional peer dependency, imported for its types only.
  * See `docs/adapters.md`.

@@ -11,7 +11,7 @@ import { conventionsContext } from './context.js';
 declare module 'fastify' {
   interface FastifyRequest {
     /**
-     * The caller, set by the `requireCaller()` preHandler of rest-conventions/fastify; `undefined` on a
+     * The caller, set by the `requireCaller()` preHandler of rest-conventions/adapters/fastify; `undefined` on a
      * route without it.
      */
     principal: Principal;

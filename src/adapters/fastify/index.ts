@@ -1,5 +1,5 @@
 /**
- * `rest-conventions/fastify`: the primitives as a Fastify 5 plugin (`conventions`: the way in at
+ * `rest-conventions/adapters/fastify`: the primitives as a Fastify 5 plugin (`conventions`: the way in at
  * `onRequest`, the body handed on at `preParsing`, the way out at `onSend`, errors through the
  * error handler), and a whole rest-conventions app mounted under a prefix (`mountApp`). Fastify is
  * an optional peer dependency, imported for its types only. See `docs/adapters.md`.

@@ -1,5 +1,5 @@
 /**
- * `rest-conventions/hono`: the primitives as native Hono 4 middleware (`conventions`, and
+ * `rest-conventions/adapters/hono`: the primitives as native Hono 4 middleware (`conventions`, and
  * `conventionsErrors` for `app.onError`), and a whole rest-conventions app mounted under a path
  * (`mountApp`). Only web APIs are used here, so it runs wherever Hono runs (Node, Bun, Deno,
  * Workers). Hono is an optional peer dependency, imported for its types only. See `docs/adapters.md`.

@@ -1,5 +1,5 @@
 /**
- * `rest-conventions/koa`: the primitives as Koa 3 middleware in the onion (`conventions`), and a
+ * `rest-conventions/adapters/koa`: the primitives as Koa 3 middleware in the onion (`conventions`), and a
  * whole rest-conventions app mounted under a path (`mountApp`). Koa is an optional peer dependency,
  * imported for its types only. See `docs/adapters.md`.
  */
