@@ -6,12 +6,12 @@ import { fastifyShop } from '../fastify/server.js';
 import { honoShop } from '../hono/server.js';
 import { koaShop } from '../koa/server.js';
 import type { Config } from '../reference-app/config.js';
-import { listen, type Served } from '../reference-app/serve.js';
+import { listen, type ServedServer } from '../reference-app/serve.js';
 
 export const EXAMPLES = ['express', 'fastify', 'koa', 'hono'] as const;
 export type ExampleName = (typeof EXAMPLES)[number];
 
-export async function serveExample(name: ExampleName, config: Config, port: number): Promise<Served> {
+export async function serveExample(name: ExampleName, config: Config, port: number): Promise<ServedServer> {
   switch (name) {
     case 'express':
       return listen(http.createServer(expressShop(config)), port);
@@ -25,6 +25,7 @@ export async function serveExample(name: ExampleName, config: Config, port: numb
       const address = app.server.address();
       return {
         port: typeof address === 'object' && address !== null ? address.port : port,
+        server: app.server,
         close: () => app.close(),
       };
     }

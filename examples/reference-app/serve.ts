@@ -33,11 +33,17 @@ export interface Served {
   close(timeoutMs?: number): Promise<'drained' | 'timed-out' | undefined>;
 }
 
-export function listen(server: http.Server, port: number): Promise<Served> {
+/** A started server, with the node server itself (to watch its connections). */
+export interface ServedServer extends Served {
+  readonly server: http.Server;
+}
+
+export function listen(server: http.Server, port: number): Promise<ServedServer> {
   return new Promise((resolve) => {
     server.listen(port, () =>
       resolve({
         port: (server.address() as AddressInfo).port,
+        server,
         close: () =>
           new Promise((done) => {
             server.close(() => done(undefined));
@@ -57,7 +63,7 @@ export async function serve(
   app: App,
   port: number,
   limits: NodeServerOptions = {},
-): Promise<Served> {
+): Promise<ServedServer> {
   switch (adapter) {
     case 'node': {
       // Header, request and idle timeouts and a connection cap (docs/security.md), and a graceful close.
@@ -65,6 +71,7 @@ export async function serve(
       const served = await listen(server, port);
       return {
         port: served.port,
+        server,
         close: (timeoutMs) => closeGracefully(server, { timeoutMs: timeoutMs ?? 10_000 }),
       };
     }
@@ -111,6 +118,7 @@ export async function serve(
       const served = await listen(server, port);
       return {
         port: served.port,
+        server,
         close: async () => {
           await served.close();
           await fastify.close();

@@ -24,8 +24,10 @@ import { frameworkBody, fromBodyParser } from '../framework-body.js';
 import { writeNodeResponse } from '../node.js';
 import { type ClientAddressOption, clientAddressOption, incomingView, wireBody } from '../node-host.js';
 import { unmatchedMethods } from '../unmatched.js';
+import { quietClientDisconnects } from './client-disconnects.js';
 
 export type { RequireCallerOptions } from '../caller.js';
+export { isClientDisconnect } from '../client-disconnect.js';
 export type { ConventionsOptions } from '../conventions.js';
 
 /** Options of the Koa {@link conventions} middleware. */
@@ -55,6 +57,7 @@ export function conventions(options: KoaConventionsOptions): KoaMiddleware {
   const run = conventionsRunner(options, 'koa');
   const clientAddress = clientAddressOption(options.clientAddress, 'koa conventions');
   return async function koaConventions(ctx: KoaContext, next: Next) {
+    quietClientDisconnects(ctx.app);
     const { req } = ctx;
     const outer = CONTEXTS.get(ctx);
     const body = new RecordedBody(
@@ -200,6 +203,7 @@ export function mountApp(app: App, options: KoaMountOptions = {}): KoaMiddleware
   const prefix = mountPrefix(options.prefix, 'koa mountApp');
   const clientAddress = clientAddressOption(options.clientAddress, 'koa mountApp');
   return async function koaMountedApp(ctx: KoaContext, next: Next) {
+    quietClientDisconnects(ctx.app);
     const url = ctx.url;
     if (prefix !== '' && !(url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`))) {
       return next();
