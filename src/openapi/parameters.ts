@@ -16,9 +16,10 @@ function paramNamesOf(pattern: string): string[] {
 
 /**
  * An operation's parameters as the server parses them. A path segment is never empty. A list-valued
- * query parameter (`sort`, `filter[status]`, `fields[books]`) is one comma-separated value, as JSON:API
- * 1.0 spells it: `style: form, explode: false` (OpenAPI 3.1, Parameter Object, Style Values), so a generated client's
- * serialization (`sort=-code,name`) is what the server reads; the server refuses a repeated one.
+ * query parameter (`sort`, `filter[status]`, `fields[books]`) is declared `style: form, explode: true`
+ * (OpenAPI 3.1, Parameter Object, Style Values: the default, stated), the repeated form generated clients
+ * send on their defaults (`sort=-code&sort=name`); `decodeQuery` reads that, the comma-joined form
+ * JSON:API spells (`sort=-code,name`) and the bracketed one (`sort[]=-code`) alike.
  */
 export function parametersOf(
   route: DescribedRoute,
@@ -38,7 +39,7 @@ export function parametersOf(
       name,
       in: 'query',
       required: false,
-      ...(schema.type === 'array' ? { style: 'form', explode: false } : {}),
+      ...(schema.type === 'array' ? { style: 'form', explode: true } : {}),
       schema,
     });
   }

@@ -80,6 +80,17 @@ export function requestArbitrary(
   return fc.nat({ max: arbitraries.length - 1 }).chain((i) => arbitraries[i]!);
 }
 
+/**
+ * A query parameter's value as its `style` and `explode` say (OpenAPI 3.1, Parameter Object, Style
+ * Values): a list in the default `form` style, exploded, is the name repeated once per member;
+ * with `explode: false`, one value of the members joined by commas.
+ */
+function queryPairs(p: OpenApiParameter, value: unknown, asText: (v: unknown) => string): [string, string][] {
+  if (!Array.isArray(value)) return [[p.name, asText(value)]];
+  if (p.explode === false) return [[p.name, value.map(asText).join(',')]];
+  return value.map((member): [string, string] => [p.name, asText(member)]);
+}
+
 function operationRequests(
   document: OpenApiDocument,
   name: string,
@@ -110,12 +121,9 @@ function operationRequests(
   const validQuery = fc
     .subarray(queryParams)
     .chain((chosen) =>
-      fc.tuple(
-        ...chosen.map((p) =>
-          validValue(schemaOf(p), document).map((v): [string, string] => [p.name, asText(v)]),
-        ),
-      ),
-    );
+      fc.tuple(...chosen.map((p) => validValue(schemaOf(p), document).map((v) => queryPairs(p, v, asText)))),
+    )
+    .map((pairs) => pairs.flat());
   const validBody =
     bodySchema === undefined
       ? fc.constant(undefined)

@@ -3,6 +3,7 @@ import type { ErrorDetail } from '../errors/api-error.js';
 import { echo } from '../errors/echo.js';
 import type { Context } from '../http/types.js';
 import { checkMaxErrors, ErrorList } from './error-cap.js';
+import { isListValued, LIST_SEPARATOR } from './query-lists.js';
 
 type QueryCodecs = Readonly<Record<string, t.Any>>;
 type Decoded<Q extends QueryCodecs> = { readonly [K in keyof Q]?: t.TypeOf<Q[K]> };
@@ -12,6 +13,12 @@ type Decoded<Q extends QueryCodecs> = { readonly [K in keyof Q]?: t.TypeOf<Q[K]>
  * not listed, given twice, or invalid is a 400 whose error names it in `source.parameter`
  * (JSON:API 1.0 "Query Parameters"), at most `maxErrors` of them (default `MAX_ERRORS`, 20; the rest are
  * counted in `meta.omittedErrors`). Absent parameters are absent in the result.
+ *
+ * A list-valued parameter (its codec's schema is an array: `queryList`, `querySort`) is read in every
+ * form clients send: repeated (`?sort=-code&sort=name`, OpenAPI's default `style: form, explode: true`),
+ * comma-joined (`?sort=-code,name`, `explode: false`, JSON:API's spelling), with empty brackets
+ * (`?sort[]=-code&sort[]=name`, axios' and qs' default, a JSON:API 1.1 family member) or any mix: the
+ * list is every value's members in order. Only a scalar parameter given twice is refused.
  *
  * @example const { author } = decodeQuery(ctx, { author: text({ maxLength: 200 }) });
  */
@@ -28,8 +35,16 @@ export function decodeQuery<Q extends QueryCodecs>(
     problems ??= new ErrorList(max);
     problems.add(detail);
   };
+  // The names each list-valued parameter was given by (`sort`, `sort[]`).
+  let lists: Map<string, string[]> | undefined;
   const result: Record<string, unknown> = {};
   for (const name of Object.keys(ctx.query)) {
+    const parameter = listParameterOf(codecs, name);
+    if (parameter !== undefined) {
+      lists ??= new Map();
+      lists.set(parameter, [...(lists.get(parameter) ?? []), name]);
+      continue;
+    }
     // What the errors repeat of the name: a prefix of a long one (docs/errors.md).
     const shown = echo(name);
     // Own names only: `?toString=1` must be an unknown parameter, not Object.prototype.toString.
@@ -53,20 +68,51 @@ export function decodeQuery<Q extends QueryCodecs>(
       });
       continue;
     }
-    const decoded = codec.decode(values[0]);
-    if (decoded._tag === 'Left') {
-      report({
-        code: 'invalid-parameter',
-        title: 'Invalid query parameter',
-        detail: `"${name}" must be ${codec.name}.`,
-        source: { parameter: name },
-      });
-    } else {
-      result[name] = decoded.right;
-    }
+    decodeInto(result, name, codec, values[0], report);
   }
+  if (lists !== undefined)
+    for (const [parameter, names] of lists) {
+      const text = listValues(ctx, names).join(LIST_SEPARATOR);
+      decodeInto(result, parameter, codecs[parameter]!, text, report);
+    }
   if (problems !== undefined) throw problems.toBadRequest();
   return result as Decoded<Q>;
+}
+
+/** The list-valued parameter a query name gives values of (`sort` for `sort` and `sort[]`), if any. */
+function listParameterOf(codecs: QueryCodecs, name: string): string | undefined {
+  const parameter = name.endsWith('[]') ? name.slice(0, -2) : name;
+  return Object.hasOwn(codecs, parameter) && isListValued(codecs[parameter]!) ? parameter : undefined;
+}
+
+/** The values given under any of `names`, in the order the query has them. */
+function listValues(ctx: Context, names: readonly string[]): string[] {
+  if (names.length === 1) return ctx.queryAll(names[0]!);
+  // Both spellings (`sort=a&sort[]=b`): rare, so read the query again to keep the members' order.
+  const values: string[] = [];
+  for (const [name, value] of new URLSearchParams(ctx.request.search))
+    if (names.includes(name)) values.push(value);
+  return values;
+}
+
+function decodeInto(
+  result: Record<string, unknown>,
+  name: string,
+  codec: t.Any,
+  value: string | undefined,
+  report: (detail: ErrorDetail) => void,
+): void {
+  const decoded = codec.decode(value);
+  if (decoded._tag === 'Left') {
+    report({
+      code: 'invalid-parameter',
+      title: 'Invalid query parameter',
+      detail: `"${name}" must be ${codec.name}.`,
+      source: { parameter: name },
+    });
+  } else {
+    result[name] = decoded.right;
+  }
 }
 
 function allowedList(codecs: QueryCodecs): string {

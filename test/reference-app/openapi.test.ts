@@ -114,6 +114,47 @@ describe('the reference app describes itself at GET /openapi.json', () => {
     expect(slash.body).toEqual(bare.body);
   });
 
+  it('declares list-valued query parameters in the form generators send on their defaults, which it reads', async () => {
+    const list = document.paths!['/api/v1/standards']!.get!;
+    const arrays = (list.parameters ?? []).filter((p) => p.in === 'query' && p.schema?.type === 'array');
+    expect(arrays.map((p) => p.name).sort()).toEqual(['fields[standards]', 'filter[status]', 'sort']);
+    // OpenAPI 3.1's default for a query parameter (Parameter Object, `style`, `explode`), stated.
+    for (const p of arrays) expect([p.name, p.style, p.explode]).toEqual([p.name, 'form', true]);
+    const token = await bearer('7', 'standards:read standards:write');
+    for (const [code, status] of [
+      ['LIST-1', 'draft'],
+      ['LIST-2', 'published'],
+      ['LIST-3', 'retired'],
+    ]) {
+      const made = await client.request('POST', '/api/v1/standards', {
+        headers: {
+          authorization: token,
+          'content-type': 'application/json',
+          'idempotency-key': `list-${code}`,
+        },
+        body: JSON.stringify({ code, name: `Standard ${code}`, status }),
+      });
+      expect(made.status).toBe(201);
+    }
+    const repeated = await client.request(
+      'GET',
+      '/api/v1/standards?filter%5Bstatus%5D=published&filter%5Bstatus%5D=draft&sort=-code&sort=name',
+      { headers: { authorization: token } },
+    );
+    const joined = await client.request(
+      'GET',
+      '/api/v1/standards?filter%5Bstatus%5D=published,draft&sort=-code,name',
+      {
+        headers: { authorization: token },
+      },
+    );
+    expect([repeated.status, joined.status]).toEqual([200, 200]);
+    const codes = (body: { data: { attributes: { code: string } }[] }) =>
+      body.data.map((s) => s.attributes.code);
+    expect(codes(repeated.body)).toEqual(['LIST-2', 'LIST-1']);
+    expect(codes(joined.body)).toEqual(codes(repeated.body));
+  });
+
   it('declares what a health probe answers: never limited itself, 429 only for refused tokens', async () => {
     const limited = await nodeClient(referenceApp({ RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW: '3600' }).app);
     try {
