@@ -34,7 +34,7 @@ const send = (res: Response, status: number, document: unknown, headers: Record<
     .send(Buffer.from(JSON.stringify(document)));
 /** The caller's subject; answers 401 and gives `undefined` without a valid bearer token. */
 function subject(req: Request, res: Response): string | undefined {
-  const sub = conventionsContext(req)?.principal?.sub;
+  const sub = conventionsContext(req)?.var.principal?.sub;
   if (sub === undefined)
     send(res.set('www-authenticate', 'Bearer'), 401, errorDocument(401, 'A bearer token is required.'));
   return sub;

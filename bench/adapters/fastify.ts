@@ -33,7 +33,7 @@ const send = (reply: FastifyReply, status: number, document: unknown, headers: R
     .send(Buffer.from(JSON.stringify(document)));
 const unauthorized = (reply: FastifyReply) =>
   send(reply.header('www-authenticate', 'Bearer'), 401, errorDocument(401, 'A bearer token is required.'));
-const subject = (request: FastifyRequest) => conventionsContext(request)?.principal?.sub;
+const subject = (request: FastifyRequest) => conventionsContext(request)?.var.principal?.sub;
 
 app.get<{ Querystring: { author?: string } }>('/books', (request, reply) =>
   send(reply, 200, booksDocument(request.query.author, request.url), publicHeaders),

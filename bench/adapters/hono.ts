@@ -30,7 +30,7 @@ const publicHeaders = { 'cache-control': 'public, max-age=60', 'last-modified': 
 const privateHeaders = { 'cache-control': 'private, no-cache' };
 const unauthorized = (c: Context) =>
   send(c, 401, errorDocument(401, 'A bearer token is required.'), { 'www-authenticate': 'Bearer' });
-const subject = (c: Context) => conventionsContext(c)?.principal?.sub;
+const subject = (c: Context) => conventionsContext(c)?.var.principal?.sub;
 
 app.get('/books', (c) =>
   send(c, 200, booksDocument(c.req.query('author'), c.req.path + new URL(c.req.url).search), publicHeaders),

@@ -2,7 +2,7 @@ import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
 import { bodyBytes } from '../core/response.js';
 import { HTTP_TOKEN } from '../http/field-syntax.js';
-import { type ApiResponse, type Context, contextKey, type Middleware } from '../http/types.js';
+import type { ApiResponse, Context, Middleware } from '../http/types.js';
 import { bodyEtag } from './body-etag.js';
 import { applyCacheHeaders, varyField } from './cache-headers.js';
 import { type CachePolicyOptions, cachePolicy } from './cache-policy.js';
@@ -58,21 +58,11 @@ export interface ConditionalOptions<C extends Context = Context, E = never> {
  * `validators`, `checkedValidators`, the validators the preconditions of this request were checked
  * against (absent when the resource does not exist). A handler performing a conditional write
  * compares-and-sets against them (`UPDATE ... WHERE version = $checked`), so two writers that both
- * passed `If-Match` cannot both succeed; the loser throws `preconditionFailed()`.
+ * passed `If-Match` cannot both succeed; the loser throws `preconditionFailedError()`.
  */
 export interface ConditionalAdds {
   readonly checkedValidators?: Validators;
 }
-
-/**
- * @deprecated read `ctx.var.checkedValidators` (the same value). The validators the preconditions of this request were checked against. A handler performing a
- * conditional write compares-and-sets against them (`UPDATE ... WHERE version = $checked`), so two
- * writers that both passed `If-Match` cannot both succeed; the loser throws `preconditionFailedError()`.
- */
-export const CHECKED_VALIDATORS = contextKey<Validators>(
-  'validators the preconditions were checked against',
-  'checkedValidators',
-);
 
 const WRITES = new Set(['PUT', 'PATCH', 'DELETE']);
 
@@ -96,7 +86,7 @@ const WRITES = new Set(['PUT', 'PATCH', 'DELETE']);
  */
 export function conditional<C extends Context = Context, E = never>(
   options: ConditionalOptions<C, E> & { readonly load: (ctx: C) => Promise<E> | E },
-): Middleware<C, ConditionalAdds & { readonly entity: E }> & LoadedEntity<E>;
+): Middleware<C, ConditionalAdds & { readonly entity: E }>;
 export function conditional<C extends Context = Context>(
   options?: ConditionalOptions<C, undefined>,
 ): Middleware<C, ConditionalAdds>;
@@ -181,10 +171,7 @@ export function conditional<C extends Context = Context, E = unknown>(
         return decorate(response, ctx);
       },
     });
-    return describeLayer(
-      Object.assign(layer, { entity: (ctx: Pick<Context, 'var'>) => ctx.var.entity as E }),
-      ...conditionalContracts(true, requireIfMatch, policy !== undefined),
-    );
+    return describeLayer(layer, ...conditionalContracts(true, requireIfMatch, policy !== undefined));
   }
 
   const layer = defineMiddleware<C, undefined, ConditionalAdds & { readonly entity: E }>({
@@ -211,12 +198,6 @@ export function conditional<C extends Context = Context, E = unknown>(
     },
   });
   return describeLayer(layer, ...conditionalContracts(false, false, policy !== undefined));
-}
-
-/** What a `conditional({ load })` layer gives the handler: the entity it loaded, typed. */
-export interface LoadedEntity<E> {
-  /** @deprecated read `ctx.var.entity`, typed at the route. The entity this layer loaded for the request. */
-  entity(ctx: Pick<Context, 'var'>): E;
 }
 
 /** Validators of a request, loading the entity first (once) when `load` is given. */

@@ -11,11 +11,9 @@ export {
   PRIVATE_REVALIDATED,
 } from './cache-policy.js';
 export {
-  CHECKED_VALIDATORS,
   type ConditionalAdds,
   type ConditionalOptions,
   conditional,
-  type LoadedEntity,
   type Validators,
 } from './conditional.js';
 export { type DigestPart, digestEtag } from './digest-etag.js';
@@ -46,4 +44,3 @@ export {
   type PreconditionInput,
   type PreconditionOutcome,
 } from './preconditions.js';
-export { preconditionFailed, preconditionRequired } from './renamed.js';

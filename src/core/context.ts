@@ -4,7 +4,6 @@ import type {
   LayerVariables,
   Logger,
   Params,
-  Principal,
   RequestView,
   RouteFacts,
 } from '../http/types.js';
@@ -41,24 +40,6 @@ export class RequestContext implements Context {
     return this.variables;
   }
 
-  /** @deprecated use `ctx.var.principal` */
-  get principal(): Principal | undefined {
-    return this.variables?.principal;
-  }
-
-  set principal(principal: Principal | undefined) {
-    this.var.principal = principal;
-  }
-
-  /** @deprecated use `ctx.var.entity` */
-  get entity(): unknown {
-    return this.variables?.entity;
-  }
-
-  set entity(entity: unknown) {
-    this.var.entity = entity;
-  }
-
   get query(): Readonly<Record<string, string>> {
     return this.declaredQuery ?? this.parsed().last;
   }
@@ -71,8 +52,6 @@ export class RequestContext implements Context {
   }
 
   get<T>(key: ContextKey<T>): T | undefined {
-    if (key.variable !== undefined)
-      return (this.variables as Record<string, unknown> | undefined)?.[key.variable] as T;
     const { state } = this;
     if (state === undefined) return undefined;
     for (let i = 0; i < state.length; i += 2) if (state[i] === key) return state[i + 1] as T;
@@ -80,10 +59,6 @@ export class RequestContext implements Context {
   }
 
   set<T>(key: ContextKey<T>, value: T): void {
-    if (key.variable !== undefined) {
-      (this.var as Record<string, unknown>)[key.variable] = value;
-      return;
-    }
     const { state } = this;
     if (state === undefined) {
       this.state = [key, value];

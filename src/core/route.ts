@@ -122,9 +122,6 @@ type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) ex
  */
 export type LayersAdd<U extends readonly unknown[]> = UnionToIntersection<AddsOf<U[number]>>;
 
-/** The deprecated top-level aliases of `var` members (`ctx.principal`), kept for one release. */
-type DeprecatedAliases<V> = { readonly [K in Extract<keyof V, 'principal' | 'entity'>]: V[K] };
-
 /**
  * The context a declared route's handler receives: its own decoded inputs (`params`, `query`,
  * `body`, from its codecs) and `var`, what its layers add (`V`, from `use` and `auth`).
@@ -137,7 +134,7 @@ export type RouteContext<P extends string, PC, QC, B, V> = Omit<
   readonly query: DecodedQuery<QC>;
   readonly body: B;
   readonly var: Readonly<V & Variables>;
-} & DeprecatedAliases<V>;
+};
 
 /**
  * A declared route: what it takes, what it answers, who may call it, and its handler. The library

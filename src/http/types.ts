@@ -71,21 +71,13 @@ export type LayerVariables = Variables & { [name: string]: unknown };
  */
 export interface ContextKey<T> {
   readonly description: string;
-  /**
-   * The `ctx.var` member this key reads and writes, for a key kept as a deprecated alias of one:
-   * the value lives once, in `ctx.var`.
-   */
-  readonly variable?: string;
   /** Phantom field: carries `T` for the type checker only. */
   readonly __type?: T;
 }
 
-/**
- * Create a key for a layer's private state ({@link Context.set} / {@link Context.get}); with
- * `variable`, a key that reads and writes that member of `ctx.var` instead.
- */
-export function contextKey<T>(description: string, variable?: string): ContextKey<T> {
-  return Object.freeze(variable === undefined ? { description } : { description, variable }) as ContextKey<T>;
+/** Create a key for a layer's private state ({@link Context.set} / {@link Context.get}). */
+export function contextKey<T>(description: string): ContextKey<T> {
+  return Object.freeze({ description }) as ContextKey<T>;
 }
 
 /** What a response body may be. JSON values are serialized once, as late as possible. */
@@ -181,8 +173,6 @@ export interface Context<P extends Params = Params> {
   readonly request: RequestView;
   /** Route parameters, set by the router once a route matched. */
   params: P;
-  /** @deprecated use `ctx.var.principal` (the same value; removed in the next major release). */
-  principal: Principal | undefined;
   /** The request id echoed in `X-Request-Id` and attached to every log line. */
   readonly requestId: string;
   /** The pattern of the matched route (e.g. `/books/{id}`), once matched. */
@@ -191,8 +181,6 @@ export interface Context<P extends Params = Params> {
   route?: RouteFacts | undefined;
   /** The decoded request body of a route that declares one, set just before its handler runs. */
   body?: unknown;
-  /** @deprecated use `ctx.var.entity` (the same value; removed in the next major release). */
-  entity?: unknown;
   /**
    * What the layers before this point added to the request, by name (`principal`, `entity`,
    * `apiVersion`, an `ownedResource`'s record, ...): the one place a layer hands data on.

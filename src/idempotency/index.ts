@@ -22,14 +22,6 @@ export {
 } from './key.js';
 export { type IdempotencyAdds, type IdempotencyOptions, idempotency } from './middleware.js';
 export {
-  type MemoryStoreOptions,
-  memoryStore,
-  type PostgresStoreOptions,
-  postgresStore,
-  type RedisStoreOptions,
-  redisStore,
-} from './renamed.js';
-export {
   ANONYMOUS_OWNER,
   DEFAULT_OWNER_MAX_BYTES,
   DEFAULT_OWNER_MAX_ENTRIES,
@@ -46,7 +38,6 @@ export {
 } from './stores/memory/store.js';
 export {
   type ConnectionPool,
-  IDEMPOTENCY_TRANSACTION,
   idempotencyTableDdl,
   type PooledConnection,
   type PostgresIdempotencyStore,

@@ -23,7 +23,7 @@ export type OwnershipResult<Records extends readonly unknown[]> =
  * A loader answering `undefined` or `null` means absent; a loader that throws fails the request.
  *
  * @example
- * const result = await checkOwnership(userOrder, ctx.principal, ctx.params);
+ * const result = await checkOwnership(userOrder, ctx.var.principal, ctx.params);
  * if (result.outcome === 'allow') { const [user, order] = result.records; }
  */
 export async function checkOwnership<Records extends readonly unknown[]>(

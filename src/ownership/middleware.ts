@@ -65,7 +65,6 @@ export function ownershipGuard<Records extends readonly unknown[], Names extends
         for (let index = 0; index < levels.length; index++) {
           const level = levels[index]!;
           ctx.var[level.noun] = result.records[index];
-          ctx.set(level.key, result.records[index]);
         }
         return undefined;
     }

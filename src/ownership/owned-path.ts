@@ -1,4 +1,3 @@
-import { type Context, type ContextKey, contextKey } from '../http/types.js';
 import type { AccessRule } from './access.js';
 
 /** Loads a record by its raw path id; `undefined` (or a malformed id) means absent. */
@@ -36,7 +35,6 @@ export interface OwnedLevel {
   readonly load: Loader<unknown, unknown>;
   /** `undefined` for the top-level parent. */
   readonly belongsTo: ((record: unknown, parent: unknown) => boolean) | undefined;
-  readonly key: ContextKey<unknown>;
 }
 
 type Last<T extends readonly unknown[]> = T extends readonly [...unknown[], infer L] ? L : never;
@@ -61,17 +59,10 @@ export interface OwnedPath<
 > {
   readonly levels: readonly OwnedLevel[];
   readonly access: AccessRule;
-  /** @deprecated read `ctx.var.<noun>`. One typed context key per level, holding the loaded record. */
-  readonly keys: { readonly [I in keyof Records]: ContextKey<Records[I]> };
   /** This path with one more level below its last one. */
   child<R, N extends string, const K extends string = string>(
     level: ChildLevel<R, Last<Records>, N, K>,
   ): OwnedPath<[...Records, R], Names | N, Vars & OwnedRecord<K, R>>;
-  /**
-   * @deprecated read each level's record as `ctx.var.<noun>`, typed at the route. The records the
-   * guard loaded for this request, outermost first; throws when the route has no `ownershipGuard`.
-   */
-  records(ctx: Pick<Context, 'get'>): Records;
 }
 
 function checkLevel(level: { param?: unknown; load?: unknown; noun?: unknown }, what: string): void {
@@ -92,11 +83,6 @@ function build<Records extends readonly unknown[], Names extends string, Vars ex
   return Object.freeze({
     levels: frozen,
     access,
-    keys: Object.freeze(frozen.map((level) => level.key)) as unknown as OwnedPath<
-      Records,
-      Names,
-      Vars
-    >['keys'],
     child<R, N extends string, K extends string = string>(level: ChildLevel<R, Last<Records>, N, K>) {
       checkLevel(level, 'ownedPath.child');
       if (typeof level.belongsTo !== 'function') {
@@ -117,18 +103,8 @@ function build<Records extends readonly unknown[], Names extends string, Vars ex
         noun: level.noun ?? 'resource',
         load: level.load as Loader<unknown, unknown>,
         belongsTo: level.belongsTo as (record: unknown, parent: unknown) => boolean,
-        key: contextKey<unknown>(`ownership: {${level.param}}`),
       };
       return build<[...Records, R], Names | N, Vars & OwnedRecord<K, R>>([...frozen, added], access);
-    },
-    records(ctx: Pick<Context, 'get'>): Records {
-      return frozen.map((level) => {
-        const record = ctx.get(level.key);
-        if (record === undefined) {
-          throw new Error(`ownedPath: no record for {${level.param}}; is ownershipGuard on this route?`);
-        }
-        return record;
-      }) as unknown as Records;
     },
   });
 }
@@ -154,7 +130,6 @@ export function ownedPath<R, N extends string, const K extends string = string>(
     noun: parent.noun ?? 'resource',
     load: parent.load as Loader<unknown, unknown>,
     belongsTo: undefined,
-    key: contextKey<unknown>(`ownership: {${parent.param}}`),
   };
   return build<[R], N, OwnedRecord<K, R>>([level], parent.access);
 }

@@ -34,8 +34,6 @@ export interface OwnedResource<R, N extends string, K extends string = string>
    * comes before any precondition (304, 412, 428).
    */
   load(ctx: Context): Promise<R>;
-  /** @deprecated read `ctx.var.<noun>` (or `ctx.var.entity` after `conditional({ load })`), typed at the route. */
-  entity(ctx: Context): R;
 }
 
 /**
@@ -87,9 +85,6 @@ export function ownedResource<R, N extends string = 'id', const K extends string
       // A function of (noun, id) only: "absent" and "someone else's" cannot differ.
       throw new ApiError(404, { detail: `No ${noun} with id ${JSON.stringify(echo(id))}.` });
     }
-    // Under its noun, and as `entity` for the deprecated `entity(ctx)` and `ctx.entity` reads.
-    ctx.var[noun] = record;
-    ctx.var.entity = record;
     return record as R;
   };
 
@@ -109,18 +104,15 @@ export function ownedResource<R, N extends string = 'id', const K extends string
     }
   }
 
+  // As a layer it adds the record under its noun; as `conditional`'s loader it only returns it, and
+  // `conditional` adds it as `entity`: either way the record is written to `ctx.var` once.
   const layer = defineMiddleware<Context<ParamsFor<N>>, undefined, OwnedRecord<K, R>>({
     before: function ownedResourceGuard(ctx) {
-      return loadOwned(ctx).then(() => undefined);
+      return loadOwned(ctx).then((record) => {
+        ctx.var[noun] = record;
+        return undefined;
+      });
     },
   });
-  return Object.assign(layer, {
-    load: loadOwned,
-    entity(ctx: Context): R {
-      if (ctx.var.entity === undefined) {
-        throw new Error(`ownedResource: no ${noun} loaded; is this resource (or its loader) on the route?`);
-      }
-      return ctx.var.entity as R;
-    },
-  });
+  return Object.assign(layer, { load: loadOwned });
 }

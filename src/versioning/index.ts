@@ -1,7 +1,6 @@
 export { type MediaRange, parseAccept } from '../http/accept.js';
 export { assertCompatibleChange, compatibilityProblems } from './compatibility.js';
 export {
-  API_VERSION,
   type PathVersionReader,
   type PathVersionSegment,
   type VersionAdds,

@@ -8,9 +8,6 @@ import { negotiateVersion, VERSION_PARAMETER, type VersionDecision } from './neg
 import { versionInPath } from './path-version.js';
 import { isVersionNumber, type VersioningOptions, type VersionPolicy, versionPolicy } from './policy.js';
 
-/** @deprecated read `ctx.var.apiVersion` (the same value). The API version chosen for this request. */
-export const API_VERSION = contextKey<number>('api version', 'apiVersion');
-
 /** What {@link versioning} adds to `ctx.var`: the API version chosen for this request. */
 export interface VersionAdds {
   readonly apiVersion: number;

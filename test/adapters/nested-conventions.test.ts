@@ -54,7 +54,7 @@ const inner = () =>
 
 /** What the route answers: the caller and request id of the context it sees, and the body it got. */
 const seen = (ctx: Context | undefined, body: unknown) => ({
-  sub: ctx?.principal?.sub ?? null,
+  sub: ctx?.var.principal?.sub ?? null,
   requestId: ctx?.requestId ?? null,
   body: body ?? null,
 });

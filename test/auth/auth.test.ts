@@ -37,8 +37,8 @@ function appWith(verifier: TokenVerifier, options: { realm?: string } = {}) {
       handler: (ctx) =>
         json(200, {
           data: [],
-          meta: ctx.principal
-            ? { sub: ctx.principal.sub, scopes: [...ctx.principal.scopes].sort() }
+          meta: ctx.var.principal
+            ? { sub: ctx.var.principal.sub, scopes: [...ctx.var.principal.scopes].sort() }
             : { anonymous: true },
         }),
     })
@@ -46,7 +46,7 @@ function appWith(verifier: TokenVerifier, options: { realm?: string } = {}) {
       method: 'GET',
       path: '/orders',
       use: [requireAuth(options)],
-      handler: (ctx) => json(200, { data: [], meta: { sub: ctx.principal?.sub ?? null } }),
+      handler: (ctx) => json(200, { data: [], meta: { sub: ctx.var.principal?.sub ?? null } }),
     })
     .route({
       method: 'POST',

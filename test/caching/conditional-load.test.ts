@@ -26,7 +26,7 @@ function booksApp(books: Map<string, Book>) {
     path: '/books/{id}',
     use: [loaded],
     handler: (ctx) => {
-      const book = loaded.entity(ctx);
+      const book = ctx.var.entity;
       if (book === undefined) throw new ApiError(404, { detail: 'No such book.' });
       return json(200, { data: { type: 'books', id: book.id, attributes: { version: book.version } } });
     },

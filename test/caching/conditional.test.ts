@@ -27,7 +27,7 @@ const quietLogger: Logger = { error: () => {}, warn: () => {} };
 /** Test-only authentication: `X-Test-User: alice` makes alice the principal. */
 const testPrincipal: Middleware = async (ctx, next) => {
   const sub = ctx.request.headers.get('x-test-user');
-  if (sub !== undefined) ctx.principal = { sub, scopes: new Set(), claims: {} };
+  if (sub !== undefined) ctx.var.principal = { sub, scopes: new Set(), claims: {} };
   return next();
 };
 

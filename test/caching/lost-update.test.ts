@@ -5,13 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/app.js';
-import {
-  CHECKED_VALIDATORS,
-  conditional,
-  preconditionFailedError,
-  validateEtag,
-  versionEtag,
-} from '../../src/caching/index.js';
+import { conditional, preconditionFailedError, validateEtag, versionEtag } from '../../src/caching/index.js';
 import { readBody } from '../../src/core/body.js';
 import { json } from '../../src/core/response.js';
 import type { Context } from '../../src/http/types.js';
@@ -64,7 +58,7 @@ function orderApp(store: OrderStore) {
     handler: async (ctx) => {
       const { quantity } = JSON.parse(Buffer.from(await readBody(ctx)).toString()) as { quantity: number };
       // The version If-Match was checked against: the write only happens if it is still current.
-      const checked = Number(validateEtag(ctx.get(CHECKED_VALIDATORS)!.etag!).opaque);
+      const checked = Number(validateEtag(ctx.var.checkedValidators!.etag!).opaque);
       const written = await store.update(checked, quantity);
       if (written === undefined) throw preconditionFailedError('If-Match');
       return json(200, { data: written }, { etag: versionEtag(written.version) });

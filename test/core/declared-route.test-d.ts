@@ -58,8 +58,6 @@ describe('declared route types', () => {
         auth: 'principal',
         handler: (ctx) => {
           expectTypeOf(ctx.var.principal).toEqualTypeOf<Principal>();
-          // The deprecated alias, typed the same for one release.
-          expectTypeOf(ctx.principal).toEqualTypeOf<Principal>();
           return json(200, {});
         },
       })
@@ -124,7 +122,6 @@ describe('conditional({ load })', () => {
       use: [book],
       handler: (ctx) => {
         expectTypeOf(ctx.var.entity).toEqualTypeOf<{ id: string; version: number }>();
-        expectTypeOf(book.entity(ctx)).toEqualTypeOf<{ id: string; version: number }>();
         return json(200, {});
       },
     });

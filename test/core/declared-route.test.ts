@@ -18,7 +18,7 @@ const fakeAuth = async (
   next: () => Promise<import('../../src/http/types.js').ApiResponse>,
 ) => {
   const scopes = ctx.request.headers.get('x-test-scopes');
-  if (scopes !== undefined) ctx.principal = principal(scopes.split(' ').filter(Boolean));
+  if (scopes !== undefined) ctx.var.principal = principal(scopes.split(' ').filter(Boolean));
   return next();
 };
 
@@ -41,7 +41,7 @@ function ordersApp(seen: unknown[] = []) {
       body: { codec: OrderInput, type: 'orders' },
       bodyLimit: 100,
       responses: { 201: { description: 'The order created', body: 'resource' } },
-      handler: (ctx) => json(201, { meta: { ...ctx.body, owner: ctx.principal.sub } }),
+      handler: (ctx) => json(201, { meta: { ...ctx.body, owner: ctx.var.principal.sub } }),
     })
     .route({
       method: 'DELETE',
@@ -272,7 +272,7 @@ describe('declared routes', () => {
       method: 'GET',
       path: '/me',
       use: [requireAuth()],
-      handler: (ctx) => json(200, { meta: { sub: ctx.principal.sub } }),
+      handler: (ctx) => json(200, { meta: { sub: ctx.var.principal.sub } }),
     });
     expect((await send(app, 'GET', '/me')).status).toBe(401);
     expect((await send(app, 'GET', '/me', { headers: { 'x-test-scopes': '' } })).body.meta).toEqual({

@@ -1,16 +1,16 @@
 /**
- * `ctx.var`: what each primitive adds to a request, read by the handler under one name, and the
- * deprecated reads of the same values (`ctx.principal`, `ctx.entity`, `layer.entity(ctx)`,
- * `path.records(ctx)`, `ctx.get(API_VERSION)`, `ctx.get(CHECKED_VALIDATORS)`), kept for one release.
+ * `ctx.var`: what each primitive adds to a request, read by the handler under one name, each value
+ * written once; a layer's private keys (`contextKey`) never show in it.
  */
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/app.js';
 import { authenticate, hs256Verifier, requireAuth, signHs256Token } from '../../src/auth/index.js';
-import { CHECKED_VALIDATORS, conditional } from '../../src/caching/index.js';
+import { conditional } from '../../src/caching/index.js';
 import { RequestContext } from '../../src/core/context.js';
 import { json } from '../../src/core/response.js';
+import { contextKey, type Middleware } from '../../src/http/types.js';
 import { ownedPath, ownedResource, ownershipGuard, selfOrScope } from '../../src/ownership/index.js';
-import { API_VERSION, versioning } from '../../src/versioning/index.js';
+import { versioning } from '../../src/versioning/index.js';
 import { requestView } from '../support/request.js';
 import { send } from './send.js';
 
@@ -27,21 +27,34 @@ interface Note {
 const notes = new Map<string, Note>([['n1', { id: 'n1', ownerId: 'alice', version: 3 }]]);
 
 describe('ctx.var', () => {
-  it('is made only when a layer touches it, and the deprecated fields read and write through it', () => {
+  it('is one object per request, apart from the private state under context keys', () => {
     const ctx = new RequestContext(requestView('GET', '/'), 'r1', quiet);
-    expect(ctx.principal).toBeUndefined();
-    expect(ctx.entity).toBeUndefined();
+    const PRIVATE = contextKey<string>('a layer of its own');
+    ctx.set(PRIVATE, 'kept');
+    expect(ctx.get(PRIVATE)).toBe('kept');
+    expect(Object.keys(ctx.var)).toEqual([]);
     const principal = { sub: 'alice', scopes: new Set<string>(), claims: {} };
-    ctx.principal = principal;
+    ctx.var.principal = principal;
     expect(ctx.var.principal).toBe(principal);
-    ctx.var.entity = 'loaded';
-    expect(ctx.entity).toBe('loaded');
-    ctx.entity = 'replaced';
-    expect(ctx.var.entity).toBe('replaced');
+    expect(ctx.get(PRIVATE)).toBe('kept');
   });
 
-  it('hands the handler the principal, the loaded entity, the checked validators and the version', async () => {
+  it('hands the handler the principal, the loaded entity, the checked validators and the version, each written once', async () => {
     const seen: Record<string, unknown>[] = [];
+    const writes: string[] = [];
+    // Every write to this request's `ctx.var`, by name.
+    const countWrites: Middleware = (ctx, next) => {
+      const variables: Record<string, unknown> = {};
+      const counted = new Proxy(variables, {
+        set: (target, name, value) => {
+          writes.push(String(name));
+          target[name as string] = value;
+          return true;
+        },
+      });
+      Object.defineProperty(ctx, 'var', { value: counted });
+      return next();
+    };
     const ownNote = ownedResource({
       noun: 'note',
       load: (id) => notes.get(id),
@@ -51,7 +64,7 @@ describe('ctx.var', () => {
       load: ownNote.load,
       validators: (_ctx, note) => ({ etag: `"${note.version}"` }),
     });
-    const app = createApp({ use: [authenticate({ verifier })], logger: quiet }).route({
+    const app = createApp({ use: [countWrites, authenticate({ verifier })], logger: quiet }).route({
       method: 'GET',
       path: '/notes/{id}',
       use: [requireAuth(), versioning({ supported: [1, 2], default: 2 }), checked],
@@ -59,45 +72,45 @@ describe('ctx.var', () => {
         seen.push({
           principal: ctx.var.principal.sub,
           entity: ctx.var.entity,
-          // The owner check ran in `ownNote.load`, which adds the record under its noun too.
-          note: (ctx.var as Record<string, unknown>).note,
           checkedValidators: ctx.var.checkedValidators,
           apiVersion: ctx.var.apiVersion,
-          // The deprecated reads of the same values.
-          oldPrincipal: ctx.principal.sub,
-          oldEntity: ctx.entity,
-          layerEntity: checked.entity(ctx),
-          resourceEntity: ownNote.entity(ctx),
-          oldVersion: ctx.get(API_VERSION),
-          oldValidators: ctx.get(CHECKED_VALIDATORS),
         });
         return json(200, { meta: {} });
       },
     });
     const sent = await send(app, 'GET', '/notes/n1', { headers: await bearer('alice') });
     expect(sent.status).toBe(200);
-    const note = notes.get('n1');
     expect(seen).toEqual([
-      {
-        principal: 'alice',
-        entity: note,
-        note,
-        checkedValidators: { etag: '"3"' },
-        apiVersion: 2,
-        oldPrincipal: 'alice',
-        oldEntity: note,
-        layerEntity: note,
-        resourceEntity: note,
-        oldVersion: 2,
-        oldValidators: { etag: '"3"' },
-      },
+      { principal: 'alice', entity: notes.get('n1'), checkedValidators: { etag: '"3"' }, apiVersion: 2 },
     ]);
+    // The note once, as `entity` (the loader of `conditional`), not also under its noun.
+    expect(writes.sort()).toEqual(['apiVersion', 'checkedValidators', 'entity', 'principal']);
     // Someone else's note: the same 404 as a missing one, and the handler never runs.
     expect((await send(app, 'GET', '/notes/n1', { headers: await bearer('bob') })).status).toBe(404);
     expect(seen).toHaveLength(1);
   });
 
-  it('adds an ownership path level by level under its nouns, as path.records(ctx) and path.keys still read them', async () => {
+  it('adds an owned resource used as a layer under its noun, once', async () => {
+    const ownNote = ownedResource({
+      noun: 'note',
+      load: (id) => notes.get(id),
+      ownerOf: (note) => note.ownerId,
+    });
+    const seen: unknown[] = [];
+    const app = createApp({ use: [authenticate({ verifier })], logger: quiet }).route({
+      method: 'GET',
+      path: '/notes/{id}',
+      use: [ownNote],
+      handler: (ctx) => {
+        seen.push(ctx.var.note, Object.keys(ctx.var).sort());
+        return json(200, { meta: {} });
+      },
+    });
+    expect((await send(app, 'GET', '/notes/n1', { headers: await bearer('alice') })).status).toBe(200);
+    expect(seen).toEqual([notes.get('n1'), ['note', 'principal']]);
+  });
+
+  it('adds an ownership path level by level under its nouns', async () => {
     const users = new Map([['alice', { id: 'alice' }]]);
     const userNote = ownedPath({
       param: 'user_id',
@@ -117,21 +130,14 @@ describe('ctx.var', () => {
       path: '/users/{user_id}/notes/{id}',
       use: [guard],
       handler: (ctx) => {
-        seen.push([ctx.var.user, ctx.var.note], userNote.records(ctx), [
-          ctx.get(userNote.keys[0]),
-          ctx.get(userNote.keys[1]),
-        ]);
+        seen.push([ctx.var.user, ctx.var.note]);
         return json(200, { meta: {} });
       },
     });
     expect((await send(app, 'GET', '/users/alice/notes/n1', { headers: await bearer('alice') })).status).toBe(
       200,
     );
-    expect(seen).toEqual([
-      [users.get('alice'), notes.get('n1')],
-      [users.get('alice'), notes.get('n1')],
-      [users.get('alice'), notes.get('n1')],
-    ]);
+    expect(seen).toEqual([[users.get('alice'), notes.get('n1')]]);
   });
 
   it('refuses two levels of one path under the same name', () => {

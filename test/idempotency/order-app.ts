@@ -7,7 +7,7 @@ import type { ApiResponse, Context, Logger, Middleware } from '../../src/http/ty
 /** Test-only authentication: the `x-user` header names the principal. */
 export const userFromHeader: Middleware = async function userFromHeader(ctx, next) {
   const sub = ctx.request.headers.get('x-user');
-  if (sub !== undefined) ctx.principal = { sub, scopes: new Set(), claims: { sub } };
+  if (sub !== undefined) ctx.var.principal = { sub, scopes: new Set(), claims: { sub } };
   return next();
 };
 
@@ -73,7 +73,7 @@ export function orderApp(options: OrderAppOptions = {}): OrderApp {
       runs.count++;
       const input = await orderInput(ctx);
       await options.beforeCreate?.(input, ctx);
-      const order = { id: orders.length + 1, sub: ctx.principal?.sub, ...input };
+      const order = { id: orders.length + 1, sub: ctx.var.principal?.sub, ...input };
       orders.push(order);
       if (options.respond) return options.respond(order, ctx);
       return created(

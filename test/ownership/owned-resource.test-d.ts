@@ -26,8 +26,16 @@ describe('ownedResource types', () => {
       path: '/notes/{id}',
       use: [ownNote],
       handler: (ctx) => {
-        expectTypeOf(ownNote.entity(ctx)).toEqualTypeOf<Note>();
-        expectTypeOf(checked.entity(ctx)).toEqualTypeOf<Note>();
+        expectTypeOf(ctx.var.note).toEqualTypeOf<Note>();
+        return json(200, { meta: {} });
+      },
+    });
+    defineRoute({
+      method: 'GET',
+      path: '/notes/{id}',
+      use: [checked],
+      handler: (ctx) => {
+        expectTypeOf(ctx.var.entity).toEqualTypeOf<Note>();
         return json(200, { meta: {} });
       },
     });

@@ -37,13 +37,13 @@ function appFor(notes: readonly Note[]) {
     method: 'GET',
     path: '/notes/{id}',
     use: [ownNote],
-    handler: (ctx) => json(200, { meta: { id: ownNote.entity(ctx).id } }),
+    handler: (ctx) => json(200, { meta: { id: ctx.var.note.id } }),
   });
   app.route({
     method: 'PUT',
     path: '/drafts/{id}',
     use: [checked],
-    handler: (ctx) => json(200, { meta: { version: checked.entity(ctx).version } }),
+    handler: (ctx) => json(200, { meta: { version: ctx.var.entity.version } }),
   });
   app.route({ method: 'GET', path: '/plain', use: [requireAuth()], handler: () => json(200, { meta: {} }) });
   return { app, loads };
@@ -132,11 +132,6 @@ describe('ownedResource', () => {
     expect(() => ownedResource({ load, ownerOf: undefined as never })).toThrow(/ownerOf/);
     expect(() => ownedResource({ load, ownerOf, noun: '' })).toThrow(/noun/);
     expect(() => ownedResource({ load, ownerOf, realm: 'a"b' })).toThrow(/realm/);
-  });
-
-  it('throws a wiring error when entity is read on a route without it', () => {
-    const resource = ownedResource({ load: () => undefined, ownerOf: () => 'x' });
-    expect(() => resource.entity({ var: {} } as never)).toThrow(/no resource loaded/);
   });
 });
 

@@ -17,7 +17,7 @@ const silent: Logger = { error: () => {}, warn: () => {} };
 
 function context(remoteAddress: string, headers: Record<string, string> = {}, principal?: Principal) {
   const ctx = new RequestContext(requestView('GET', '/books', { headers, remoteAddress }), 'req-1', silent);
-  ctx.principal = principal;
+  ctx.var.principal = principal;
   return ctx;
 }
 

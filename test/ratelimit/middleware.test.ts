@@ -145,7 +145,7 @@ describe('when clients are told apart', () => {
   it('authenticated callers are limited per user, wherever they come from', async () => {
     const authenticate: Middleware = (ctx, next) => {
       const user = ctx.request.headers.get('x-test-user');
-      if (user) ctx.principal = { sub: user, scopes: new Set(), claims: {} };
+      if (user) ctx.var.principal = { sub: user, scopes: new Set(), claims: {} };
       return next();
     };
     const app = appWith(options, undefined, [authenticate]);

@@ -3,7 +3,7 @@ import { createApp } from '../../src/app/app.js';
 import { json } from '../../src/core/response.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import type { Context, Middleware } from '../../src/http/types.js';
-import { API_VERSION, versioning } from '../../src/versioning/middleware.js';
+import { versioning } from '../../src/versioning/middleware.js';
 import { versionedRoutes } from '../../src/versioning/routes.js';
 import { requestView } from '../support/request.js';
 
@@ -15,7 +15,7 @@ const notModified: Middleware = async () => ({ status: 304, headers: { etag: '"v
 
 function appWithRoutes() {
   const app = createApp();
-  const echoVersion = (ctx: Context) => json(200, { data: null, meta: { version: ctx.get(API_VERSION) } });
+  const echoVersion = (ctx: Context) => json(200, { data: null, meta: { version: ctx.var.apiVersion } });
   app.route({ method: 'GET', path: '/users/{id}', use: [versioning(options)], handler: echoVersion });
   app.route({ method: 'GET', path: '/v1/books/{id}', use: [versioning(options)], handler: echoVersion });
   app.route({ method: 'GET', path: '/v2/books/{id}', use: [versioning(options)], handler: echoVersion });
@@ -172,7 +172,7 @@ describe('versionedRoutes', () => {
       path: '/v{version}/users/{id}',
       unversioned,
       versioning: options,
-      handler: (ctx) => json(200, { data: null, meta: { id: ctx.params.id, version: ctx.get(API_VERSION) } }),
+      handler: (ctx) => json(200, { data: null, meta: { id: ctx.params.id, version: ctx.var.apiVersion } }),
     });
     for (const route of routes) app.route(route);
     return { app, routes };

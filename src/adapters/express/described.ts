@@ -19,7 +19,7 @@ type RouteMethods = Record<
 /**
  * Declared routes registered on an Express app or router, run on the context of `conventions(...)`
  * (before them): the library decodes and checks the request as `createApp` does, the handler gets
- * typed `ctx.params`, `ctx.query`, `ctx.body` and `ctx.principal`, and its response goes out through
+ * typed `ctx.params`, `ctx.query`, `ctx.body` and `ctx.var.principal`, and its response goes out through
  * Express and the primitives. `routes()` lists the declarations for `openApiDocument`.
  */
 export function describedRoutes(router: ExpressRouterLike): DescribedRoutes {

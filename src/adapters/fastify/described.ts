@@ -16,7 +16,7 @@ import { conventionsContext } from './context.js';
 /**
  * Declared routes registered in a scope of `server` (as `@fastify/swagger` reads route schemas, the
  * library reads these declarations): the library decodes and checks the request as `createApp` does,
- * the handler gets typed `ctx.params`, `ctx.query`, `ctx.body` and `ctx.principal`, and its response
+ * the handler gets typed `ctx.params`, `ctx.query`, `ctx.body` and `ctx.var.principal`, and its response
  * goes out through Fastify and the primitives. The scope leaves bodies unparsed for the route's own
  * decoder (JSON and JSON:API, 415 for anything else). `routes()` lists them for `openApiDocument`.
  */

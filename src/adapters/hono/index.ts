@@ -201,7 +201,7 @@ export function conventionsNotFound(app: {
  * Declared routes registered on a Hono app (`app.on(method, path, handler)`), in the spirit of
  * `@hono/zod-openapi`'s `createRoute`, run on the context of `conventions(...)`: the library decodes
  * and checks the request as `createApp` does, the handler gets typed `ctx.params`, `ctx.query`,
- * `ctx.body` and `ctx.principal`, and its response becomes Hono's. `routes()` lists the declarations
+ * `ctx.body` and `ctx.var.principal`, and its response becomes Hono's. `routes()` lists the declarations
  * for `openApiDocument`.
  */
 export function describedRoutes(app: {

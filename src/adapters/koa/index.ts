@@ -129,7 +129,7 @@ export function requireCaller(options?: RequireCallerOptions): KoaMiddleware<Cal
 /**
  * Declared routes registered on a `@koa/router` (`router.get(path, handler)`, ...), run on the context
  * of `conventions(...)` (outside the router): the library decodes and checks the request as
- * `createApp` does, the handler gets typed `ctx.params`, `ctx.query`, `ctx.body` and `ctx.principal`,
+ * `createApp` does, the handler gets typed `ctx.params`, `ctx.query`, `ctx.body` and `ctx.var.principal`,
  * and its response becomes Koa's. `routes()` lists the declarations for `openApiDocument`.
  */
 export function describedRoutes(router: object): DescribedRoutes {

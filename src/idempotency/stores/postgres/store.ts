@@ -12,14 +12,13 @@ import type {
 } from './types.js';
 
 export { idempotencyTableDdl } from './ddl.js';
-export {
-  type ConnectionPool,
-  IDEMPOTENCY_TRANSACTION,
-  type PooledConnection,
-  type PostgresIdempotencyStore,
-  type PostgresIdempotencyStoreOptions,
-  type Queryable,
-  type QueryResult,
+export type {
+  ConnectionPool,
+  PooledConnection,
+  PostgresIdempotencyStore,
+  PostgresIdempotencyStoreOptions,
+  Queryable,
+  QueryResult,
 } from './types.js';
 
 /**

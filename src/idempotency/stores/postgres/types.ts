@@ -1,4 +1,3 @@
-import { contextKey } from '../../../http/types.js';
 import type { StoreLimits } from '../limits.js';
 import type { IdempotencyStore } from '../store.js';
 
@@ -70,8 +69,8 @@ export interface PostgresIdempotencyStoreOptions
   /** Table name, optionally schema-qualified (default `idempotency_records`). */
   readonly table?: string;
   /**
-   * Claim in a transaction, run the handler in it with its client under
-   * {@link IDEMPOTENCY_TRANSACTION}, and complete the record in it: the claim, the handler's writes
+   * Claim in a transaction, run the handler in it with its client as `ctx.var.idempotencyTransaction`,
+   * and complete the record in it: the claim, the handler's writes
    * and the record commit or roll back together, in one commit (docs/idempotency.md, "PostgreSQL:
    * the record in the handler's transaction"). Needs a `Pool`, and the request's context passed to
    * `claim` (the middleware does); a claim without it is made outside. Default false.
@@ -98,12 +97,3 @@ export interface PostgresIdempotencyStore extends IdempotencyStore {
   /** Delete records whose lease or retention ran out; returns how many. Run it periodically. */
   deleteExpired(): Promise<number>;
 }
-
-/**
- * @deprecated read `ctx.var.idempotencyTransaction` (the same client). The transaction client a
- * handler writes with when the store is `transactional`.
- */
-export const IDEMPOTENCY_TRANSACTION = contextKey<PooledConnection>(
-  'idempotency transaction',
-  'idempotencyTransaction',
-);
