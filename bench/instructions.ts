@@ -14,7 +14,9 @@
  * `app+redis`: the app with its idempotency records in Redis at REDIS_URL under a fresh
  * STORE_PREFIX (as in `npm run bench`), whose keys are deleted afterwards; and the peers with an
  * idempotency library (`fastify+node-idempotency`, `...+redis`, `express+express-idempotency`,
- * `...+redis`, bench/keyed-peers.ts), e.g. `BENCH_CG_CASES=order-post-idempotent`.
+ * `...+redis`, bench/keyed-peers.ts), e.g. `BENCH_CG_CASES=order-post-idempotent`; and the servers on
+ * Bun and Deno (`app@bun`, `hono@bun`, `bare@bun`, the same `@deno`; bench/runtime-servers.ts), the
+ * runtime under callgrind as node is (JIT code and all; compare them with each other, not with node).
  *
  * BENCH_CG_REDIS=1: a server on Redis gets a private `redis-server` on a free loopback port, itself
  * under callgrind, and Redis' instructions over the same requests are printed beside the server's
@@ -46,7 +48,8 @@ import {
   withoutMemoryBudgets,
 } from './keyed-peers.js';
 import { deleteRedisKeysUnder } from './redis-keys.js';
-import { bundle, type Server, start, stop } from './servers.js';
+import { RUNTIME_SERVERS, runtimeEntry, runtimeServer } from './runtime-servers.js';
+import { bundle, bundleForRuntime, type OtherRuntime, type Server, start, stop } from './servers.js';
 
 const WARMUP = Number(process.env.BENCH_CG_WARMUP ?? 5_000);
 const REQUESTS = Number(process.env.BENCH_CG_REQUESTS ?? 3_000);
@@ -153,17 +156,26 @@ async function count(
   c: Case,
   fixture: (s: Server) => Promise<Fixture>,
   redis?: CountedRedis,
+  runtime?: OtherRuntime,
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'callgrind-'));
   // An app on another store than memory refuses the memory store's budgets.
   const base = 'IDEMPOTENCY_STORE' in extraEnv ? withoutMemoryBudgets(env) : env;
-  const server = await start(name, script, { ...base, ...extraEnv }, [
-    'valgrind',
-    '--tool=callgrind',
-    '--instr-atstart=no',
-    '--separate-threads=yes',
-    `--callgrind-out-file=${join(dir, 'callgrind.out.%p')}`,
-  ]);
+  const server = await start(
+    name,
+    script,
+    { ...base, ...extraEnv },
+    {
+      wrapper: [
+        'valgrind',
+        '--tool=callgrind',
+        '--instr-atstart=no',
+        '--separate-threads=yes',
+        `--callgrind-out-file=${join(dir, 'callgrind.out.%p')}`,
+      ],
+      ...(runtime === undefined ? {} : { runtime }),
+    },
+  );
   try {
     const f = await fixture(server);
     await send(server, c, f, WARMUP);
@@ -208,9 +220,13 @@ for (const caseName of caseNames) {
   for (const name of serverNames) {
     let perRequest: { total: number; main: number; redis?: number };
     const peer = keyedPeer(name);
+    const onRuntime = runtimeServer(name);
     const onRedis = name === 'app+redis' || peer?.store === 'redis';
     if (name === 'app') {
       perRequest = await count('app', appScript, {}, c, appFixture);
+    } else if (onRuntime !== undefined && onRuntime.kind !== 'bare') {
+      const script = await bundleForRuntime(runtimeEntry(onRuntime.kind), name);
+      perRequest = await count(name, script, {}, c, appFixture, undefined, onRuntime.runtime);
     } else if (onRedis) {
       const prefix = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
       const redis = COUNT_REDIS ? await countedRedis() : undefined;
@@ -233,7 +249,7 @@ for (const caseName of caseNames) {
     } else if (peer !== undefined) {
       const script = await bundle(`bench/peers/${peer.peer}.ts`, peer.peer);
       perRequest = await count(name, script, keyedPeerEnv(name as KeyedPeerName, 'bench'), c, appFixture);
-    } else if (name === 'bare+JSON' || name === 'bare') {
+    } else if (name === 'bare+JSON' || name === 'bare' || onRuntime?.kind === 'bare') {
       // The floor answers with the app's bytes, captured from an app run without valgrind.
       const app = await start('app', appScript, env);
       let canned: string;
@@ -241,7 +257,9 @@ for (const caseName of caseNames) {
       try {
         fixture = await appFixture(app);
         const response = await fetch(`http://127.0.0.1:${app.port}${c.path(fixture)}`, {
+          method: c.method,
           headers: c.headers(fixture),
+          ...(c.body === undefined ? {} : { body: c.body }),
         });
         const headers: Record<string, string> = {};
         response.headers.forEach((value, key) => {
@@ -258,13 +276,18 @@ for (const caseName of caseNames) {
       } finally {
         await stop(app);
       }
-      const bare = await bundle('bench/bare-server.ts', 'bare');
+      const bare =
+        onRuntime === undefined
+          ? await bundle('bench/bare-server.ts', 'bare')
+          : await bundleForRuntime(runtimeEntry('bare'), name);
       perRequest = await count(
         name,
         bare,
-        { BENCH_CANNED: canned, BENCH_SERIALIZE: name === 'bare' ? '0' : '1' },
+        { BENCH_CANNED: canned, BENCH_SERIALIZE: name === 'bare+JSON' ? '1' : '0' },
         c,
         async () => fixture,
+        undefined,
+        onRuntime?.runtime,
       );
     } else if (PEERS.includes(name)) {
       const script = name.endsWith('+rc')
@@ -273,7 +296,7 @@ for (const caseName of caseNames) {
       perRequest = await count(name, script, {}, c, appFixture);
     } else {
       throw new TypeError(
-        `BENCH_CG_SERVERS: unknown server ${name} (app, app+redis, bare, bare+JSON, ${PEERS.join(', ')})`,
+        `BENCH_CG_SERVERS: unknown server ${name} (app, app+redis, bare, bare+JSON, ${[...PEERS, ...RUNTIME_SERVERS].join(', ')})`,
       );
     }
     const figure = (n: number) => Math.round(n).toLocaleString('en-US').padStart(9);

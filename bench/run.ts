@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: the reference app against Fastify, Hono and Express with their own plugins
- * (`bench/peers/`) and against the bare and bare+JSON floors, on loopback only, bounded in time.
+ * (`bench/peers/`) and against the bare and bare+JSON floors, on loopback only, bounded in time;
+ * and on Bun and Deno (`bench/runtime-servers.ts`), the app through `toFetchHandler` against Hono
+ * and a bare floor on the same runtime (`app@bun`, `hono@bun`, `bare@bun`, the same `@deno`).
  * For each case the servers take turns (A B C A B C ...) for BENCH_ROUNDS rounds; each server keeps
  * the median of its rounds. Results go to `bench/results.json` and the chart to
  * `docs/benchmarks.svg`; method and figures in `docs/benchmarks.md`.
@@ -15,6 +17,7 @@
  * `app+cluster` and the peers with an idempotency library, e.g. `BENCH_CASES=order-post-idempotent`).
  * A run merges its rows into `bench/results.json`, keeping the rows it did not run.
  */
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -22,6 +25,7 @@ import autocannon from 'autocannon';
 import { request as undiciRequest } from 'undici';
 import { dropTablesUnder } from '../test/support/postgres.js';
 import { type RedisCluster, startRedisCluster } from '../test/support/redis-cluster.js';
+import { runtimeBinary } from '../test/support/runtimes.js';
 import { REDIS_URL } from '../test/support/services.js';
 import {
   CASES,
@@ -47,7 +51,26 @@ import {
 } from './keyed-peers.js';
 import { redisCpuMicros } from './redis-cpu.js';
 import { deleteRedisKeysUnder } from './redis-keys.js';
-import { bundle, pinLoadGenerator, pinning, type Server, start, stop } from './servers.js';
+import {
+  OTHER_RUNTIMES,
+  RUNTIME_COLOURS,
+  RUNTIME_SERVERS,
+  RUNTIME_TITLES,
+  type RuntimeServerName,
+  referencesOf,
+  runtimeEntry,
+  runtimeServer,
+} from './runtime-servers.js';
+import {
+  bundle,
+  bundleForRuntime,
+  hasRuntime,
+  pinLoadGenerator,
+  pinning,
+  type Server,
+  start,
+  stop,
+} from './servers.js';
 import { barChart } from './svg-chart.js';
 
 const SECONDS = positive('BENCH_SECONDS', 3);
@@ -76,7 +99,8 @@ type ServerName =
   | typeof REDIS_APP
   | typeof CLUSTER_APP
   | typeof CLUSTER_APP_NO_WAIT
-  | KeyedPeerName;
+  | KeyedPeerName
+  | RuntimeServerName;
 
 function positive(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
@@ -108,8 +132,10 @@ const serverNames = only<ServerName>(
     CLUSTER_APP,
     CLUSTER_APP_NO_WAIT,
     ...(Object.keys(KEYED_PEERS) as KeyedPeerName[]),
+    ...RUNTIME_SERVERS,
   ],
-  SERVER_NAMES,
+  // Bun and Deno come from per-platform npm packages: on another platform their servers are left out.
+  [...SERVER_NAMES, ...RUNTIME_SERVERS.filter((name) => hasRuntime(runtimeServer(name)!.runtime))],
 );
 
 /** CPU time (user + system) of a process in microseconds, from Linux's /proc; `undefined` elsewhere. */
@@ -287,6 +313,19 @@ function ratios(s: Summary, reference: Summary | undefined) {
   };
 }
 
+type Ratio = { readonly rps: number | null };
+
+/** The versions of Bun and Deno the run used, as their binaries report them. */
+function runtimeVersions(): Record<string, string> {
+  const versions: Record<string, string> = {};
+  for (const runtime of OTHER_RUNTIMES) {
+    const binary = runtimeBinary(runtime);
+    if (binary !== undefined && serverNames.some((name) => runtimeServer(name)?.runtime === runtime))
+      versions[runtime] = execFileSync(binary, ['--version'], { encoding: 'utf8' }).split('\n')[0]!.trim();
+  }
+  return versions;
+}
+
 /** `429: 12, errors: 3` over all rounds. */
 function unexpectedSummary(runs: readonly Run[]): string {
   const total: Record<string, number> = {};
@@ -347,6 +386,19 @@ try {
       fixtures.set(name, await fixtureOf(server.port, tokens));
       continue;
     }
+    const onRuntime = runtimeServer(name);
+    if (onRuntime !== undefined) {
+      const { kind, runtime } = onRuntime;
+      const server = await start(
+        name,
+        await bundleForRuntime(runtimeEntry(kind), name),
+        kind === 'bare' ? { ...env, BENCH_CANNED: canned } : env,
+        { runtime },
+      );
+      servers.set(name, server);
+      fixtures.set(name, kind === 'bare' ? fixtures.get('app')! : await fixtureOf(server.port, tokens));
+      continue;
+    }
     const floor = name === 'bare' || name === 'bare+JSON';
     const peer = keyedPeer(name);
     const script = floor
@@ -389,9 +441,12 @@ try {
     const row: Record<string, unknown> = {};
     const lines = [c.title];
     for (const [name, s] of summaries) {
-      const vsFastify = ratios(s, summaries.get('fastify'));
-      const vsBare = ratios(s, summaries.get('bare'));
-      row[name] = { ...s, vsFastify, vsBare };
+      // Against Fastify on Node, against Hono on Bun and Deno; and the floor of the same runtime.
+      const references = referencesOf(name);
+      const vsPeer = ratios(s, summaries.get(references.peer as ServerName));
+      const vsBare = ratios(s, summaries.get(references.bare as ServerName));
+      const onNode = runtimeServer(name) === undefined;
+      row[name] = { ...s, ...(onNode ? { vsFastify: vsPeer } : { vsHono: vsPeer }), vsBare };
       lines.push(
         [
           `  ${name.padEnd(10)}`,
@@ -401,7 +456,7 @@ try {
           s.cpuPerRequest === undefined ? '' : `cpu ${s.cpuPerRequest.toFixed(0).padStart(4)} us/req`,
           `load ${s.loaderCpuPerRequest.toFixed(0).padStart(4)}`,
           s.redisCpuPerRequest === undefined ? '' : `redis ${s.redisCpuPerRequest.toFixed(0).padStart(4)}`,
-          vsFastify?.rps == null ? '' : `x fastify ${vsFastify.rps.toFixed(2)}`,
+          vsPeer?.rps == null ? '' : `x ${references.peer} ${vsPeer.rps.toFixed(2)}`,
           vsBare?.rps == null ? '' : `x bare ${vsBare.rps.toFixed(2)}`,
           s.unexpected > 0 ? `(unexpected answers: ${s.unexpected})` : '',
         ].join('  '),
@@ -440,9 +495,10 @@ writeFileSync(
   'bench/results.json',
   `${JSON.stringify(
     {
-      note: 'Requests/s are medians of the rounds; vsFastify and vsBare are ratios (rps: higher is better; p50, p99, cpuPerRequest: lower is better).',
+      note: 'Requests/s are medians of the rounds; vsFastify, vsHono and vsBare are ratios (rps: higher is better; p50, p99, cpuPerRequest: lower is better): on Node against fastify and bare, on Bun and Deno against hono and bare on the same runtime.',
       date: new Date().toISOString(),
       node: process.version,
+      runtimes: runtimeVersions(),
       cpus: CORES,
       loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
       pinned: pinning !== undefined,
@@ -475,20 +531,28 @@ const COLOURS: Record<string, string> = {
   'express+express-idempotency': '#999',
   'express+express-idempotency+redis': '#aaa',
   'express+express-idempotency+cluster': '#bbb',
+  ...RUNTIME_COLOURS,
 };
+/** `x1.07 Fastify` on Node, `x1.63 Hono on Bun` elsewhere: each server against its runtime's peer. */
+function chartNote(name: string, s: Summary & { vsFastify?: Ratio; vsHono?: Ratio }): string | undefined {
+  const onRuntime = runtimeServer(name);
+  if (onRuntime === undefined)
+    return s.vsFastify?.rps == null || name === 'fastify'
+      ? undefined
+      : `x${s.vsFastify.rps.toFixed(2)} Fastify`;
+  if (s.vsHono?.rps == null || onRuntime.kind === 'hono') return undefined;
+  return `x${s.vsHono.rps.toFixed(2)} Hono on ${RUNTIME_TITLES[onRuntime.runtime]}`;
+}
 writeFileSync(
   'docs/benchmarks.svg',
   barChart(
     Object.values(results).map(({ title, servers: row }) => ({
       label: title,
-      bars: Object.entries(row as Record<string, Summary & { vsFastify?: { rps: number | null } }>).map(
-        ([name, s]) => ({
-          label: name,
-          value: s.rps,
-          ...(s.vsFastify?.rps == null || name === 'fastify'
-            ? {}
-            : { note: `x${s.vsFastify.rps.toFixed(2)} Fastify` }),
-        }),
+      bars: Object.entries(row as Record<string, Summary & { vsFastify?: Ratio; vsHono?: Ratio }>).map(
+        ([name, s]) => {
+          const note = chartNote(name, s);
+          return { label: name, value: s.rps, ...(note === undefined ? {} : { note }) };
+        },
       ),
     })),
     {

@@ -1,13 +1,15 @@
 /**
  * Starting and stopping the benchmarked servers: each bundled once with esbuild (as deployed, no
- * TypeScript loader at run time), run by plain node, pinned to its own core with `taskset` when the
- * machine has two cores or more and `taskset` exists (the load generator keeps the other one).
+ * TypeScript loader at run time), run by plain node, or by Bun or Deno from their npm packages,
+ * pinned to its own core with `taskset` when the machine has two cores or more and `taskset` exists
+ * (the load generator keeps the other one).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { type RuntimeName, runtimeBinary, WORKER_BUILD_OPTIONS } from '../test/support/runtimes.js';
 
 export interface Server {
   readonly name: string;
@@ -21,7 +23,13 @@ const CACHE = join('node_modules', '.cache', 'rest-conventions-bench');
  * profile: `--cpu-prof`, or `--perf-basic-prof` to name the JIT code callgrind shows as `???`
  * (docs/benchmarks.md, "Method").
  */
-const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
+const flags = (name: string) => (process.env[name] ?? '').split(' ').filter((flag) => flag !== '');
+const NODE_FLAGS = flags('BENCH_NODE_FLAGS');
+/**
+ * The same for Bun (`BENCH_BUN_FLAGS`, e.g. `--cpu-prof-md --cpu-prof-dir=<dir>`) and Deno
+ * (`BENCH_DENO_FLAGS`): each writes its profile when the bench stops it (bench/runtimes/serve.ts).
+ */
+const RUNTIME_FLAGS = { bun: flags('BENCH_BUN_FLAGS'), deno: flags('BENCH_DENO_FLAGS') };
 /** How long a server may take to print its port. */
 const START_TIMEOUT_MS = 120_000;
 
@@ -60,21 +68,74 @@ export async function bundle(entry: string, name: string): Promise<string> {
   return outfile;
 }
 
+/** The JavaScript runtimes a server may run on besides Node, from their npm packages. */
+export type OtherRuntime = Extract<RuntimeName, 'bun' | 'deno'>;
+
 /**
- * Starts a bundled server on an ephemeral port and waits for it to print the port. `wrapper` runs
- * node under another program (valgrind), unpinned.
+ * Bundles an entry point for Bun or Deno as a Worker module is bundled (`WORKER_BUILD_OPTIONS`:
+ * one ES module, its dependencies inside, Node built-ins left to the runtime), with the package's
+ * source through the tsconfig paths, as {@link bundle} does: the same code as the Node servers run.
  */
+export async function bundleForRuntime(entry: string, name: string): Promise<string> {
+  const { tsconfigRaw: _source, ...worker } = WORKER_BUILD_OPTIONS;
+  const outfile = join(CACHE, `${name}.mjs`);
+  await build({ ...worker, entryPoints: [entry], outfile, logLevel: 'warning' });
+  return outfile;
+}
+
+/** How a runtime runs a bundle: the command before the script's path. */
+function runtimeCommand(runtime: OtherRuntime): string[] {
+  const binary = runtimeBinary(runtime);
+  if (binary === undefined) throw new Error(`${runtime}: its npm package is not installed for this platform`);
+  // Deno: the network on loopback, the environment (settings), and reading files (the app's docs page).
+  return runtime === 'bun'
+    ? [binary, 'run', ...RUNTIME_FLAGS.bun]
+    : [
+        binary,
+        'run',
+        '--allow-net=127.0.0.1',
+        '--allow-env',
+        '--allow-read',
+        '--no-prompt',
+        '--no-config',
+        ...RUNTIME_FLAGS.deno,
+      ];
+}
+
+/** Whether Bun or Deno is installed for this platform (their npm packages are per platform). */
+export const hasRuntime = (runtime: OtherRuntime) => runtimeBinary(runtime) !== undefined;
+
+export interface StartOptions {
+  /** Runs node under another program (valgrind), unpinned. */
+  readonly wrapper?: readonly string[];
+  /** Runs the bundle on Bun or Deno instead of node (see {@link bundleForRuntime}). */
+  readonly runtime?: OtherRuntime;
+}
+
+/** Starts a bundled server on an ephemeral port and waits for it to print the port. */
 export async function start(
   name: string,
   script: string,
   env: Record<string, string>,
-  wrapper?: readonly string[],
+  { wrapper, runtime }: StartOptions = {},
 ): Promise<Server> {
-  const node = [...(wrapper ?? []), process.execPath, ...NODE_FLAGS, script];
+  const node = [
+    ...(wrapper ?? []),
+    ...(runtime === undefined ? [process.execPath, ...NODE_FLAGS] : runtimeCommand(runtime)),
+    script,
+  ];
   const [command, ...args] =
     pinning === undefined || wrapper !== undefined ? node : ['taskset', '-c', pinning.servers, ...node];
   const child = spawn(command!, args, {
-    env: { ...process.env, ...env, PORT: '0', NODE_ENV: 'production' },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: '0',
+      NODE_ENV: 'production',
+      // Deno's caches stay with the bench's, out of the user's home.
+      DENO_DIR: join(CACHE, 'deno'),
+      DENO_NO_UPDATE_CHECK: '1',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   // Its output stays drained after the port is read, so later log lines never block it.
