@@ -1,20 +1,29 @@
-import * as t from 'io-ts';
-import { queryInteger, withSchema } from 'rest-conventions/validation';
-
-const positive = queryInteger({ min: 1 });
+import { numericId, stringId } from 'rest-conventions/validation';
 
 /**
- * The `params` codec of a numeric id (`/books/{id}`, `/orders/{id}`): 1 and up, written without a
- * leading zero so that one resource has one URL. A route declaring it answers 404 for any other
- * segment before its middleware runs (docs/core.md, "Declared routes"), so loaders take the id as
- * given.
+ * The ids of the app's resources, each the codec of the id as text: the `id` of its `ResourceSchema`
+ * (the resource object's `id` member in the document) and the `params` codec of every route whose
+ * path names it, so a client passes `data.id` back into the path as it is (docs/openapi.md, "Path
+ * ids"). A route declaring one answers 404 for any other segment before its middleware runs
+ * (docs/core.md, "Declared routes"), so loaders take the id as given.
  */
-export const numericId = withSchema(
-  new t.Type<number, string, unknown>(
-    'a numeric id',
-    positive.is,
-    (u, c) => (typeof u === 'string' && /^[1-9]/.test(u) ? positive.validate(u, c) : t.failure(u, c)),
-    String,
-  ),
-  { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
-);
+
+/** Books and orders: 1 and up, without a leading zero, so that one resource has one URL. */
+export const bookId = numericId();
+export const orderId = numericId();
+
+/** Users are named by their token's `sub`: URL-safe characters (RFC 3986 `unreserved`), at most 64. */
+export const userId = stringId({
+  pattern: /^[A-Za-z0-9._~-]{1,64}$/,
+  maxLength: 64,
+  description: "A user's id: the `sub` of their tokens.",
+  example: '1',
+});
+
+/** Standards: the lower-case UUID the store gives each one (RFC 9562). */
+export const standardId = stringId({
+  pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+  maxLength: 36,
+  description: 'A UUID (RFC 9562), lower-case.',
+  example: '0b6f6d6e-3c1a-4f7e-9a51-6a2d4f1c9e21',
+});

@@ -37,6 +37,13 @@ export type DocumentKind = 'resource' | 'collection' | 'errors' | 'meta' | 'empt
  */
 export interface ResourceSchema {
   readonly type: string;
+  /**
+   * The codec of the resource's id as text (`numericId()`, `stringId(...)` from
+   * `rest-conventions/validation`): the document gives the resource object's `id` member its schema (a
+   * string, JSON:API 1.0 "Identification"). Declare the same codec as the `params` of the routes whose
+   * path names the resource (`/books/{id}`), and both are described alike. Default: any string.
+   */
+  readonly id?: AnyCodec;
   readonly attributes: AnyCodec;
   readonly relationships?: Readonly<Record<string, { readonly type: string; readonly many?: boolean }>>;
 }

@@ -9,6 +9,7 @@ import {
   type OpenApiPathItem,
   type OpenApiResponse,
 } from '../openapi/types.js';
+import { describeId, resourceIdSchema, sameIdSchema } from './path-ids.js';
 import { LINT_RULE_IDS, LINT_RULES, type LintRuleId, lintRuleDocs } from './rules.js';
 
 /** One broken convention at one place. */
@@ -164,7 +165,19 @@ function checkOperation(
       );
     }
   }
-  if (method === 'post' && !PARAM.test(path.split('/').filter(Boolean).at(-1) ?? '')) {
+  const last = path.split('/').filter(Boolean).at(-1) ?? '';
+  if (PARAM.test(last)) {
+    // The last parameter names the resource a success answers with: it takes that resource's ids.
+    const name = last.slice(1, -1);
+    const parameter = parameters.find((p) => p.in === 'path' && p.name === name);
+    const id = successes.map((status) => resourceIdSchema(document, responses.get(status))).find(Boolean);
+    if (parameter !== undefined && id !== undefined && !sameIdSchema(parameter.schema ?? {}, id))
+      say(
+        'path-id-type',
+        `Path parameter {${name}} names the resource's id: it is ${describeId(parameter.schema ?? {})}, the id ${describeId(id)}.`,
+      );
+  }
+  if (method === 'post' && !PARAM.test(last)) {
     if (!headerOf('201', 'location'))
       say('create-201-location', 'POST to a collection must document 201 with a Location header.');
   }

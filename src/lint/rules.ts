@@ -18,6 +18,8 @@ export const LINT_RULES = {
   'post-idempotency-key': 'A POST documents the Idempotency-Key request header.',
   'write-preconditions':
     'PATCH and PUT on a resource whose GET has an ETag document If-Match, 412 and 428; DELETE, If-Match and 412.',
+  'path-id-type':
+    "A path parameter naming a resource (/books/{id}) has the schema of that resource's id: a string with its pattern.",
   'deprecation-headers': 'A deprecated operation documents the Deprecation and Sunset headers.',
 } as const;
 

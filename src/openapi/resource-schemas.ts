@@ -31,6 +31,20 @@ function identifier(type: string): JsonSchema {
   };
 }
 
+/**
+ * A resource object's `id` member: the schema of the resource's id codec, which must describe a string
+ * (JSON:API 1.0 "Identification"), or any string when it names none.
+ */
+function idSchema(resource: ResourceSchema, where: string): JsonSchema {
+  if (resource.id === undefined) return { type: 'string' };
+  const schema = embedded(resource.id, `${where}: ${resource.type} id`);
+  if (schema.type !== 'string')
+    throw new TypeError(
+      `${where}: the id codec of ${resource.type} must describe a string (a JSON:API id is one: numericId() or stringId()), got ${JSON.stringify(schema.type)}`,
+    );
+  return schema;
+}
+
 /** `<Type>Resource`: the resource object, its attributes and relationships typed. */
 function resourceRef(resource: ResourceSchema, registry: ComponentRegistry, where: string): JsonSchema {
   const name = pascalCase(resource.type);
@@ -46,7 +60,7 @@ function resourceRef(resource: ResourceSchema, registry: ComponentRegistry, wher
     required: ['type', 'id', 'attributes'],
     properties: {
       type: { const: resource.type },
-      id: { type: 'string' },
+      id: idSchema(resource, where),
       attributes,
       ...(relationships.length > 0
         ? { relationships: { type: 'object', properties: Object.fromEntries(relationships) } }

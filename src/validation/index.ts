@@ -19,5 +19,6 @@ export { decodeQuery } from './decode-query.js';
 export { annotate, type CodecMeta, type JsonSchema, metaOf, refine, withSchema } from './describe.js';
 export { MAX_ERRORS, MAX_ERRORS_LIMIT } from './error-cap.js';
 export { escapePointerToken, toFieldErrors } from './field-errors.js';
+export { numericId, stringId } from './id-codecs.js';
 export { JSON_SCHEMA_DIALECT, type ToJsonSchemaOptions, toJsonSchema } from './json-schema.js';
 export { queryInteger, queryList, querySort } from './query-codecs.js';

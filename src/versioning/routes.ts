@@ -1,3 +1,4 @@
+import type * as t from 'io-ts';
 import type { DeclaredRouteDefinition, LayersAdd, RouteAuth, RouteDefinition } from '../core/route.js';
 import type { ParamsOf } from '../core/route-pattern.js';
 import type { ApiResponse, Context, Handler, Middleware, Variables } from '../http/types.js';
@@ -53,6 +54,12 @@ export interface VersionedRouteDefinition<
    * version segment of the path the request was asked by.
    */
   readonly use?: U;
+  /**
+   * Codecs of the path parameters (the version aside), decoded as a declared route's are (404 for a
+   * segment one refuses, before `use`) and described in the document: the resource's id codec, for a
+   * path naming a resource (`params: { id: userId }`). They decode to strings, as the handler reads them.
+   */
+  readonly params?: { readonly [K in keyof VersionedParams<P>]?: t.Type<string, string, unknown> };
   readonly handler: (ctx: VersionedContext<P, U>) => Promise<ApiResponse> | ApiResponse;
   /** What every mounted route declares (see `RouteDefinition`), for `app.routes()` and generators. */
   readonly responses?: RouteDefinition['responses'];
@@ -110,8 +117,9 @@ export function versionedRoutes<
     ...((definition.use ?? []) as readonly Middleware[]),
     ...(changes ? [changes.middleware] : []),
   ];
-  const { responses, auth, deprecated } = definition;
+  const { responses, auth, deprecated, params } = definition;
   const declared = {
+    ...(params === undefined ? {} : { params }),
     ...(responses === undefined ? {} : { responses }),
     ...(auth === undefined ? {} : { auth }),
     ...(deprecated === undefined ? {} : { deprecated }),

@@ -95,6 +95,23 @@ describe('the adopter apps of docs/adapters.md', () => {
         expect(page.status).toBe(200);
         expect(page.headers.get('content-type')).toMatch(/^text\/html/);
         const [a, b] = await Promise.all(['alice', 'bob'].map((sub) => signHs256Token(SECRET, { sub })));
+        // A resource's `data.id` goes back into the next path as it is.
+        const book = await fetch(`${base}/books/1`);
+        expect(book.status).toBe(200);
+        expect((await book.json()).data.attributes.title).toBe('Kindred');
+        const made = await fetch(`${base}/orders`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${a}`,
+            'content-type': 'application/json',
+            'idempotency-key': 'k-1',
+          },
+          body: JSON.stringify({ bookId: 1, quantity: 1 }),
+        });
+        expect(made.status).toBe(201);
+        const { data } = (await made.json()) as { data: { id: string } };
+        const read = await fetch(`${base}/orders/${data.id}`, { headers: { authorization: `Bearer ${a}` } });
+        expect(read.status).toBe(200);
         const check = await cli(
           'check',
           ...['--base', base, '--token-a', a!, '--token-b', b!],

@@ -1,7 +1,12 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { LINT_RULE_IDS, type LintRuleId, lintOpenApi } from '../../src/lint/index.js';
-import type { OpenApiDocument, OpenApiOperation, OpenApiResponse } from '../../src/openapi/types.js';
+import type {
+  OpenApiDocument,
+  OpenApiOperation,
+  OpenApiParameter,
+  OpenApiResponse,
+} from '../../src/openapi/types.js';
 
 /**
  * The model: every path segment and every operation is generated together with the facts a reader
@@ -55,6 +60,11 @@ interface OperationModel {
   readonly actionQuery: boolean;
   /** Documents If-Match and 412 (not 428): enough for a DELETE. */
   readonly ifMatch412: boolean;
+  /**
+   * Its 200 carries one resource whose id is a string of digits (JSON:API), and the path's last
+   * parameter, when it has one, is declared as that same string or as an integer; or neither.
+   */
+  readonly resourceId: 'none' | 'same' | 'integer';
 }
 
 const operationModel = (method: OperationModel['method']) =>
@@ -75,6 +85,7 @@ const operationModel = (method: OperationModel['method']) =>
     deprecationHeaders: fc.boolean(),
     actionQuery: fc.boolean(),
     ifMatch412: fc.boolean(),
+    resourceId: fc.constantFrom('none', 'same', 'integer'),
   }) as fc.Arbitrary<OperationModel>;
 
 const pathModel = fc.record({
@@ -100,13 +111,20 @@ function pathOf(model: PathModel): string {
   });
   return path;
 }
+/** The name `pathOf` gives the last segment's parameter, when the path ends in one. */
+function lastParamOf(model: PathModel): string | undefined {
+  return model.parts.at(-1)!.param ? `p${model.parts.length - 1}` : undefined;
+}
 type PathModel = {
   readonly prefix: (typeof PREFIXES)[number];
   readonly parts: readonly { readonly segment: SegmentModel; readonly param: boolean }[];
   readonly operations: readonly OperationModel[];
 };
 
-function operationOf(op: OperationModel): OpenApiOperation {
+const DIGITS_ID = { type: 'string', pattern: '^[0-9]+$' } as const;
+
+/** `lastParam`: the name of the path's last segment when it is a parameter. */
+function operationOf(op: OperationModel, lastParam?: string): OpenApiOperation {
   const success: Record<string, { description: string }> = {};
   if (op.cacheControl) success['Cache-Control'] = { description: 'caching' };
   if (op.etag) success.ETag = { description: 'validator' };
@@ -114,7 +132,22 @@ function operationOf(op: OperationModel): OpenApiOperation {
   if (op.deprecationHeaders)
     Object.assign(success, { Deprecation: { description: 'd' }, Sunset: { description: 's' } });
   const responses: Record<string, OpenApiResponse> = {
-    [op.method === 'post' ? '200' : '200']: { description: 'ok', headers: success },
+    [op.method === 'post' ? '200' : '200']: {
+      description: 'ok',
+      headers: success,
+      ...(op.resourceId === 'none'
+        ? {}
+        : {
+            content: {
+              'application/vnd.api+json': {
+                schema: {
+                  type: 'object',
+                  properties: { data: { type: 'object', properties: { id: DIGITS_ID } } },
+                },
+              },
+            },
+          }),
+    },
   };
   if (op.created)
     responses['201'] = { description: 'created', headers: { Location: { description: 'new' } } };
@@ -128,7 +161,14 @@ function operationOf(op: OperationModel): OpenApiOperation {
   if (op.preconditions)
     Object.assign(responses, { 412: { description: 'stale' }, 428: { description: 'needs If-Match' } });
   if (op.ifMatch412) responses['412'] = { description: 'stale' };
-  const parameters = [];
+  const parameters: OpenApiParameter[] = [];
+  if (lastParam !== undefined && op.resourceId !== 'none')
+    parameters.push({
+      name: lastParam,
+      in: 'path',
+      required: true,
+      schema: op.resourceId === 'same' ? DIGITS_ID : { type: 'integer' },
+    });
   if (op.idempotencyKey) parameters.push({ name: 'Idempotency-Key', in: 'header' as const });
   if (op.preconditions || op.ifMatch412) parameters.push({ name: 'If-Match', in: 'header' as const });
   if (op.actionQuery) parameters.push({ name: 'action', in: 'query' as const });
@@ -173,6 +213,7 @@ function expectedFindings(model: PathModel, path: string): string[] {
     )
       at('write-preconditions', m);
     if (op.deprecated && !op.deprecationHeaders) at('deprecation-headers', m);
+    if (endsInParam && op.resourceId === 'integer') at('path-id-type', m);
   }
   return found;
 }
@@ -185,7 +226,9 @@ describe('lintOpenApi against a model of the conventions', () => {
       const expected: string[] = [];
       for (const model of models) {
         const path = pathOf(model);
-        paths[path] = Object.fromEntries(model.operations.map((op) => [op.method, operationOf(op)]));
+        paths[path] = Object.fromEntries(
+          model.operations.map((op) => [op.method, operationOf(op, lastParamOf(model))]),
+        );
         expected.push(...expectedFindings(model, path));
       }
       const document: OpenApiDocument = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths };
@@ -201,7 +244,7 @@ describe('lintOpenApi against a model of the conventions', () => {
     const paths = Object.fromEntries(
       models.map((model) => [
         pathOf(model),
-        Object.fromEntries(model.operations.map((op) => [op.method, operationOf(op)])),
+        Object.fromEntries(model.operations.map((op) => [op.method, operationOf(op, lastParamOf(model))])),
       ]),
     );
     const document: OpenApiDocument = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths };

@@ -232,16 +232,25 @@ describe.each(APP_MATRIX)(
         expect(mine.every((id) => app.owners.get(id) === '1')).toBe(true);
       });
 
-      it('is refused 403 under another user whatever the order id, with one body for all', async () => {
+      it('is refused 403 under another user whatever order id it names, with one body for all', async () => {
         const theirs = await app.placeOrder('2');
         const user1 = await token('1');
         const bodies = new Set<string>();
-        for (const id of [theirs, '999999', 'abc']) {
+        for (const id of [theirs, '999999']) {
           const response = await app.get(`/users/2/orders/${id}`, user1);
           expect(response.status).toBe(403);
           bodies.add(response.text);
         }
         expect(bodies.size).toBe(1);
+      });
+
+      it('answers a malformed order id 404 before any guard, under its own user and another alike', async () => {
+        const user1 = await token('1');
+        const own = await app.get('/users/1/orders/abc', user1);
+        const foreign = await app.get('/users/2/orders/abc', user1);
+        expect([own.status, foreign.status]).toEqual([404, 404]);
+        expect(foreign.body.errors[0].detail).toBe('No resource exists at this path.');
+        expect(normalized(foreign, 'abc')).toEqual(normalized(own, 'abc'));
       });
     });
 
@@ -410,13 +419,16 @@ describe.each(APP_MATRIX)(
           const expected =
             r.principal === null
               ? 401
-              : !mayRead
-                ? 403
-                : !EXISTING.has(r.userId)
-                  ? 404
-                  : r.endpoint === 'order' && app.owners.get(orderId) !== r.userId
+              : // A malformed path id names no resource: 404 before any guard reads a store.
+                r.endpoint === 'order' && orderId === 'abc'
+                ? 404
+                : !mayRead
+                  ? 403
+                  : !EXISTING.has(r.userId)
                     ? 404
-                    : 200;
+                    : r.endpoint === 'order' && app.owners.get(orderId) !== r.userId
+                      ? 404
+                      : 200;
           expect(response.status).toBe(expected);
 
           // No other user's data: emails only of the caller, orders only of the user in the path.

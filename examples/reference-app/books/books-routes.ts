@@ -3,7 +3,7 @@ import { type Context, defineRoute, json, type ResourceSchema } from 'rest-conve
 import { dataDocument, defineResourceType, selfLink } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
 import { strictObject, text } from 'rest-conventions/validation';
-import { numericId } from '../ids.js';
+import { bookId } from '../ids.js';
 import type { Book, BookStore } from './book-store.js';
 
 /** How a book is shown: `title` and `author` only. */
@@ -17,6 +17,7 @@ export const bookResource = defineResourceType<Book, 'title' | 'author'>({
 /** A book as the API description types it: both attributes are always sent. */
 export const bookSchema: ResourceSchema = {
   type: 'books',
+  id: bookId,
   attributes: strictObject({ title: text({ maxLength: 500 }), author: text({ maxLength: 200 }) }),
 };
 
@@ -85,7 +86,7 @@ export function booksRoutes(deps: { readonly bookStore: BookStore }) {
       method: 'GET',
       path: '/books/{id}',
       summary: 'Get a book',
-      params: { id: numericId },
+      params: { id: bookId },
       responses: {
         200: {
           description: 'One book',

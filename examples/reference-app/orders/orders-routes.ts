@@ -14,7 +14,7 @@ import { ownedResource } from 'rest-conventions/ownership';
 import { bodyPointer, integer, positiveInteger, strictObject } from 'rest-conventions/validation';
 import type { BookStore } from '../books/book-store.js';
 import { compareAndSet } from '../concurrency/compare-and-set.js';
-import { numericId } from '../ids.js';
+import { orderId } from '../ids.js';
 import type { Order, OrderStore } from './order-store.js';
 
 /** How an order is shown to its owner. */
@@ -31,6 +31,7 @@ export const orderResource = defineResourceType<Order, 'bookId' | 'quantity'>({
 /** An order as the API description types it, with its book. */
 export const orderSchema: ResourceSchema = {
   type: 'orders',
+  id: orderId,
   attributes: strictObject({ bookId: positiveInteger, quantity: integer({ min: 1, max: 100 }) }),
   relationships: { book: { type: 'books' } },
 };
@@ -140,7 +141,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     defineRoute({
       method: 'GET',
       path: '/orders/{id}',
-      params: { id: numericId },
+      params: { id: orderId },
       auth: 'principal',
       summary: 'Get an order',
       responses: { 200: { description: "One of the caller's orders", body: { resource: orderSchema } } },
@@ -150,7 +151,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     defineRoute({
       method: 'PATCH',
       path: '/orders/{id}',
-      params: { id: numericId },
+      params: { id: orderId },
       auth: 'principal',
       summary: 'Change the quantity of an order',
       body: { codec: OrderChange, type: 'orders', example: { quantity: 3 } },
@@ -176,7 +177,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     defineRoute({
       method: 'DELETE',
       path: '/orders/{id}',
-      params: { id: numericId },
+      params: { id: orderId },
       auth: 'principal',
       summary: 'Cancel an order',
       responses: { 204: { description: 'The order is gone (or already was)' } },

@@ -14,6 +14,7 @@ import { type IdempotencyStore, idempotency } from 'rest-conventions/idempotency
 import { bodyPointer, nullable, oneOf, strictObject, text, withSchema } from 'rest-conventions/validation';
 import { versioning } from 'rest-conventions/versioning';
 import { compareAndSet } from '../concurrency/compare-and-set.js';
+import { standardId } from '../ids.js';
 import {
   STANDARD_STATUSES,
   type Standard,
@@ -50,6 +51,7 @@ export const StandardUpdate = strictObject({}, { code, name: text({ maxLength: 2
  */
 export const standardSchema: ResourceSchema = {
   type: 'standards',
+  id: standardId,
   attributes: strictObject(
     {},
     {
@@ -176,6 +178,7 @@ export function standardsRoutes(deps: StandardsDeps) {
     defineRoute({
       method: 'GET',
       path: one,
+      params: { standard_id: standardId },
       auth: READ,
       summary: 'Get a standard',
       responses: { 200: { description: 'One standard', body: { resource: standardSchema } } },
@@ -185,6 +188,7 @@ export function standardsRoutes(deps: StandardsDeps) {
     defineRoute({
       method: 'PATCH',
       path: one,
+      params: { standard_id: standardId },
       auth: WRITE,
       summary: 'Change a standard',
       body: { codec: StandardUpdate, type: 'standards', id: 'standard_id', example: { status: 'retired' } },
@@ -217,6 +221,7 @@ export function standardsRoutes(deps: StandardsDeps) {
     defineRoute({
       method: 'DELETE',
       path: one,
+      params: { standard_id: standardId },
       auth: WRITE,
       summary: 'Delete a standard',
       responses: { 204: { description: 'The standard is gone (or already was)' } },

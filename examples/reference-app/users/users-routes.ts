@@ -12,7 +12,7 @@ import {
 import { ownedPath, ownershipGuard, selfOrScope, visibleToOwner } from 'rest-conventions/ownership';
 import { oneOf, strictObject, text } from 'rest-conventions/validation';
 import { defineVersions, mapAttributes, versionedPath, versionedRoutes } from 'rest-conventions/versioning';
-import { numericId } from '../ids.js';
+import { orderId, userId } from '../ids.js';
 import type { Order, OrderStore } from '../orders/order-store.js';
 import { orderResource, orderSchema, orderValidators } from '../orders/orders-routes.js';
 import type { User, UserStore } from './user-store.js';
@@ -74,6 +74,7 @@ export const USERS_V1_DEPRECATION = {
  */
 export const userSchema: ResourceSchema = {
   type: 'users',
+  id: userId,
   attributes: strictObject(
     {},
     {
@@ -128,10 +129,9 @@ export function usersRoutes(deps: UsersDeps) {
   const userOrder = user.child({
     param: 'order_id',
     noun: 'order',
-    // Decoded here, not by a `params` codec on the route: the user's guard answers first, so
-    // another user's orders are refused alike (403) whatever the id, malformed ones included.
+    // The route's `params` refused a malformed id (404) before the guards run; they see the text.
     load: async (id): Promise<Order | undefined> => {
-      const decoded = numericId.decode(id);
+      const decoded = orderId.decode(id);
       if (decoded._tag === 'Left') return undefined;
       const found = await orders.find(decoded.right);
       return found.kind === 'live' ? found.order : undefined;
@@ -169,6 +169,7 @@ export function usersRoutes(deps: UsersDeps) {
     method: 'GET',
     path: '/v{version}/users/{id}',
     unversioned: true,
+    params: { id: userId },
     versioning: USER_VERSIONING,
     changes: userVersions,
     responses: { 200: { description: 'A user, in the version asked for', body: { resource: userSchema } } },
@@ -189,6 +190,7 @@ export function usersRoutes(deps: UsersDeps) {
     defineRoute({
       method: 'GET',
       path: '/users/{id}/orders',
+      params: { id: userId },
       auth: 'principal',
       query: orderPages.query,
       summary: "List a user's orders",
@@ -215,6 +217,7 @@ export function usersRoutes(deps: UsersDeps) {
     defineRoute({
       method: 'GET',
       path: '/users/{id}/orders/{order_id}',
+      params: { id: userId, order_id: orderId },
       auth: 'principal',
       summary: "Get one of a user's orders",
       responses: { 200: { description: 'One order of the user', body: { resource: orderSchema } } },
@@ -232,6 +235,7 @@ export function usersRoutes(deps: UsersDeps) {
     defineRoute({
       method: 'GET',
       path: '/users/{id}/account-type',
+      params: { id: userId },
       auth: 'principal',
       summary: "Get a user's account type",
       responses: { 200: { description: "The user's account type", body: { resource: accountTypeSchema } } },

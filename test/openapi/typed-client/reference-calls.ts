@@ -42,7 +42,7 @@ export async function callEveryOperation({ baseUrl, user1, user2, editor }: Call
   expect(listed.length).toBeGreaterThan(0);
   for (const book of listed) expect(book.attributes.author).toBe('Italo Calvino');
   const first = present(listed[0], 'first book');
-  const book = await client.GET('/books/{id}', { params: { path: { id: Number(first.id) } } });
+  const book = await client.GET('/books/{id}', { params: { path: { id: first.id } } });
   expect(present(book.data, 'book').data.attributes.title).toBe(first.attributes.title);
   called.push('GET /books', 'GET /books/{id}');
 
@@ -55,13 +55,13 @@ export async function callEveryOperation({ baseUrl, user1, user2, editor }: Call
   expect(order.relationships?.book?.data).toEqual({ type: 'books', id: first.id });
   expect(created.response.headers.get('location')).toBe(`/orders/${order.id}`);
   const read = await client.GET('/orders/{id}', {
-    params: { path: { id: Number(order.id) } },
+    params: { path: { id: order.id } },
     headers: as(user1),
   });
   expect(present(read.data, 'order').data.attributes.bookId).toBe(Number(first.id));
   const etag = present(read.response.headers.get('etag') ?? undefined, 'order ETag');
   const changed = await client.PATCH('/orders/{id}', {
-    params: { path: { id: Number(order.id) }, header: { 'If-Match': etag } },
+    params: { path: { id: order.id }, header: { 'If-Match': etag } },
     headers: as(user1),
     body: { quantity: 3 },
   });
@@ -95,12 +95,12 @@ export async function callEveryOperation({ baseUrl, user1, user2, editor }: Call
   called.push('GET /users/{id}/orders', 'GET /users/{id}/orders/{order_id}', 'GET /users/{id}/account-type');
 
   const gone = await client.DELETE('/orders/{id}', {
-    params: { path: { id: Number(order.id) } },
+    params: { path: { id: order.id } },
     headers: as(user1),
   });
   expect(gone.response.status).toBe(204);
   const hidden = await client.GET('/orders/{id}', {
-    params: { path: { id: Number(order.id) } },
+    params: { path: { id: order.id } },
     headers: as(user2),
   });
   expect(hidden.response.status).toBe(404);
