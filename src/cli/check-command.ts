@@ -18,7 +18,8 @@ versions, deprecated operations and moved URLs come from its OpenAPI document.
   --seconds <n>             time per property (default 30)
   --reporter text|json|junit   the report's form (default text)
   --config <file>           a JSON object of these flags ("token-a": "..."); flags given win
-Exit status: 0 every property held, 1 one failed, 2 wrong arguments or no document.`;
+Exit status: 0 every property held, 1 one failed, 2 wrong arguments or no document, 3 none
+failed but the API's own quotas refused the kit (429) so that some could not be checked.`;
 
 /** `rest-conventions check`: the convention properties against a base URL. */
 export async function checkCommand(args: readonly string[], out: (line: string) => void): Promise<number> {
@@ -55,5 +56,6 @@ export async function checkCommand(args: readonly string[], out: (line: string) 
     return 2;
   }
   out(REPORTERS[settings.reporter](reports, reports[0]?.seed ?? settings.seed ?? 0));
-  return reports.every((r) => r.passed) ? 0 : 1;
+  if (reports.some((r) => !r.passed && r.refused === undefined)) return 1;
+  return reports.some((r) => r.refused !== undefined) ? 3 : 0;
 }

@@ -1,19 +1,39 @@
 import type { PropertyReport } from '../testing/kit.js';
 import type { Reporter } from './check-args.js';
 
-/** The last line of the text report: how many properties passed, failed and did not apply. */
+/** Properties that failed: a convention found broken (not a property the API's quota stopped). */
+const failedOf = (reports: readonly PropertyReport[]) =>
+  reports.filter((r) => !r.passed && r.refused === undefined).length;
+const refusedOf = (reports: readonly PropertyReport[]) =>
+  reports.filter((r) => r.refused !== undefined).length;
+
+/** The last line of the text report: how many properties passed, failed, did not apply, were not checked. */
 function summary(reports: readonly PropertyReport[]): string {
   const skipped = reports.filter((r) => r.skipped !== undefined).length;
-  const failed = reports.filter((r) => !r.passed).length;
-  return `${reports.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
+  const failed = failedOf(reports);
+  const refused = refusedOf(reports);
+  return (
+    `${reports.length - failed - skipped - refused} passed, ${failed} failed` +
+    `${skipped > 0 ? `, ${skipped} skipped` : ''}` +
+    `${refused > 0 ? `, ${refused} not checked (the API's quotas refused the kit)` : ''}`
+  );
 }
+
+/** A report's word in the text report: `env` for a property the API's quota stopped. */
+const statusWord = (report: PropertyReport) =>
+  report.skipped !== undefined
+    ? 'skip'
+    : report.refused !== undefined
+      ? 'env '
+      : report.passed
+        ? 'pass'
+        : 'FAIL';
 
 function text(reports: readonly PropertyReport[], seed: number): string {
   const lines = [`seed ${seed}`];
   for (const report of reports) {
-    const status = report.skipped !== undefined ? 'skip' : report.passed ? 'pass' : 'FAIL';
-    lines.push(`${status}  ${report.id}: ${report.name}`);
-    const detail = report.skipped ?? report.message;
+    lines.push(`${statusWord(report)}  ${report.id}: ${report.name}`);
+    const detail = report.skipped ?? report.refused ?? report.message;
     if (detail !== undefined && (report.skipped !== undefined || !report.passed))
       lines.push(`      ${detail.replace(/\n/g, '\n      ')}`);
   }
@@ -22,8 +42,11 @@ function text(reports: readonly PropertyReport[], seed: number): string {
 }
 
 function json(reports: readonly PropertyReport[], seed: number): string {
-  const failed = reports.filter((r) => !r.passed).length;
-  return JSON.stringify({ seed, passed: failed === 0, properties: reports }, null, 2);
+  return JSON.stringify(
+    { seed, passed: reports.every((r) => r.passed), notChecked: refusedOf(reports), properties: reports },
+    null,
+    2,
+  );
 }
 
 /** Characters XML 1.0 can hold: tab, line feed, carriage return and from space up. */
@@ -46,20 +69,24 @@ const escapeXml = (value: string) =>
 
 /** JUnit XML, as CI systems read it: one testcase per property, its failure or skip inside. */
 function junit(reports: readonly PropertyReport[], seed: number): string {
-  const failures = reports.filter((r) => !r.passed).length;
+  const failures = failedOf(reports);
+  const errors = refusedOf(reports);
   const skipped = reports.filter((r) => r.skipped !== undefined).length;
   const cases = reports.map((r) => {
     const open = `    <testcase classname="rest-conventions.${r.id}" name="${escapeXml(r.name)}"`;
     if (r.skipped !== undefined)
       return `${open}>\n      <skipped message="${escapeXml(r.skipped)}"/>\n    </testcase>`;
+    // JUnit's `error` is a test that could not run to its verdict, apart from a `failure`.
+    if (r.refused !== undefined)
+      return `${open}>\n      <error type="quota" message="${escapeXml(r.refused.split('\n')[0]!)}">${escapeXml(r.refused)}</error>\n    </testcase>`;
     if (r.passed) return `${open}/>`;
     const message = r.message ?? '';
     return `${open}>\n      <failure message="${escapeXml(message.split('\n')[0]!)}">${escapeXml(message)}</failure>\n    </testcase>`;
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="rest-conventions check" tests="${reports.length}" failures="${failures}">`,
-    `  <testsuite name="conventions (seed ${seed})" tests="${reports.length}" failures="${failures}" skipped="${skipped}">`,
+    `<testsuites name="rest-conventions check" tests="${reports.length}" failures="${failures}" errors="${errors}">`,
+    `  <testsuite name="conventions (seed ${seed})" tests="${reports.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

@@ -50,7 +50,8 @@ function itemTemplate(operations: Operations, collection: string, method: string
 
 /**
  * The resources the document lets a client create: every POST with a JSON body whose collection has
- * an item path to read back (`POST /orders` and `GET /orders/{id}`). The body is the document's
+ * an item path to read back (`POST /orders` and `GET /orders/{id}`; nested, `POST /projects/{id}/tasks`
+ * and `GET /projects/{id}/tasks/{task_id}`). The body is the document's
  * example or the simplest value its schema accepts; the other body one member apart; the update a
  * PATCH body of the item path that changes something; nested paths the GET templates that end in
  * `/{owner}/<collection>/{id}` (`/users/{id}/orders/{order_id}`).
@@ -58,7 +59,8 @@ function itemTemplate(operations: Operations, collection: string, method: string
 function discoverCreates(document: OpenApiDocument, operations: Operations): CreateHint[] {
   const hints: CreateHint[] = [];
   for (const [path, method, operation] of operations) {
-    if (method !== 'post' || path.includes('{')) continue;
+    // A nested collection (`/projects/{id}/tasks`) too: the kit fills its parents when it creates.
+    if (method !== 'post' || path.endsWith('}') || path.endsWith('}/')) continue;
     const json = jsonMedia(operation, document);
     const item = itemTemplate(operations, path, 'get');
     if (json === undefined || item === undefined) continue;

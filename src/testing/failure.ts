@@ -7,6 +7,12 @@ class Violation extends Error {}
 /** A property does not apply to this API (nothing to check): reported as skipped, with the reason. */
 export class NotApplicable extends Error {}
 
+/**
+ * The API's own quota refused the kit (a 429 the kit could not wait out): the property could not be
+ * checked. It is the environment the kit ran in, not a broken convention, and is reported apart.
+ */
+export class QuotaRefused extends Error {}
+
 /** Where the report's `curl` commands send a request when the target has no URL of its own. */
 const NO_BASE = 'http://localhost';
 
@@ -28,12 +34,20 @@ export function curlCommand(request: TargetRequest, base = NO_BASE): string {
   return parts.join(' ');
 }
 
+/** `what`, then the request (as a line and as `curl`) and the response. */
+export function exchangeReport(
+  what: string,
+  request: TargetRequest,
+  response?: TargetResponse,
+  base?: string,
+): string {
+  const sent = `${request.method} ${request.path}${request.query ? `?${request.query}` : ''}`;
+  return `${what}\nrequest: ${sent}\n  ${curlCommand(request, base)}${response ? `\nresponse: ${describeResponse(response)}` : ''}`;
+}
+
 /** Stop a run: `what` is wrong with the answer to `request`. */
 export function fail(what: string, request: TargetRequest, response?: TargetResponse, base?: string): never {
-  const sent = `${request.method} ${request.path}${request.query ? `?${request.query}` : ''}`;
-  throw new Violation(
-    `${what}\nrequest: ${sent}\n  ${curlCommand(request, base)}${response ? `\nresponse: ${describeResponse(response)}` : ''}`,
-  );
+  throw new Violation(exchangeReport(what, request, response, base));
 }
 
 /**
@@ -41,9 +55,9 @@ export function fail(what: string, request: TargetRequest, response?: TargetResp
  * message carries both, the violation first, and the fast-check seed value that replays the run.
  */
 export function withSeed(error: unknown, seed: number): Error {
-  if (error instanceof NotApplicable) return error;
+  if (error instanceof NotApplicable || error instanceof QuotaRefused) return error;
   const cause = error instanceof Error ? error.cause : undefined;
-  if (cause instanceof NotApplicable) return cause;
+  if (cause instanceof NotApplicable || cause instanceof QuotaRefused) return cause;
   const message = error instanceof Error ? error.message : String(error);
   const why = cause instanceof Error ? `${cause.message}\n` : '';
   return new Error(`${why}${message.includes('seed') ? message : `${message}\n(seed ${seed})`}`);

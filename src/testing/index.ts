@@ -20,7 +20,8 @@ export {
 } from './convention-arbitraries.js';
 export { type Discovered, discover, subjectOf } from './discover.js';
 export { changedValue, exampleBodies, simplestValue } from './example-values.js';
-export { curlCommand } from './failure.js';
+export { curlCommand, QuotaRefused } from './failure.js';
+export { freshValues } from './fresh-values.js';
 export {
   type ConventionProperty,
   type CreateHint,
@@ -40,6 +41,7 @@ export {
   type RequestArbitraryOptions,
   requestArbitrary,
 } from './operation-requests.js';
+export { MAX_QUOTA_WAIT_SECONDS } from './quota.js';
 export {
   describeResponse,
   documentProblems,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { OpenApiDocument } from '../openapi/types.js';
 import { discover, operationsOf, subjectOf } from './discover.js';
-import { NotApplicable, withSeed } from './failure.js';
+import { NotApplicable, QuotaRefused, withSeed } from './failure.js';
 import { badInputProperty } from './properties/bad-input.js';
 import { type CreateHint, kitContext, type MovedUrl } from './properties/context.js';
 import { deprecationProperty } from './properties/deprecation.js';
@@ -70,6 +70,11 @@ export interface PropertyReport {
   /** `true` when it held, or did not apply (then `skipped` says why). */
   readonly passed: boolean;
   readonly skipped?: string;
+  /**
+   * Not checked: the API's own quota refused the kit (a 429 it could not wait out). `passed` is
+   * false, but no convention was found broken: this is the environment the kit ran in.
+   */
+  readonly refused?: string;
   readonly seed: number;
   readonly message?: string;
 }
@@ -180,7 +185,9 @@ export async function checkConventions(options: KitOptions): Promise<PropertyRep
       reports.push(
         error instanceof NotApplicable
           ? { id, name, passed: true, skipped: error.message, seed }
-          : { id, name, passed: false, seed, message: (error as Error).message },
+          : error instanceof QuotaRefused
+            ? { id, name, passed: false, refused: error.message, seed }
+            : { id, name, passed: false, seed, message: (error as Error).message },
       );
     }
   }

@@ -50,7 +50,7 @@ export function validValue(schema: JsonSchema, document?: OpenApiDocument, depth
 }
 
 /** A schema with its `allOf` branches folded in: patterns collected, other keywords overlaid. */
-function merged(s: Schema, document: OpenApiDocument | undefined): Schema {
+export function merged(s: Schema, document: OpenApiDocument | undefined): Schema {
   if (s.allOf === undefined) return s;
   let out: Schema = { ...s, allOf: undefined, patterns: s.pattern === undefined ? [] : [s.pattern] };
   for (const branch of s.allOf) {

@@ -1,28 +1,14 @@
 import fc from 'fast-check';
 import type { OpenApiDocument } from '../../openapi/types.js';
 import { conformanceChecker } from '../conformance.js';
-import { fail, NotApplicable } from '../failure.js';
+import { fail, QuotaRefused } from '../failure.js';
 import { operationMatcher } from '../operation-matcher.js';
 import { type GeneratedRequest, requestArbitrary } from '../operation-requests.js';
+import { respectingQuotas } from '../quota.js';
 import type { Target, TargetRequest, TargetResponse } from '../target.js';
+import { type CreateHint, type Creations, creations, pathOf } from './creation.js';
 
-/** A resource the kit may create to check writes, replays, validators and ownership. */
-export interface CreateHint {
-  /** The creating operation's path (`/orders`); POSTed with `body`. */
-  readonly path: string;
-  readonly body: unknown;
-  /** The media type `body` is sent as (default `application/json`). */
-  readonly contentType?: string;
-  /** Another valid body (for the replay-with-a-different-body check); default: none, that check is skipped. */
-  readonly otherBody?: unknown;
-  /** A PATCH body that changes the resource (for validators and idempotent writes). */
-  readonly update?: unknown;
-  /**
-   * Other paths that reach the created resource for its owner, from its id and the owner's subject:
-   * `(id, sub) => [`/users/${sub}/orders/${id}`]`. Another principal must get what a missing one gets.
-   */
-  readonly nested?: (id: string, sub: string) => readonly string[];
-}
+export type { CreateHint } from './creation.js';
 
 /** An old URL and its new place (path templates, `{id}` filled alike). */
 export interface MovedUrl {
@@ -31,7 +17,7 @@ export interface MovedUrl {
 }
 
 /** What every property shares: the target, the document, the principals and the run's bounds. */
-export interface KitContext {
+export interface KitContext extends Creations {
   readonly document: OpenApiDocument;
   readonly principals: { readonly a: string; readonly b: string; readonly admin?: string };
   readonly subjects: { readonly a: string; readonly b: string } | undefined;
@@ -52,25 +38,19 @@ export interface KitContext {
   readonly known: { readonly pathValues?: readonly string[] };
   /** Requests from the document: a's valid and broken ones, b's broken ones. */
   readonly anyRequest: fc.Arbitrary<GeneratedRequest>;
+  /**
+   * Send a request; a 429 the kit can wait out (a short `Retry-After`) is waited out and the request
+   * sent again, any other rejects with `QuotaRefused` (the environment, not a convention).
+   */
   send(request: TargetRequest): Promise<TargetResponse>;
+  /** Send a request once, whatever the answer (the rate-limit property looks at the 429s themselves). */
+  sendOnce(request: TargetRequest): Promise<TargetResponse>;
   bearer(token: string): Record<string, string>;
   fromGenerated(g: GeneratedRequest): TargetRequest;
   /** Stop the run: `what` is wrong with the answer to `request` (shown as `curl` and response). */
   fail(what: string, request: TargetRequest, response?: TargetResponse): never;
   /** A fast-check property over `arbitrary`, with the run's seed and bounds. */
   run<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs?: number): Promise<void>;
-  /** POST the hint's body (or `body`) as `token`, with an Idempotency-Key when given. */
-  create(
-    hint: CreateHint,
-    token: string,
-    key?: string,
-    body?: unknown,
-  ): Promise<{ request: TargetRequest; response: TargetResponse; location: string | undefined }>;
-  /**
-   * Create and return the new resource's path; a failure when it does not answer 201 with Location,
-   * not applicable when the principal may not create (401, 403).
-   */
-  mustCreate(hint: CreateHint, token: string): Promise<string>;
   /** Create as principal a: the new resource's path and the GET that reads it as a. */
   createdByA(hint: CreateHint): Promise<{ path: string; read: TargetRequest }>;
 }
@@ -94,7 +74,7 @@ export function kitContext(options: ContextOptions): KitContext {
   const { target, document, principals, subjects, numRuns, seed } = options;
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   // A request that gets no answer (a reset, a body shorter than its Content-Length) fails with it.
-  const send = (request: TargetRequest) =>
+  const sendOnce = (request: TargetRequest) =>
     target.send(request).catch((error: unknown) => {
       const cause = (error as { cause?: { message?: string } }).cause?.message;
       return fail(
@@ -104,33 +84,20 @@ export function kitContext(options: ContextOptions): KitContext {
         target.base,
       );
     });
+  const send = respectingQuotas(sendOnce, target.base);
   const failHere = (what: string, request: TargetRequest, response?: TargetResponse): never =>
     fail(what, request, response, target.base);
   const known = subjects ? { pathValues: [subjects.a] } : {};
-  const create: KitContext['create'] = async (hint, token, key, body = hint.body) => {
-    const request: TargetRequest = {
-      method: 'POST',
-      path: hint.path,
-      headers: {
-        ...bearer(token),
-        'content-type': hint.contentType ?? 'application/json',
-        ...(key ? { 'idempotency-key': key } : {}),
-      },
-      body: JSON.stringify(body),
-    };
-    const response = await send(request);
-    return { request, response, location: response.headers.location };
-  };
-  const mustCreate: KitContext['mustCreate'] = async (hint, token) => {
-    const made = await create(hint, token, crypto.randomUUID());
-    if (made.response.status === 401 || made.response.status === 403)
-      throw new NotApplicable(
-        `POST ${hint.path} answers ${made.response.status}: the principal may not create`,
-      );
-    if (made.response.status !== 201 || made.location === undefined)
-      return failHere('creating the resource did not answer 201 with Location', made.request, made.response);
-    return made.location;
-  };
+  const match = operationMatcher(document);
+  const { creation, create, mustCreate } = creations({
+    document,
+    principals,
+    subjects,
+    creates: options.creates,
+    match,
+    send,
+    fail: failHere,
+  });
   return {
     document,
     principals,
@@ -142,7 +109,7 @@ export function kitContext(options: ContextOptions): KitContext {
     relaxed: options.relaxed,
     frameworkStatuses: options.frameworkStatuses,
     conform: conformanceChecker(document),
-    match: operationMatcher(document),
+    match,
     known,
     anyRequest: fc.oneof(
       { weight: 3, arbitrary: requestArbitrary(document, { headers: bearer(principals.a), ...known }) },
@@ -152,6 +119,7 @@ export function kitContext(options: ContextOptions): KitContext {
       },
     ),
     send,
+    sendOnce,
     bearer,
     fromGenerated: (g) => ({
       method: g.method,
@@ -162,13 +130,30 @@ export function kitContext(options: ContextOptions): KitContext {
     }),
     fail: failHere,
     run: async (arbitrary, predicate, runs = numRuns) => {
-      await fc.assert(fc.asyncProperty(arbitrary, predicate), {
-        numRuns: runs,
-        seed,
-        interruptAfterTimeLimit: options.timeLimitMs,
-        markInterruptAsFailure: false,
-      });
+      // Once the API's quota refused the kit, every further run is refused at once, without a
+      // request: fast-check's shrinking then ends quickly, and the refusal is what is reported.
+      let refused: QuotaRefused | undefined;
+      const guarded = async (value: Parameters<typeof predicate>[0]) => {
+        if (refused !== undefined) throw refused;
+        try {
+          await predicate(value);
+        } catch (error) {
+          if (error instanceof QuotaRefused) refused = error;
+          throw error;
+        }
+      };
+      try {
+        await fc.assert(fc.asyncProperty(arbitrary, guarded), {
+          numRuns: runs,
+          seed,
+          interruptAfterTimeLimit: options.timeLimitMs,
+          markInterruptAsFailure: false,
+        });
+      } catch (error) {
+        throw refused ?? error;
+      }
     },
+    creation,
     create,
     mustCreate,
     createdByA: async (hint) => {
@@ -177,9 +162,6 @@ export function kitContext(options: ContextOptions): KitContext {
     },
   };
 }
-
-/** The path of a `Location` (absolute or relative). */
-const pathOf = (location: string): string => new URL(location, 'http://x').pathname;
 
 /** The last segment of a path, decoded: the id of what it names. */
 export const idOf = (location: string): string =>

@@ -7,13 +7,15 @@ import type { PropertyFactory } from './property.js';
 /**
  * What one user creates is invisible to another, as if missing (docs/ownership.md; RFC 9110 section
  * 15.5.5 allows 404 for a resource the server will not disclose), on its own path and on every nested
- * one. Only where the document declares authentication: a public resource is public by design.
+ * one. Only where the document requires credentials and no scope: a public resource is public by
+ * design, and one that any holder of a scope may read (`standards:read`, RFC 6749 section 3.3) is
+ * shared by design.
  */
 export const ownershipProperty: PropertyFactory = (ctx) =>
   ctx.creates
     .filter((hint) => {
       const item = ctx.match('GET', `${hint.path.replace(/\/$/, '')}/1`);
-      return item !== undefined && declaresAuth(ctx.document, item.operation);
+      return item !== undefined && declaresOwnedAccess(ctx.document, item.operation);
     })
     .map((hint) => ({
       id: 'ownership',
@@ -62,11 +64,25 @@ function declaresAuth(document: OpenApiDocument, operation: OpenApiOperation): b
   return requirements.length > 0 && requirements.every((r) => Object.keys(r).length > 0);
 }
 
-/** Error bodies name the id asked for; compare them with the id taken out. */
+/**
+ * The operation requires credentials but no scope: access is the caller's own, not granted by a scope
+ * every holder shares.
+ */
+function declaresOwnedAccess(document: OpenApiDocument, operation: OpenApiOperation): boolean {
+  const requirements = operation.security ?? document.security ?? [];
+  return (
+    declaresAuth(document, operation) &&
+    requirements.every((r) => Object.values(r).every((scopes) => scopes.length === 0))
+  );
+}
+
+/**
+ * Error bodies name the id asked for; compare them with the id taken out where it stands alone (id
+ * 40 is not taken out of a `"status":"404"`).
+ */
 function normalized(text: string, id: string): string {
   return text
-    .split(id)
-    .join('<id>')
+    .replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(id)}(?![A-Za-z0-9])`, 'g'), '<id>')
     .replace(/"id":"[^"]*"/g, '"id":"<error-id>"');
 }
 
