@@ -1,7 +1,6 @@
 import { requireAuth, requireScopes } from '../auth/middleware.js';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
-import { defineMiddleware, type MaybePromise } from '../core/compose.js';
-import type { RequestContext } from '../core/context.js';
+import { defineMiddleware } from '../core/compose.js';
 import { contractsOf } from '../core/contract.js';
 import type {
   AnyCodec,
@@ -15,14 +14,7 @@ import { parsePattern } from '../core/route-pattern.js';
 import { deprecation } from '../deprecation/middleware.js';
 import { ApiError } from '../errors/api-error.js';
 import { mediaTypeNegotiator } from '../http/media-types.js';
-import {
-  type ApiResponse,
-  type Context,
-  contextKey,
-  type Handler,
-  type Middleware,
-  type Params,
-} from '../http/types.js';
+import { type ApiResponse, type Context, contextKey, type Handler, type Middleware } from '../http/types.js';
 import { decodeQuery } from '../validation/decode-query.js';
 
 type BodyDecoder = typeof import('../validation/decode-body.js').decodeJsonBody;
@@ -58,9 +50,6 @@ export interface DeclaredRoute {
  * the real status of every error.
  */
 export const NOT_ACCEPTABLE = contextKey<ApiError>('not acceptable');
-
-/** Decoded path parameters and query, from the decoding layer to the handler. */
-const DECODED = contextKey<{ readonly params: Params; readonly query: unknown }>('decoded route input');
 
 /**
  * Check a route declaration (a `TypeError` naming the route for anything malformed) and compile it:
@@ -145,18 +134,18 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
     Object.keys(params).length > 0 || query !== undefined ? decodeInput(params, query) : undefined;
   const layers = [...declared, ...(decodeLayer === undefined ? [] : [decodeLayer]), ...use];
   const handler = acceptableOnly(definition.handler as unknown as Handler);
-  const withInput = decodeLayer === undefined ? handler : withDecodedInput(handler);
+  const bodyId = body?.id;
   const terminal =
     body === undefined
-      ? withInput
+      ? handler
       : (ctx: Context): Promise<ApiResponse> =>
           decodeBody(ctx, {
             codec: body.codec as AnyCodec,
             type: body.type,
-            ...(body.id === undefined ? {} : { id: ctx.params[body.id] }),
+            ...(bodyId === undefined ? {} : { id: pathId(ctx, bodyId, params[bodyId]) }),
           }).then((decoded) => {
             ctx.body = decoded;
-            return withInput(ctx);
+            return handler(ctx);
           });
   return { info, use: layers, handler: terminal, negotiate };
 }
@@ -217,12 +206,15 @@ function authMiddleware(auth: RouteAuth, fail: (what: string) => never): Middlew
   return fail(`auth must be 'none', 'principal' or { scopes: [...] }, got ${JSON.stringify(auth)}`);
 }
 
-/** Decodes path parameters and query before the route's middleware, so a bad one is refused first. */
+/**
+ * Decodes path parameters and query before the route's middleware, so a bad one is refused first,
+ * into `ctx.params` and `ctx.query`: from here on the route's layers and its handler read the same
+ * decoded values, in the one place, and nothing decodes them again.
+ */
 function decodeInput(params: QueryCodecs, query: QueryCodecs | undefined): Middleware {
   const names = Object.keys(params);
   return defineMiddleware({
     before: function decodeRouteInput(ctx) {
-      let decodedParams = ctx.params;
       if (names.length > 0) {
         const decoded: Record<string, unknown> = { ...ctx.params };
         for (const name of names) {
@@ -230,49 +222,21 @@ function decodeInput(params: QueryCodecs, query: QueryCodecs | undefined): Middl
           if (result._tag === 'Left') throw new ApiError(404, { detail: 'No resource exists at this path.' });
           decoded[name] = result.right;
         }
-        decodedParams = decoded as Params;
+        ctx.params = decoded;
       }
-      ctx.set(DECODED, {
-        params: decodedParams,
-        query: query === undefined ? undefined : decodeQuery(ctx, query),
-      });
+      if (query !== undefined) ctx.query = decodeQuery(ctx, query);
       return undefined;
     },
   });
 }
 
 /**
- * The handler sees the decoded `params` and `query`; the layers around it see the raw strings again
- * once it has answered (their types promise strings).
+ * The id of the resource in the path, as a JSON:API `data.id` must name it: the parameter as its codec
+ * encodes it (the canonical form of what the path named), the string itself where it has none.
  */
-function withDecodedInput(handler: Handler): Handler {
-  return (ctx) => {
-    const decoded = ctx.get(DECODED);
-    if (decoded === undefined) return handler(ctx);
-    const raw = ctx.params;
-    ctx.params = decoded.params;
-    const context = ctx as RequestContext;
-    if (decoded.query !== undefined)
-      context.declaredQuery = decoded.query as Readonly<Record<string, string>>;
-    const restore = (response: ApiResponse): ApiResponse => {
-      ctx.params = raw;
-      context.declaredQuery = undefined;
-      return response;
-    };
-    let result: MaybePromise<ApiResponse>;
-    try {
-      result = handler(ctx);
-    } catch (error) {
-      restore(undefined as never);
-      throw error;
-    }
-    return result instanceof Promise
-      ? result.then(restore, (error: unknown) => {
-          restore(undefined as never);
-          throw error;
-        })
-      : restore(result);
-  };
+function pathId(ctx: Context, name: string, codec: AnyCodec | undefined): string {
+  const value = ctx.params[name];
+  return codec === undefined ? (value as string) : String(codec.encode(value));
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,24 +1,24 @@
 import type {
   Context,
   ContextKey,
+  Inputs,
   LayerVariables,
   Logger,
-  Params,
   RequestView,
   RouteFacts,
 } from '../http/types.js';
 import { type ParsedQuery, parseQuery } from './query-string.js';
 
-const EMPTY_PARAMS: Params = Object.freeze({});
+const EMPTY_PARAMS: Inputs = Object.freeze({});
 
 /** The concrete per-request context. One allocation per request; query parsed only when read. */
 export class RequestContext implements Context {
-  params: Params = EMPTY_PARAMS;
+  params: Inputs = EMPTY_PARAMS;
   routePattern: string | undefined = undefined;
   route: RouteFacts | undefined = undefined;
   body: unknown = undefined;
-  /** The decoded query of a declared route, while its handler runs (see `declareRoute`). */
-  declaredQuery: Readonly<Record<string, string>> | undefined = undefined;
+  /** The query a declared route's codecs decoded, once they have (see `query`). */
+  private decodedQuery: Inputs | undefined = undefined;
   private parsedQuery: URLSearchParams | undefined = undefined;
   private parsedQueryString: ParsedQuery | undefined = undefined;
   /**
@@ -40,8 +40,13 @@ export class RequestContext implements Context {
     return this.variables;
   }
 
-  get query(): Readonly<Record<string, string>> {
-    return this.declaredQuery ?? this.parsed().last;
+  /** The raw query (each name's last value), parsed when first read, until a route decodes it. */
+  get query(): Inputs {
+    return this.decodedQuery ?? this.parsed().last;
+  }
+
+  set query(decoded: Inputs) {
+    this.decodedQuery = decoded;
   }
 
   queryAll(name: string): string[] {

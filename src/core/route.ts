@@ -118,6 +118,18 @@ export type DecodedQuery<QC> = [QC] extends [QueryCodecs]
   ? { readonly [K in keyof QC]?: t.TypeOf<QC[K]> }
   : Readonly<Record<string, string>>;
 
+/**
+ * The context a declared route's middleware sees: its `params` and `query` as the route's codecs
+ * decoded them (they are decoded once, before the route's middleware runs), `ctx.var` as any layer's.
+ * A layer that reads an input says so in its type (`Context<{ readonly id: number }>`), and the
+ * route accepts it only if its codecs decode to that.
+ */
+export type LayerContext<P extends string, PC, QC> = [P] extends [never]
+  ? // A generic layer written inline in `use` (`conditional({ ... })`) is inferred before the route's
+    // own types are: TypeScript gives it the route as `never`. It is then typed as on any route.
+    Context
+  : Context<DecodedParams<P, PC>, DecodedQuery<QC>>;
+
 /** What one middleware adds to `ctx.var` (its `Adds`); nothing for a middleware that declares none. */
 type AddsOf<M> = M extends { __adds?(adds: infer A): void } ? (unknown extends A ? {} : A) : {};
 type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void
@@ -158,14 +170,14 @@ export type RouteContext<P extends string, PC, QC, B, V> = Omit<
  */
 export interface RouteDefinition<
   P extends string = string,
-  U extends readonly Middleware<Context<ParamsOf<P>>, object>[] = readonly Middleware<
-    Context<ParamsOf<P>>,
-    object
-  >[],
   PC = {},
   QC = undefined,
   B = undefined,
   A extends RouteAuth | undefined = undefined,
+  U extends readonly Middleware<LayerContext<P, PC, QC>, object>[] = readonly Middleware<
+    LayerContext<P, PC, QC>,
+    object
+  >[],
 > {
   readonly method: string;
   /** `/books/{id}`: `{name}` segments become `ctx.params`. */
@@ -248,12 +260,12 @@ export type DeclaredRouteDefinition = RouteDefinition<string, any, any, any, any
 export interface RouteRegistry<Self> {
   route<
     const P extends string,
-    const U extends readonly Middleware<Context<ParamsOf<P>>, object>[],
+    const U extends readonly Middleware<LayerContext<P, PC, QC>, object>[],
     PC = {},
     QC = undefined,
     B = undefined,
     const A extends RouteAuth | undefined = undefined,
-  >(definition: RouteDefinition<P, U, PC, QC, B, A>): Self;
+  >(definition: RouteDefinition<P, PC, QC, B, A, U>): Self;
   routes(): readonly RouteInfo[];
 }
 
@@ -270,11 +282,11 @@ export interface RouteRegistry<Self> {
  */
 export function defineRoute<
   const P extends string,
-  const U extends readonly Middleware<Context<ParamsOf<P>>, object>[],
+  const U extends readonly Middleware<LayerContext<P, PC, QC>, object>[],
   PC = {},
   QC = undefined,
   B = undefined,
   const A extends RouteAuth | undefined = undefined,
->(definition: RouteDefinition<P, U, PC, QC, B, A>): DeclaredRouteDefinition {
+>(definition: RouteDefinition<P, PC, QC, B, A, U>): DeclaredRouteDefinition {
   return definition as unknown as DeclaredRouteDefinition;
 }

@@ -1,3 +1,5 @@
+import type { Inputs } from '../http/types.js';
+
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const UNSAFE = /[\s<>"\\^`{|}]/;
 
@@ -29,12 +31,10 @@ export function absoluteUrl(option: string, value: unknown, owner: string): stri
 
 /**
  * A successor: an absolute URL or an absolute path (`/v2/users/{id}`), whose `{params}` are filled
- * from the request's route parameters. Returns the function that builds it for a request.
+ * from the request's route parameters (a decoded one as its text: `7` for the number 7). Returns the
+ * function that builds it for a request.
  */
-export function successorTemplate(
-  value: unknown,
-  owner: string,
-): (params: Readonly<Record<string, string>>) => string {
+export function successorTemplate(value: unknown, owner: string): (params: Inputs) => string {
   if (typeof value !== 'string')
     throw new TypeError(`${owner}: "successor" must be a URL string, got ${typeof value}`);
   const filled = value.replace(PLACEHOLDER, 'x');
@@ -53,6 +53,6 @@ export function successorTemplate(
       const param = params[name];
       if (param === undefined)
         throw new Error(`${owner}: the route has no {${name}} parameter for the successor ${value}`);
-      return encodeURIComponent(param);
+      return encodeURIComponent(String(param));
     });
 }

@@ -1,6 +1,6 @@
 import { imfFixdate } from '../core/http-date.js';
 import type { RouteDeprecation } from '../core/route.js';
-import type { Params } from '../http/types.js';
+import type { Inputs } from '../http/types.js';
 import { isVersionNumber } from '../versioning/policy.js';
 import { instantOf, structuredDate } from './dates.js';
 import { absoluteUrl, successorTemplate } from './links.js';
@@ -30,9 +30,9 @@ export interface DeprecationNotice {
   readonly goneAfterSunset: boolean;
   readonly version: number | undefined;
   /** The `Link` values for a request's route parameters (RFC 8288), or `undefined` when there are none. */
-  linkFor(params: Params): string | undefined;
+  linkFor(params: Inputs): string | undefined;
   /** The successor URL for a request's route parameters, when configured. */
-  successorFor(params: Params): string | undefined;
+  successorFor(params: Inputs): string | undefined;
 }
 
 const OWNER = 'deprecation';

@@ -4,8 +4,15 @@
  * {@link ApiResponse} back.
  */
 
-/** Route parameters, already percent-decoded. */
+/** Route parameters as the router matched them: percent-decoded strings, by name. */
 export type Params = Readonly<Record<string, string>>;
+
+/**
+ * A route's decoded inputs by name (its path parameters or its query): a codec's output where the
+ * route declares one, the string otherwise. What a layer sees when it does not say which route it is
+ * on (see {@link Context}).
+ */
+export type Inputs = Readonly<Record<string, unknown>>;
 
 /** Case-insensitive read access to request headers. Names passed to `get` are lower-case. */
 export interface HeaderBag {
@@ -168,10 +175,24 @@ export interface RouteFacts {
   readonly produces?: readonly string[] | undefined;
 }
 
-/** The per-request context passed through the pipeline. */
-export interface Context<P extends Params = Params> {
+/**
+ * The per-request context passed through the pipeline.
+ *
+ * Request data moves through it on two channels only: `var`, what a layer hands to the layers after
+ * it and to the handler, by name; and {@link Context.get}/{@link Context.set} under a
+ * {@link ContextKey}, a layer's private state, which nothing else reads. A route's decoded inputs
+ * live in one place, `params`, `query` and `body`, which the layers and the handler read alike.
+ *
+ * `P` and `Q` are the route's decoded `params` and `query`. Left out, a layer sees them as values of
+ * unknown type: a layer that reads one says what it expects (`Context<{ readonly id: number }>`), and a
+ * declared route accepts the layer only if its codecs decode to that.
+ */
+export interface Context<P extends Inputs = Inputs, Q extends Inputs = Inputs> {
   readonly request: RequestView;
-  /** Route parameters, set by the router once a route matched. */
+  /**
+   * The route's path parameters: set by the router once a route matched (strings), then decoded once
+   * by the route's `params` codecs, before its middleware runs; layers and handler see the same values.
+   */
   params: P;
   /** The request id echoed in `X-Request-Id` and attached to every log line. */
   readonly requestId: string;
@@ -179,16 +200,23 @@ export interface Context<P extends Params = Params> {
   routePattern: string | undefined;
   /** What the matched route declares (its body limit, media types, ...), once matched. */
   route?: RouteFacts | undefined;
-  /** The decoded request body of a route that declares one, set just before its handler runs. */
+  /**
+   * The decoded request body of a route that declares one, set once, after its middleware and just
+   * before its handler runs (so a precondition or an idempotency replay answers before a body error).
+   */
   body?: unknown;
   /**
    * What the layers before this point added to the request, by name (`principal`, `entity`,
    * `apiVersion`, an `ownedResource`'s record, ...): the one place a layer hands data on.
    */
   readonly var: LayerVariables;
-  /** Decoded query parameters (repeated names keep the last value; see `queryAll`). */
-  readonly query: Readonly<Record<string, string>>;
-  /** All values of a query parameter, in order. */
+  /**
+   * The query: each name's last value as a string, or, on a declared route with a `query`, the
+   * parameters its codecs decoded, set once before its middleware runs (see `queryAll` for the raw
+   * values).
+   */
+  query: Q;
+  /** All raw values of a query parameter, in order, whatever the route decoded. */
   queryAll(name: string): string[];
   /** A layer's private per-request state under typed keys (data for the handler goes in `var`). */
   get<T>(key: ContextKey<T>): T | undefined;

@@ -45,8 +45,11 @@ type Last<T extends readonly unknown[]> = T extends readonly [...unknown[], infe
  */
 export type OwnedRecord<K extends string, R> = string extends K ? {} : { readonly [name in K]: R };
 
-/** The route parameters a path needs: `ParamsFor<'id' | 'order_id'>`. */
-export type ParamsFor<N extends string> = { readonly [K in N]: string };
+/**
+ * The route parameters a path needs: `ParamsFor<'id' | 'order_id'>`, strings unless the route decodes
+ * them (`ParamsFor<'id', number>` after a `params: { id: ... }` codec of numbers).
+ */
+export type ParamsFor<N extends string, Id = string> = { readonly [K in N]: Id };
 
 /**
  * A nested path declared level by level, with the records the guard loaded for it. Build one with

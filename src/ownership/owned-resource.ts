@@ -6,7 +6,7 @@ import type { Context, Middleware, Principal } from '../http/types.js';
 import type { LevelFact } from './decision.js';
 import type { OwnedRecord, ParamsFor } from './owned-path.js';
 
-export interface OwnedResourceOptions<R, N extends string, K extends string = string> {
+export interface OwnedResourceOptions<R, N extends string, K extends string = string, Id = string> {
   /** The route parameter holding the record's id. Default `id`. */
   readonly param?: N;
   /**
@@ -14,8 +14,12 @@ export interface OwnedResourceOptions<R, N extends string, K extends string = st
    * under: `ctx.var.order`. Default `resource`.
    */
   readonly noun?: K;
-  /** Loads the record by its raw path id; `undefined`/`null` means absent (also for a malformed id). */
-  readonly load: (id: string) => R | undefined | null | Promise<R | undefined | null>;
+  /**
+   * Loads the record by its path id, as the route's `params` codec decoded it (`load: (id: number)`
+   * on a route that decodes `{id}` to a number; the string otherwise); `undefined`/`null` means absent
+   * (also for an id no record could have).
+   */
+  readonly load: (id: Id) => R | undefined | null | Promise<R | undefined | null>;
   /** The `sub` of the principal who owns the record. */
   readonly ownerOf: (record: R) => string;
   /** The `realm` of the 401 challenge (RFC 6750 section 3). Default `api`, as `requireAuth` uses. */
@@ -26,14 +30,14 @@ export interface OwnedResourceOptions<R, N extends string, K extends string = st
  * A flat resource its caller owns (`/orders/{id}`), as a route middleware and as a loader for
  * `conditional({ load })`. Either way the record is loaded once per request.
  */
-export interface OwnedResource<R, N extends string, K extends string = string>
-  extends Middleware<Context<ParamsFor<N>>, OwnedRecord<K, R>> {
+export interface OwnedResource<R, N extends string, K extends string = string, Id = string>
+  extends Middleware<Context<ParamsFor<N, Id>>, OwnedRecord<K, R>> {
   /**
    * Loads the caller's record or throws the refusal (401 without a principal, the same 404 for an
    * absent record and for another user's). Pass it as `conditional({ load })`, so the owner check
    * comes before any precondition (304, 412, 428).
    */
-  load(ctx: Context): Promise<R>;
+  load(ctx: Context<ParamsFor<N, Id>>): Promise<R>;
 }
 
 /**
@@ -59,9 +63,9 @@ export function ownedRecordFact<R>(
  * defineRoute({ method: 'DELETE', path: '/orders/{id}', use: [ownOrder], handler: (ctx) => ... ctx.var.order });
  * conditional({ load: ownOrder.load, validators: (_ctx, order) => ({ etag: versionEtag(order.version) }) });
  */
-export function ownedResource<R, N extends string = 'id', const K extends string = string>(
-  options: OwnedResourceOptions<R, N, K>,
-): OwnedResource<R, N, K> {
+export function ownedResource<R, N extends string = 'id', const K extends string = string, Id = string>(
+  options: OwnedResourceOptions<R, N, K, Id>,
+): OwnedResource<R, N, K, Id> {
   const param = options.param ?? 'id';
   if (typeof param !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(param)) {
     throw new TypeError(`ownedResource: param must be a route parameter name, got ${JSON.stringify(param)}`);
@@ -80,17 +84,17 @@ export function ownedResource<R, N extends string = 'id', const K extends string
   // The decision of nextOwnershipStep for a path of depth 1 whose access rule always allows: no
   // principal, 401; anything but the caller's own record, the same 404. Written out, since it runs
   // on every request of the route.
-  const owned = (ctx: Context, id: string, record: R | undefined | null): R => {
+  const owned = (ctx: Context, id: Id, record: R | undefined | null): R => {
     if (ownedRecordFact(record, ctx.var.principal!, ownerOf) !== 'present') {
       // A function of (noun, id) only: "absent" and "someone else's" cannot differ.
-      throw new ApiError(404, { detail: `No ${noun} with id ${JSON.stringify(echo(id))}.` });
+      throw new ApiError(404, { detail: `No ${noun} with id ${JSON.stringify(echo(String(id)))}.` });
     }
     return record as R;
   };
 
-  function loadOwned(ctx: Context): Promise<R> {
+  function loadOwned(ctx: Context<ParamsFor<N, Id>>): Promise<R> {
     if (ctx.var.principal === undefined) return Promise.reject(unauthenticatedError(realm));
-    const id = ctx.params[param];
+    const id = (ctx.params as Partial<ParamsFor<N, Id>>)[param as N];
     if (id === undefined) {
       return Promise.reject(new Error(`ownedResource: the route has no {${param}} parameter`));
     }
@@ -106,7 +110,7 @@ export function ownedResource<R, N extends string = 'id', const K extends string
 
   // As a layer it adds the record under its noun; as `conditional`'s loader it only returns it, and
   // `conditional` adds it as `entity`: either way the record is written to `ctx.var` once.
-  const layer = defineMiddleware<Context<ParamsFor<N>>, undefined, OwnedRecord<K, R>>({
+  const layer = defineMiddleware<Context<ParamsFor<N, Id>>, undefined, OwnedRecord<K, R>>({
     before: function ownedResourceGuard(ctx) {
       return loadOwned(ctx).then((record) => {
         ctx.var[noun] = record;

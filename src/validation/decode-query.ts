@@ -1,4 +1,5 @@
 import type * as t from 'io-ts';
+import { parseQuery } from '../core/query-string.js';
 import type { ErrorDetail } from '../errors/api-error.js';
 import { echo } from '../errors/echo.js';
 import type { Context } from '../http/types.js';
@@ -20,6 +21,9 @@ type Decoded<Q extends QueryCodecs> = { readonly [K in keyof Q]?: t.TypeOf<Q[K]>
  * (`?sort[]=-code&sort[]=name`, axios' and qs' default, a JSON:API 1.1 family member) or any mix: the
  * list is every value's members in order. Only a scalar parameter given twice is refused.
  *
+ * It reads the request's own query string (`ctx.request.search`), never `ctx.query`, which holds what a
+ * declared route already decoded: the same request decodes to the same answer wherever it is called.
+ *
  * @example const { author } = decodeQuery(ctx, { author: text({ maxLength: 200 }) });
  */
 export function decodeQuery<Q extends QueryCodecs>(
@@ -35,10 +39,15 @@ export function decodeQuery<Q extends QueryCodecs>(
     problems ??= new ErrorList(max);
     problems.add(detail);
   };
+  const { search } = ctx.request;
+  const raw = parseQuery(search);
+  /** Every value of `name`, in order. */
+  const all = (name: string): string[] =>
+    raw.repeated?.has(name) ? new URLSearchParams(search).getAll(name) : [raw.last[name]!];
   // The names each list-valued parameter was given by (`sort`, `sort[]`).
   let lists: Map<string, string[]> | undefined;
   const result: Record<string, unknown> = {};
-  for (const name of Object.keys(ctx.query)) {
+  for (const name of Object.keys(raw.last)) {
     const parameter = listParameterOf(codecs, name);
     if (parameter !== undefined) {
       lists ??= new Map();
@@ -58,8 +67,7 @@ export function decodeQuery<Q extends QueryCodecs>(
       }));
       continue;
     }
-    const values = ctx.queryAll(name);
-    if (values.length > 1) {
+    if (raw.repeated?.has(name)) {
       report({
         code: 'repeated-parameter',
         title: 'Repeated query parameter',
@@ -68,11 +76,11 @@ export function decodeQuery<Q extends QueryCodecs>(
       });
       continue;
     }
-    decodeInto(result, name, codec, values[0], report);
+    decodeInto(result, name, codec, raw.last[name], report);
   }
   if (lists !== undefined)
     for (const [parameter, names] of lists) {
-      const text = listValues(ctx, names).join(LIST_SEPARATOR);
+      const text = listValues(search, names, all).join(LIST_SEPARATOR);
       decodeInto(result, parameter, codecs[parameter]!, text, report);
     }
   if (problems !== undefined) throw problems.toBadRequest();
@@ -86,12 +94,11 @@ function listParameterOf(codecs: QueryCodecs, name: string): string | undefined 
 }
 
 /** The values given under any of `names`, in the order the query has them. */
-function listValues(ctx: Context, names: readonly string[]): string[] {
-  if (names.length === 1) return ctx.queryAll(names[0]!);
+function listValues(search: string, names: readonly string[], all: (name: string) => string[]): string[] {
+  if (names.length === 1) return all(names[0]!);
   // Both spellings (`sort=a&sort[]=b`): rare, so read the query again to keep the members' order.
   const values: string[] = [];
-  for (const [name, value] of new URLSearchParams(ctx.request.search))
-    if (names.includes(name)) values.push(value);
+  for (const [name, value] of new URLSearchParams(search)) if (names.includes(name)) values.push(value);
   return values;
 }
 

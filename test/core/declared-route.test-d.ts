@@ -3,7 +3,7 @@ import { createApp } from '../../src/app/app.js';
 import { requireAuth } from '../../src/auth/middleware.js';
 import { conditional } from '../../src/caching/conditional.js';
 import { json } from '../../src/core/response.js';
-import type { Context, Principal } from '../../src/http/types.js';
+import type { Context, Middleware, Principal } from '../../src/http/types.js';
 import { oneOf, positiveInteger, strictObject, text } from '../../src/validation/codecs.js';
 import { queryInteger } from '../../src/validation/query-codecs.js';
 
@@ -34,6 +34,63 @@ describe('declared route types', () => {
         ctx.var.principal.sub;
         return json(200, {});
       },
+    });
+  });
+
+  it("gives the route's layers its decoded params and query, as its handler", () => {
+    createApp().route({
+      method: 'GET',
+      path: '/users/{user_id}/orders/{id}',
+      params: { id: queryInteger({ min: 1 }) },
+      query: { page: queryInteger() },
+      use: [
+        async (ctx, next) => {
+          expectTypeOf(ctx.params.id).toEqualTypeOf<number>();
+          expectTypeOf(ctx.params.user_id).toEqualTypeOf<string>();
+          expectTypeOf(ctx.query.page).toEqualTypeOf<number | undefined>();
+          return next();
+        },
+      ],
+      handler: (ctx) => {
+        expectTypeOf(ctx.params.id).toEqualTypeOf<number>();
+        return json(200, {});
+      },
+    });
+  });
+
+  it('accepts a layer that reads an input only on a route that decodes it so', () => {
+    // A layer bound to a constant says what it reads; a generic one reads nothing in particular.
+    const byNumber: Middleware<Context<{ readonly id: number }>> = (_ctx, next) => next();
+    const byText: Middleware<Context<{ readonly id: string }>> = (_ctx, next) => next();
+    const anyRoute = conditional({ policy: { scope: 'private', maxAge: 0 } });
+    createApp().route({
+      method: 'GET',
+      path: '/orders/{id}',
+      params: { id: queryInteger({ min: 1 }) },
+      query: { page: queryInteger() },
+      use: [byNumber, anyRoute, requireAuth()],
+      handler: () => json(200, {}),
+    });
+    createApp().route({
+      method: 'GET',
+      path: '/books/{id}',
+      use: [byText, anyRoute],
+      handler: () => json(200, {}),
+    });
+    createApp().route({
+      method: 'GET',
+      path: '/orders/{id}',
+      params: { id: queryInteger({ min: 1 }) },
+      // @ts-expect-error: the route decodes {id} to a number, the layer reads a string
+      use: [byText],
+      handler: () => json(200, {}),
+    });
+    createApp().route({
+      method: 'GET',
+      path: '/books/{id}',
+      // @ts-expect-error: the route leaves {id} a string, the layer reads a number
+      use: [byNumber],
+      handler: () => json(200, {}),
     });
   });
 

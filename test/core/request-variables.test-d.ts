@@ -87,7 +87,10 @@ describe('ctx.var at a declared route', () => {
       path: '/books/{id}',
       use: [
         conditional({
-          load: async (ctx): Promise<Book> => ({ id: ctx.params.id ?? '', version: 1 }),
+          load: async (ctx: Context<{ readonly id: string }>): Promise<Book> => ({
+            id: ctx.params.id,
+            version: 1,
+          }),
           validators: (_ctx, loaded) => ({ etag: `"${loaded.version}"` }),
         }),
         requireAuth(),

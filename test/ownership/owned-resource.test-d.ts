@@ -2,6 +2,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { conditional } from '../../src/caching/index.js';
 import { defineRoute, json } from '../../src/core/index.js';
 import { ownedResource } from '../../src/ownership/index.js';
+import { queryInteger } from '../../src/validation/query-codecs.js';
 
 interface Note {
   readonly id: string;
@@ -46,5 +47,37 @@ describe('ownedResource types', () => {
     defineRoute({ method: 'GET', path: '/notes/{note_id}', use: [byKey], handler: () => json(200, {}) });
     // @ts-expect-error: /notes/{id} has no {note_id}
     defineRoute({ method: 'GET', path: '/notes/{id}', use: [byKey], handler: () => json(200, {}) });
+  });
+
+  it('loads by the id the route decoded, and fits only a route that decodes it so', () => {
+    const byNumber = ownedResource({
+      noun: 'order',
+      load: (id: number) => ({ id, ownerId: 'u' }),
+      ownerOf: (order) => order.ownerId,
+    });
+    const numericId = queryInteger({ min: 1 });
+    defineRoute({
+      method: 'GET',
+      path: '/orders/{id}',
+      params: { id: numericId },
+      use: [byNumber],
+      handler: (ctx) => {
+        expectTypeOf(ctx.var.order.id).toEqualTypeOf<number>();
+        return json(200, {});
+      },
+    });
+    // Through conditional's loader too: its layer reads the decoded id.
+    const checked = conditional({ load: byNumber.load, validators: () => undefined });
+    defineRoute({
+      method: 'GET',
+      path: '/orders/{id}',
+      params: { id: numericId },
+      use: [checked],
+      handler: () => json(200, {}),
+    });
+    // @ts-expect-error: /orders/{id} without a codec leaves the id a string
+    defineRoute({ method: 'GET', path: '/orders/{id}', use: [byNumber], handler: () => json(200, {}) });
+    // @ts-expect-error: the same through conditional
+    defineRoute({ method: 'GET', path: '/orders/{id}', use: [checked], handler: () => json(200, {}) });
   });
 });

@@ -36,7 +36,7 @@ export function booksRoutes(deps: { readonly bookStore: BookStore }) {
   // the document is built, and nothing is hashed but ids and versions.
   const listed = conditional({
     policy: publicMinute,
-    load: (ctx: Context) => {
+    load: (ctx: Context<{}, { readonly author?: string }>) => {
       const { author } = ctx.query;
       return bookStore.list(author === undefined ? {} : { author });
     },
@@ -49,7 +49,8 @@ export function booksRoutes(deps: { readonly bookStore: BookStore }) {
   });
   const found = conditional({
     policy: publicMinute,
-    load: (ctx: Context<{ readonly id: string }>) => bookStore.get(Number(ctx.params.id)),
+    // The route's `params` codec decoded the id before this runs: a number, here as in the handler.
+    load: (ctx: Context<{ readonly id: number }>) => bookStore.get(ctx.params.id),
     validators: (_ctx, book) =>
       book && { etag: versionEtag(`${book.id}-${book.updatedAt.getTime()}`), lastModified: book.updatedAt },
   });

@@ -74,20 +74,20 @@ export function ordersRoutes(deps: OrdersDeps) {
   // Another user's order is indistinguishable from an absent one: always the same 404.
   const ownOrder = ownedResource({
     noun: 'order',
-    // The route's `params` codec refused any other id (404) before this runs.
-    load: (id) => orders.find(Number(id)).then((found) => (found.kind === 'live' ? found.order : undefined)),
+    // The route's `params` codec decoded the id (and refused any other, 404) before this runs.
+    load: (id: number) => orders.find(id).then((found) => (found.kind === 'live' ? found.order : undefined)),
     ownerOf: (order: Order) => order.ownerId,
   });
   // DELETE is idempotent: the owner's tombstone answers 204 again, anyone else's the same 404.
   type OrderOrTombstone =
     | (Order & { readonly live: true })
     | { readonly id: number; readonly ownerId: string; readonly live: false };
-  const ownOrderOrTombstone = ownedResource<OrderOrTombstone>({
+  const ownOrderOrTombstone = ownedResource({
     noun: 'order',
-    load: async (id) => {
-      const found = await orders.find(Number(id));
+    load: async (id: number): Promise<OrderOrTombstone | undefined> => {
+      const found = await orders.find(id);
       if (found.kind === 'live') return { ...found.order, live: true };
-      if (found.kind === 'deleted') return { id: Number(id), ownerId: found.ownerId, live: false };
+      if (found.kind === 'deleted') return { id, ownerId: found.ownerId, live: false };
       return undefined;
     },
     ownerOf: (order) => order.ownerId,

@@ -105,8 +105,8 @@ const WRITE = { scopes: ['standards:write'] } as const;
 export function standardsRoutes(deps: StandardsDeps) {
   const { standardStore: standards, idempotencyStore } = deps;
   // The live standard, loaded once for the validators and the handler; anything else is a 404.
-  const live = async (ctx: Context): Promise<Standard> => {
-    const found = await standards.find(ctx.params.standard_id ?? '');
+  const live = async (ctx: Context<{ readonly standard_id: string }>): Promise<Standard> => {
+    const found = await standards.find(ctx.params.standard_id);
     if (found.kind !== 'live') throw notFound();
     return found.standard;
   };
