@@ -44,6 +44,7 @@ export {
   type DecodedQuery,
   type DocumentKind,
   defineRoute,
+  type LayerContext,
   type ParamCodecs,
   type QueryCodecs,
   type ResourceBody,
