@@ -1,15 +1,15 @@
 import type { AttributeRule } from '../envelope/resource-type.js';
-import type { Params, Principal } from '../http/types.js';
+import type { Inputs, Principal } from '../http/types.js';
 
 /**
  * Whether `principal` may access the top-level parent of a nested path, decided from the path alone
- * (`parentId` is the raw value of the parent's parameter). Deciding before loading keeps a forbidden
- * caller from learning which ids exist.
+ * (`parentId` is the parent's id as text: a decoded `7` is `'7'`; `params` the route's parameters as
+ * it decoded them). Deciding before loading keeps a forbidden caller from learning which ids exist.
  */
 export type AccessRule = (
   principal: Principal,
   parentId: string,
-  params: Params,
+  params: Inputs,
 ) => boolean | Promise<boolean>;
 
 // RFC 6749 section 3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E )

@@ -1,4 +1,4 @@
-import type { Params, Principal } from '../http/types.js';
+import type { Inputs, Principal } from '../http/types.js';
 import { type LevelFact, nextOwnershipStep, type OwnershipFacts } from './decision.js';
 import type { OwnedLevel, OwnedPath } from './owned-path.js';
 
@@ -10,7 +10,7 @@ export type OwnershipResult<Records extends readonly unknown[]> =
   | {
       readonly outcome: 'not-found';
       readonly status: 404;
-      /** The level that failed (0 = the top-level parent), its noun and the id asked for. */
+      /** The level that failed (0 = the top-level parent), its noun and the id asked for, as text. */
       readonly level: number;
       readonly noun: string;
       readonly id: string;
@@ -27,9 +27,9 @@ export type OwnershipResult<Records extends readonly unknown[]> =
  * if (result.outcome === 'allow') { const [user, order] = result.records; }
  */
 export async function checkOwnership<Records extends readonly unknown[]>(
-  path: OwnedPath<Records, string>,
+  path: OwnedPath<Records, string, object, object>,
   principal: Principal | undefined,
-  params: Params,
+  params: Inputs,
 ): Promise<OwnershipResult<Records>> {
   return decideOwnership(path, principal, params);
 }
@@ -40,9 +40,9 @@ export async function checkOwnership<Records extends readonly unknown[]>(
  * `checkOwnership` rejects.
  */
 export function decideOwnership<Records extends readonly unknown[]>(
-  path: OwnedPath<Records, string>,
+  path: OwnedPath<Records, string, object, object>,
   principal: Principal | undefined,
-  params: Params,
+  params: Inputs,
 ): OwnershipResult<Records> | Promise<OwnershipResult<Records>> {
   const { levels } = path;
   // One facts object for the whole check, appended to as the steps are taken.
@@ -80,11 +80,11 @@ export function decideOwnership<Records extends readonly unknown[]>(
             status: 404,
             level: step.level,
             noun: level.noun,
-            id: paramOf(params, level.param),
+            id: String(paramOf(params, level.param)),
           };
         }
         case 'check-access': {
-          const answer = path.access(principal!, paramOf(params, levels[0]!.param), params);
+          const answer = path.access(principal!, String(paramOf(params, levels[0]!.param)), params);
           if (isThenable(answer)) {
             return Promise.resolve(answer).then((settled) => {
               grant(settled);
@@ -126,7 +126,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-function paramOf(params: Params, name: string): string {
+/** A level's id as the route decoded it (the string where it has no codec). */
+function paramOf(params: Inputs, name: string): unknown {
   const value = params[name];
   if (value === undefined) throw new Error(`ownership: the route has no {${name}} parameter`);
   return value;

@@ -3,7 +3,7 @@ import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
 import { ApiError } from '../errors/api-error.js';
 import { echo } from '../errors/echo.js';
-import type { Context, Middleware } from '../http/types.js';
+import type { Context, Inputs, Middleware } from '../http/types.js';
 import { decideOwnership, type OwnershipResult } from './check.js';
 import type { OwnedPath, ParamsFor } from './owned-path.js';
 
@@ -11,9 +11,10 @@ export interface OwnershipGuardOptions<
   Records extends readonly unknown[],
   Names extends string,
   Vars extends object = {},
+  Ps extends object = ParamsFor<Names>,
 > {
   /** The nested path to protect, built with `ownedPath(...).child(...)`. */
-  readonly path: OwnedPath<Records, Names, Vars>;
+  readonly path: OwnedPath<Records, Names, Vars, Ps>;
   /** The `realm` of the 401 challenge (RFC 6750 section 3). Default `api`, as `authenticate` uses. */
   readonly realm?: string;
 }
@@ -34,9 +35,12 @@ export interface OwnershipGuardOptions<
  *   handler: (ctx) => json(200, { data: ... ctx.var.order ... }) });
  * @see https://owasp.org/API-Security/editions/2023/en/0xa1-broken-object-level-authorization/
  */
-export function ownershipGuard<Records extends readonly unknown[], Names extends string, Vars extends object>(
-  options: OwnershipGuardOptions<Records, Names, Vars>,
-): Middleware<Context<ParamsFor<Names>>, Vars> {
+export function ownershipGuard<
+  Records extends readonly unknown[],
+  Names extends string,
+  Vars extends object,
+  Ps extends object,
+>(options: OwnershipGuardOptions<Records, Names, Vars, Ps>): Middleware<Context<Ps & Inputs>, Vars> {
   const { path } = options;
   if (path === undefined || !Array.isArray(path.levels) || path.levels.length === 0) {
     throw new TypeError('ownershipGuard: path must be built with ownedPath(...)');
@@ -47,7 +51,7 @@ export function ownershipGuard<Records extends readonly unknown[], Names extends
   // The 401 is requireAuth's own, so every protected route answers it identically.
   const realm = options.realm ?? 'api';
   const { levels } = path;
-  const settle = (ctx: Context<ParamsFor<Names>>, result: OwnershipResult<Records>): undefined => {
+  const settle = (ctx: Context<Ps & Inputs>, result: OwnershipResult<Records>): undefined => {
     switch (result.outcome) {
       case 'unauthenticated':
         throw unauthenticatedError(realm);
@@ -70,7 +74,7 @@ export function ownershipGuard<Records extends readonly unknown[], Names extends
     }
   };
   // A hook, not a frame around the rest: the pipeline waits only while a loader does.
-  const layer = defineMiddleware<Context<ParamsFor<Names>>>({
+  const layer = defineMiddleware<Context<Ps & Inputs>>({
     before: function ownershipGuardMiddleware(ctx) {
       const result = decideOwnership(path, ctx.var.principal, ctx.params);
       return result instanceof Promise ? result.then((settled) => settle(ctx, settled)) : settle(ctx, result);

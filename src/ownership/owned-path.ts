@@ -1,10 +1,16 @@
 import type { AccessRule } from './access.js';
 
-/** Loads a record by its raw path id; `undefined` (or a malformed id) means absent. */
-export type Loader<R, Parent> = (id: string, parent: Parent) => R | undefined | Promise<R | undefined>;
+/**
+ * Loads a record by its path id, as the route's `params` codec decoded it (the string where the route
+ * has none); `undefined` (or an id no record could have) means absent.
+ */
+export type Loader<R, Parent, Id = string> = (
+  id: Id,
+  parent: Parent,
+) => R | undefined | Promise<R | undefined>;
 
 /** The top-level parent of a nested path: `/users/{id}`. */
-export interface ParentLevel<R, N extends string, K extends string = string> {
+export interface ParentLevel<R, N extends string, K extends string = string, Id = string> {
   /** The route parameter holding its id. */
   readonly param: N;
   /**
@@ -12,18 +18,19 @@ export interface ParentLevel<R, N extends string, K extends string = string> {
    * record under (`ctx.var.user`). Default `resource`.
    */
   readonly noun?: K;
-  readonly load: (id: string) => R | undefined | Promise<R | undefined>;
+  /** Loads it by its id, as the route decoded it (see {@link Loader}). */
+  readonly load: (id: Id) => R | undefined | Promise<R | undefined>;
   /** Who may access it (checked before it is loaded). */
   readonly access: AccessRule;
 }
 
 /** A level below another: `/orders/{order_id}` under `/users/{id}`. */
-export interface ChildLevel<R, Parent, N extends string, K extends string = string> {
+export interface ChildLevel<R, Parent, N extends string, K extends string = string, Id = string> {
   readonly param: N;
   /** As for the parent: error details, and the record's name in `ctx.var`. Distinct per level. */
   readonly noun?: K;
   /** Gets the loaded parent too, so a store can look up within it; `belongsTo` is checked anyway. */
-  readonly load: Loader<R, Parent>;
+  readonly load: Loader<R, Parent, Id>;
   /** Whether `record` belongs to `parent`. Required: existence alone is never enough (see docs/ownership.md). */
   readonly belongsTo: (record: R, parent: Parent) => boolean;
 }
@@ -32,7 +39,7 @@ export interface ChildLevel<R, Parent, N extends string, K extends string = stri
 export interface OwnedLevel {
   readonly param: string;
   readonly noun: string;
-  readonly load: Loader<unknown, unknown>;
+  readonly load: Loader<unknown, unknown, unknown>;
   /** `undefined` for the top-level parent. */
   readonly belongsTo: ((record: unknown, parent: unknown) => boolean) | undefined;
 }
@@ -54,18 +61,20 @@ export type ParamsFor<N extends string, Id = string> = { readonly [K in N]: Id }
 /**
  * A nested path declared level by level, with the records the guard loaded for it. Build one with
  * {@link ownedPath}, extend it with {@link OwnedPath.child}, protect a route with `ownershipGuard`.
+ * `Ps` are the route parameters it reads, each typed as its loader takes it.
  */
 export interface OwnedPath<
   Records extends readonly unknown[],
   Names extends string,
   Vars extends object = {},
+  Ps extends object = ParamsFor<Names>,
 > {
   readonly levels: readonly OwnedLevel[];
   readonly access: AccessRule;
   /** This path with one more level below its last one. */
-  child<R, N extends string, const K extends string = string>(
-    level: ChildLevel<R, Last<Records>, N, K>,
-  ): OwnedPath<[...Records, R], Names | N, Vars & OwnedRecord<K, R>>;
+  child<R, N extends string, const K extends string = string, Id = string>(
+    level: ChildLevel<R, Last<Records>, N, K, Id>,
+  ): OwnedPath<[...Records, R], Names | N, Vars & OwnedRecord<K, R>, Ps & ParamsFor<N, Id>>;
 }
 
 function checkLevel(level: { param?: unknown; load?: unknown; noun?: unknown }, what: string): void {
@@ -78,15 +87,19 @@ function checkLevel(level: { param?: unknown; load?: unknown; noun?: unknown }, 
   }
 }
 
-function build<Records extends readonly unknown[], Names extends string, Vars extends object>(
-  levels: readonly OwnedLevel[],
-  access: AccessRule,
-): OwnedPath<Records, Names, Vars> {
+function build<
+  Records extends readonly unknown[],
+  Names extends string,
+  Vars extends object,
+  Ps extends object,
+>(levels: readonly OwnedLevel[], access: AccessRule): OwnedPath<Records, Names, Vars, Ps> {
   const frozen = Object.freeze([...levels]);
   return Object.freeze({
     levels: frozen,
     access,
-    child<R, N extends string, K extends string = string>(level: ChildLevel<R, Last<Records>, N, K>) {
+    child<R, N extends string, K extends string = string, Id = string>(
+      level: ChildLevel<R, Last<Records>, N, K, Id>,
+    ) {
       checkLevel(level, 'ownedPath.child');
       if (typeof level.belongsTo !== 'function') {
         throw new TypeError(
@@ -104,10 +117,13 @@ function build<Records extends readonly unknown[], Names extends string, Vars ex
       const added: OwnedLevel = {
         param: level.param,
         noun: level.noun ?? 'resource',
-        load: level.load as Loader<unknown, unknown>,
+        load: level.load as Loader<unknown, unknown, unknown>,
         belongsTo: level.belongsTo as (record: unknown, parent: unknown) => boolean,
       };
-      return build<[...Records, R], Names | N, Vars & OwnedRecord<K, R>>([...frozen, added], access);
+      return build<[...Records, R], Names | N, Vars & OwnedRecord<K, R>, Ps & ParamsFor<N, Id>>(
+        [...frozen, added],
+        access,
+      );
     },
   });
 }
@@ -123,16 +139,16 @@ function build<Records extends readonly unknown[], Names extends string, Vars ex
  *     belongsTo: (order, user) => order.ownerId === user.id });
  * // in the handler, after ownershipGuard({ path: userOrder }): ctx.var.user, ctx.var.order
  */
-export function ownedPath<R, N extends string, const K extends string = string>(
-  parent: ParentLevel<R, N, K>,
-): OwnedPath<[R], N, OwnedRecord<K, R>> {
+export function ownedPath<R, N extends string, const K extends string = string, Id = string>(
+  parent: ParentLevel<R, N, K, Id>,
+): OwnedPath<[R], N, OwnedRecord<K, R>, ParamsFor<N, Id>> {
   checkLevel(parent, 'ownedPath');
   if (typeof parent.access !== 'function') throw new TypeError('ownedPath: access must be a function');
   const level: OwnedLevel = {
     param: parent.param,
     noun: parent.noun ?? 'resource',
-    load: parent.load as Loader<unknown, unknown>,
+    load: parent.load as Loader<unknown, unknown, unknown>,
     belongsTo: undefined,
   };
-  return build<[R], N, OwnedRecord<K, R>>([level], parent.access);
+  return build<[R], N, OwnedRecord<K, R>, ParamsFor<N, Id>>([level], parent.access);
 }

@@ -9,6 +9,7 @@ import { createApp } from '../../src/app/app.js';
 import { defineMiddleware } from '../../src/core/compose.js';
 import { json } from '../../src/core/response.js';
 import type { Context, Middleware } from '../../src/http/types.js';
+import { ownedPath, ownershipGuard } from '../../src/ownership/index.js';
 import { decodeQuery } from '../../src/validation/decode-query.js';
 import { queryInteger } from '../../src/validation/query-codecs.js';
 import { send } from './send.js';
@@ -107,5 +108,40 @@ describe('decoded route inputs', () => {
     });
     expect((await send(app, 'GET', '/books?size=3')).status).toBe(200);
     expect(seen).toEqual([{ size: 3 }, ['3'], { size: 3 }]);
+  });
+
+  it("reach an ownership path's loaders decoded, and its 404 names the id as text", async () => {
+    const notes = new Map([[7, { id: 7, ownerId: 'alice' }]]);
+    const loaded: unknown[] = [];
+    const userNote = ownedPath({
+      param: 'user_id',
+      noun: 'user',
+      load: (id) => ({ id }),
+      access: (principal, parentId) => principal.sub === parentId,
+    }).child({
+      param: 'id',
+      noun: 'note',
+      load: (id: number) => {
+        loaded.push(id);
+        return notes.get(id);
+      },
+      belongsTo: (note, user) => note.ownerId === user.id,
+    });
+    const signedIn: Middleware = (ctx, next) => {
+      ctx.var.principal = { sub: 'alice', scopes: new Set(), claims: {} };
+      return next();
+    };
+    const app = createApp({ use: [signedIn] }).route({
+      method: 'GET',
+      path: '/users/{user_id}/notes/{id}',
+      params: { id: queryInteger({ min: 1 }) },
+      use: [ownershipGuard({ path: userNote })],
+      handler: (ctx) => json(200, { meta: { note: ctx.var.note.id } }),
+    });
+    expect((await send(app, 'GET', '/users/alice/notes/7')).body.meta).toEqual({ note: 7 });
+    const missing = await send(app, 'GET', '/users/alice/notes/8');
+    expect(missing.status).toBe(404);
+    expect(missing.body.errors[0].detail).toBe('No note with id "8".');
+    expect(loaded).toEqual([7, 8]);
   });
 });

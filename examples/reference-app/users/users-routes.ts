@@ -129,11 +129,9 @@ export function usersRoutes(deps: UsersDeps) {
   const userOrder = user.child({
     param: 'order_id',
     noun: 'order',
-    // The route's `params` refused a malformed id (404) before the guards run; they see the text.
-    load: async (id): Promise<Order | undefined> => {
-      const decoded = orderId.decode(id);
-      if (decoded._tag === 'Left') return undefined;
-      const found = await orders.find(decoded.right);
+    // The route's `params` decoded the id (and refused a malformed one, 404) before the guards run.
+    load: async (id: number): Promise<Order | undefined> => {
+      const found = await orders.find(id);
       return found.kind === 'live' ? found.order : undefined;
     },
     belongsTo: (order, owner) => order.ownerId === owner.id,
