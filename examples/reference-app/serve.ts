@@ -14,7 +14,7 @@ import Koa from 'koa';
 import type { App } from 'rest-conventions';
 import { mountApp as expressMount } from 'rest-conventions/adapters/express';
 import { appHandler, mountApp as fastifyMount } from 'rest-conventions/adapters/fastify';
-import { toFetchHandler } from 'rest-conventions/adapters/fetch';
+import { nodeServerErrorResponse, toFetchHandler } from 'rest-conventions/adapters/fetch';
 import { mountApp as honoMount } from 'rest-conventions/adapters/hono';
 import { mountApp as koaMount } from 'rest-conventions/adapters/koa';
 import {
@@ -79,8 +79,15 @@ export async function serve(
       const fetchHandler = toFetchHandler(app);
       return listen(
         boundedServer(
-          getRequestListener((request, env) =>
-            fetchHandler(request, { remoteAddress: env.incoming.socket.remoteAddress }),
+          getRequestListener(
+            (request, env) =>
+              fetchHandler(request, {
+                remoteAddress: env.incoming.socket.remoteAddress,
+                // The target as sent: the Request's URL has dot segments resolved (docs/security.md).
+                target: env.incoming.url,
+              }),
+            // What @hono/node-server refuses before there is a Request: the node adapter's 400 document.
+            { errorHandler: nodeServerErrorResponse },
           ),
           limits,
         ),
@@ -101,7 +108,10 @@ export async function serve(
     case 'hono': {
       const server = new Hono();
       server.all('*', honoMount(app));
-      return listen(boundedServer(getRequestListener(server.fetch), limits), port);
+      return listen(
+        boundedServer(getRequestListener(server.fetch, { errorHandler: nodeServerErrorResponse }), limits),
+        port,
+      );
     }
     case 'fastify': {
       let server!: http.Server;

@@ -9,7 +9,9 @@ import { jsonLineLogger } from '../app/app.js';
 import { bodyBytesRead } from '../core/body.js';
 import { composePipeline } from '../core/compose.js';
 import { type RequestIdOptions, requestIdentity } from '../core/request-identity.js';
+import { answerRequestTarget } from '../core/request-target.js';
 import { renderError } from '../errors/render.js';
+import { originForm } from '../http/request-target.js';
 import type { ApiResponse, Context, HeaderBag, Logger, Middleware, RequestView } from '../http/types.js';
 import { contextKey } from '../http/types.js';
 import { malformedJsonError, takeJsonBody } from '../validation/json-text.js';
@@ -67,8 +69,9 @@ export function conventionsRunner(options: ConventionsOptions, framework: string
     ctx.set(DOWNSTREAM, downstream);
     if (toError !== undefined) ctx.set(CONVERTER, toError);
     // `X-Request-Id` and `Date` as `createApp` sends them, on every answer of these primitives.
-    // A pipeline that answered synchronously costs no extra promise turn, as in `createApp`.
-    const answer = pipeline(ctx);
+    // A pipeline that answered synchronously costs no extra promise turn, as in `createApp`. The
+    // target and Host are answered first, as `createApp` answers them (an outer runner did it).
+    const answer = (existing === undefined ? answerRequestTarget(ctx) : undefined) ?? pipeline(ctx);
     return answer instanceof Promise
       ? answer.then((response) => identity.stamp(response, ctx))
       : Promise.resolve(identity.stamp(answer, ctx));
@@ -78,7 +81,10 @@ export function conventionsRunner(options: ConventionsOptions, framework: string
 /** Fields of a request view that the framework knows. */
 export interface RequestViewFields {
   readonly method: string;
-  /** The request target as the framework sees it (`/books/7?x=1`), relative to any mount point. */
+  /**
+   * The request target as the client sent it (`/books/7?x=1`, or absolute-form), relative to any
+   * mount point.
+   */
   readonly target: string;
   readonly headers: HeaderBag;
   readonly remoteAddress: string | undefined;
@@ -88,7 +94,7 @@ export interface RequestViewFields {
 
 /** A neutral request view from what a framework knows about its request. */
 export function requestView(fields: RequestViewFields): RequestView {
-  const { target } = fields;
+  const target = originForm(fields.target);
   const query = target.indexOf('?');
   const view: { -readonly [K in keyof RequestView]: RequestView[K] } = {
     method: fields.method,

@@ -4,18 +4,23 @@
  */
 import type { App } from '../app/app.js';
 import { bodyBytes } from '../core/response.js';
+import { ApiError } from '../errors/api-error.js';
+import { errorDocument } from '../errors/error-document.js';
+import { JSON_API } from '../http/media-types.js';
+import { originForm } from '../http/request-target.js';
 import type { ApiResponse, RequestView } from '../http/types.js';
 import { fetchHeaders } from './fetch-headers.js';
 
 const EMPTY_BODY: AsyncIterable<Uint8Array> = { async *[Symbol.asyncIterator]() {} };
 
-/** A neutral request view over a fetch `Request`. */
-export function fromFetchRequest(request: Request, remoteAddress?: string): RequestView {
-  const url = request.url;
-  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
-  const rest = pathStart === -1 ? '/' : url.slice(pathStart);
-  const hash = rest.indexOf('#');
-  const target = hash === -1 ? rest : rest.slice(0, hash);
+/**
+ * A neutral request view over a fetch `Request`. `rawTarget` is the request target as the client
+ * sent it, where the runtime knows it (`@hono/node-server`: `env.incoming.url`): the `Request`'s URL
+ * has been resolved by the WHATWG parser (dot segments removed, a fragment dropped, `\` read as
+ * `/`), so without it those are answered for the resolved path.
+ */
+export function fromFetchRequest(request: Request, remoteAddress?: string, rawTarget?: string): RequestView {
+  const target = rawTarget === undefined ? resolvedTarget(request.url) : originForm(rawTarget);
   const query = target.indexOf('?');
   return {
     method: request.method,
@@ -43,6 +48,14 @@ function bodyOf(request: Request): AsyncIterable<Uint8Array> {
 async function* wholeBody(request: Request): AsyncIterable<Uint8Array> {
   const bytes = new Uint8Array(await request.arrayBuffer());
   if (bytes.byteLength > 0) yield bytes;
+}
+
+/** The path and query of a URL the WHATWG parser resolved, without its fragment. */
+function resolvedTarget(url: string): string {
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  const rest = pathStart === -1 ? '/' : url.slice(pathStart);
+  const hash = rest.indexOf('#');
+  return hash === -1 ? rest : rest.slice(0, hash);
 }
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
@@ -87,6 +100,12 @@ function streamOf(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array>
 /** Connection facts a runtime may know about a fetch request. */
 export interface FetchRequestInfo {
   readonly remoteAddress?: string;
+  /**
+   * The request target as the client sent it (`@hono/node-server`: `env.incoming.url`), so that
+   * dot segments, absolute-form and fragments are answered as on the node adapter (docs/security.md,
+   * "The request target"). Without it, the target of the `Request`'s resolved URL.
+   */
+  readonly target?: string;
 }
 
 /** Options of {@link toFetchHandler}. */
@@ -113,6 +132,22 @@ export function toFetchHandler(
   }
   return async function fetchHandler(request, info) {
     const address = info?.remoteAddress ?? clientAddress?.(request);
-    return toFetchResponse(await app.handle(fromFetchRequest(request, address)));
+    return toFetchResponse(await app.handle(fromFetchRequest(request, address, info?.target)));
   };
+}
+
+/**
+ * For `@hono/node-server`'s `errorHandler` option: its refusal of a request it cannot make a
+ * `Request` of (a `Host` it cannot parse, a backslash in the path, `*`, a malformed absolute URI) as
+ * the 400 error document the node adapter gives what node's parser refuses, rather than an empty
+ * 400; anything else as the generic 500 document.
+ *
+ * @example getRequestListener(handler, { errorHandler: nodeServerErrorResponse })
+ */
+export function nodeServerErrorResponse(error: unknown): Response {
+  const status = error instanceof Error && error.name === 'RequestError' ? 400 : 500;
+  return new Response(JSON.stringify(errorDocument(new ApiError(status))), {
+    status,
+    headers: { 'content-type': JSON_API, 'cache-control': 'no-store', connection: 'close' },
+  });
 }

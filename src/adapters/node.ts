@@ -6,6 +6,7 @@ import type http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app/app.js';
 import { bodyBytes, fieldsOf } from '../core/response.js';
+import { originForm } from '../http/request-target.js';
 import type { ApiResponse, HeaderBag, RequestView } from '../http/types.js';
 import { writeFallback500 } from './fallback.js';
 
@@ -38,7 +39,7 @@ class NodeRequestView implements RequestView {
   readonly remoteAddress: string | undefined;
 
   constructor(private readonly req: IncomingMessage) {
-    const url = req.url ?? '/';
+    const url = originForm(req.url ?? '/');
     const query = url.indexOf('?');
     this.method = req.method ?? 'GET';
     this.path = query === -1 ? url : url.slice(0, query);

@@ -1,6 +1,7 @@
 import { composePipeline, type MaybePromise } from '../core/compose.js';
 import { contractsOf } from '../core/contract.js';
 import { type RequestIdentity, type RequestIdOptions, requestIdentity } from '../core/request-identity.js';
+import { answerRequestTarget } from '../core/request-target.js';
 import { bodyBytes } from '../core/response.js';
 import type { RouteDefinition, RouteInfo, RouteRegistry } from '../core/route.js';
 import type { NamingRules } from '../core/route-pattern.js';
@@ -110,7 +111,7 @@ export function createApp(options: AppOptions = {}): App {
       // adapter answers with its fallback 500.
       try {
         const ctx = identity.contextOf(request, logger);
-        const result = pipeline(ctx);
+        const result = answerRequestTarget(ctx) ?? pipeline(ctx);
         return result instanceof Promise
           ? result.then((response) => finalize(response, ctx, identity))
           : Promise.resolve(finalize(result, ctx, identity));

@@ -14,6 +14,7 @@ import { parsePattern } from '../core/route-pattern.js';
 import { deprecation } from '../deprecation/middleware.js';
 import { ApiError } from '../errors/api-error.js';
 import { mediaTypeNegotiator } from '../http/media-types.js';
+import { isSafeMethod } from '../http/methods.js';
 import { type ApiResponse, type Context, contextKey, type Handler, type Middleware } from '../http/types.js';
 import { decodeQuery } from '../validation/decode-query.js';
 
@@ -150,14 +151,12 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
   return { info, use: layers, handler: terminal, negotiate };
 }
 
-const SAFE = new Set(['GET', 'HEAD']);
-
 /** The handler, behind the route's {@link NOT_ACCEPTABLE} answer when the request earned one. */
 function acceptableOnly(handler: Handler): Handler {
   return (ctx) => {
     const refused = ctx.get(NOT_ACCEPTABLE);
     if (refused === undefined) return handler(ctx);
-    if (!SAFE.has(ctx.request.method)) throw refused;
+    if (!isSafeMethod(ctx.request.method)) throw refused;
     const answer = (response: ApiResponse): ApiResponse => {
       const representation = response.json !== undefined || response.raw !== undefined;
       if (response.status < 300 && representation) throw refused;

@@ -8,6 +8,12 @@ export {
   PROBLEM_JSON,
   RESPONSE_MEDIA_TYPES,
 } from '../http/media-types.js';
+export {
+  decideRequestTarget,
+  originForm,
+  type TargetDecision,
+  type TargetFacts,
+} from '../http/request-target.js';
 export * from '../http/types.js';
 export { DEFAULT_BODY_LIMIT, readBody } from './body.js';
 export { ACCEPTED_CONTENT_CODINGS, checkRequestCodings } from './codings.js';

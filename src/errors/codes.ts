@@ -98,7 +98,7 @@ export const ERROR_CODES = {
   'invalid-header': {
     status: [400],
     modules: ['core', 'auth', 'caching'],
-    when: 'a malformed `Content-Length`, a repeated `Authorization`, or `*` listed with entity tags',
+    when: 'a malformed `Content-Length`, two `Host` fields or an invalid one, a repeated `Authorization`, or `*` listed with entity tags',
   },
   'invalid-idempotency-key': {
     status: [400],
@@ -114,6 +114,11 @@ export const ERROR_CODES = {
     status: [400],
     modules: ['core', 'adapters'],
     when: 'a path parameter that is not valid percent-encoding',
+  },
+  'invalid-target': {
+    status: [400],
+    modules: ['core'],
+    when: 'a request target naming no resource here: `*`, another scheme than http(s), userinfo, a fragment or a backslash',
   },
   'invalid-token': { status: [401], modules: ['auth'], when: 'a malformed, bad or expired bearer token' },
   'invalid-utf8': { status: [400], modules: ['validation'], when: 'body bytes that are not UTF-8' },

@@ -1,6 +1,7 @@
 import { readBody } from '../core/body.js';
 import { describeLayer } from '../core/contract.js';
 import { canonicalPath } from '../http/canonical-path.js';
+import { nonIdempotentMethods } from '../http/methods.js';
 import type { Context, Middleware } from '../http/types.js';
 import { peekJsonBody } from '../validation/json-text.js';
 import { claimLifecycle } from './claim-lifecycle.js';
@@ -33,7 +34,8 @@ export interface IdempotencyAdds {
   readonly idempotencyTransaction?: PooledConnection;
 }
 
-const GUARDED_METHODS = new Set(['POST', 'PATCH']);
+/** The methods a retry may repeat (POST, PATCH): those the key guards. */
+const GUARDED_METHODS = new Set(nonIdempotentMethods());
 
 /**
  * Make POST and PATCH safe to retry with an `Idempotency-Key`

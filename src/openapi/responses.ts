@@ -1,6 +1,7 @@
 import type { HeaderContract, OperationContract, StatusContract } from '../core/contract.js';
 import type { RouteAuth } from '../core/route.js';
 import { JSON_API, JSON_MEDIA, PROBLEM_JSON, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
+import { takesContent } from '../http/methods.js';
 import { ComponentRegistry } from './component-registry.js';
 import type { DescribedRoute, DocumentedBody } from './described-route.js';
 import { embedded, isResourceBody, resourceDocumentRef } from './resource-schemas.js';
@@ -92,7 +93,7 @@ export function responsesOf(input: ResponsesInput): Record<string, OpenApiRespon
   };
   if (/\{[^}]+\}/.test(route.pattern)) addStatus(404);
   // A write reads a body (declared, or decoded by the handler): 400, 413 and 415 are its answers.
-  const writes = method === 'POST' || method === 'PUT' || method === 'PATCH';
+  const writes = takesContent(method);
   if (route.query !== undefined || route.body !== undefined || writes) addStatus(400);
   if (route.body !== undefined || writes) {
     addStatus(413);

@@ -5,6 +5,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../app/app.js';
+import { originForm } from '../../http/request-target.js';
 import { mountPrefix } from '../conventions.js';
 import { type ClientAddressOption, clientAddressOption, incomingView, wireBody } from '../node-host.js';
 import { payloadOf } from './replies.js';
@@ -27,7 +28,7 @@ export function appHandler(
   const clientAddress = clientAddressOption(options.clientAddress, 'fastify appHandler');
   const prefix = mountPrefix(options.prefix, 'fastify appHandler');
   return async function fastifyMountedApp(request, reply) {
-    const target = request.url.slice(prefix.length);
+    const target = originForm(request.url).slice(prefix.length);
     const parsed = request.body as AsyncIterable<Uint8Array> | undefined;
     const stream = parsed !== undefined && Symbol.asyncIterator in Object(parsed) ? parsed : request.raw;
     const view = incomingView(
@@ -64,5 +65,8 @@ export function mountApp(app: App, options: Omit<FastifyMountOptions, 'prefix'> 
     fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     fastify.all('/*', handler);
     fastify.all('/', handler);
+    // `all` is Fastify's list of methods; any other (PROPFIND, PURGE) reaches its not-found handler,
+    // so the app answers it too (405 with Allow, or 404), as on every other adapter.
+    fastify.setNotFoundHandler(handler);
   };
 }

@@ -36,9 +36,25 @@ export interface HonoConventionsOptions extends ConventionsOptions, HonoClientAd
 const CONTEXTS = new WeakMap<Request, Context>();
 
 /** `@hono/node-server` passes the node request as `c.env.incoming`; other runtimes do not. */
+function nodeIncoming(c: HonoContext): { socket?: { remoteAddress?: string }; url?: string } | undefined {
+  return (c.env as { incoming?: { socket?: { remoteAddress?: string }; url?: string } } | undefined)
+    ?.incoming;
+}
+
 function nodePeer(c: HonoContext): string | undefined {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress;
+  return nodeIncoming(c)?.socket?.remoteAddress;
+}
+
+/**
+ * The target as the client sent it, where `@hono/node-server` keeps it (Hono's own URL has been
+ * resolved by the WHATWG parser), else the path and query of Hono's URL.
+ */
+function targetOf(c: HonoContext): string {
+  const raw = nodeIncoming(c)?.url;
+  if (raw !== undefined) return raw;
+  const url = c.req.url;
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  return pathStart === -1 ? '/' : url.slice(pathStart);
 }
 
 function addressOf(
@@ -81,11 +97,9 @@ export function conventions(options: HonoConventionsOptions): MiddlewareHandler 
   const run = conventionsRunner(options, 'hono');
   const clientAddress = addressOf(options.clientAddress, 'hono conventions');
   return async function honoConventions(c, next) {
-    const url = c.req.url;
-    const pathStart = url.indexOf('/', url.indexOf('//') + 2);
     const view = requestView({
       method: c.req.method,
-      target: pathStart === -1 ? '/' : url.slice(pathStart),
+      target: targetOf(c),
       headers: fetchHeaders(c.req.raw.headers),
       remoteAddress: clientAddress(c),
       body: () => cachedBody(c),
@@ -234,7 +248,7 @@ export function mountApp(app: App, options: HonoMountOptions = {}): (c: HonoCont
   const prefix = mountPrefix(options.prefix, 'hono mountApp');
   const clientAddress = addressOf(options.clientAddress, 'hono mountApp');
   return async function honoMountedApp(c) {
-    const view = fromFetchRequest(c.req.raw, clientAddress(c));
+    const view = fromFetchRequest(c.req.raw, clientAddress(c), nodeIncoming(c)?.url);
     const inside = view.path.startsWith(prefix) ? view.path.slice(prefix.length) : view.path;
     return toFetchResponse(
       await app.handle({

@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import type { Context as KoaContext, Middleware as KoaMiddleware, Next } from 'koa';
 import type { App } from '../../app/app.js';
 import { bodyBytes, collectBody } from '../../core/response.js';
+import { originForm } from '../../http/request-target.js';
 import type { ApiResponse, Context, Params, Principal } from '../../http/types.js';
 import { callerCheck, type RequireCallerOptions } from '../caller.js';
 import {
@@ -204,7 +205,7 @@ export function mountApp(app: App, options: KoaMountOptions = {}): KoaMiddleware
   const clientAddress = clientAddressOption(options.clientAddress, 'koa mountApp');
   return async function koaMountedApp(ctx: KoaContext, next: Next) {
     quietClientDisconnects(ctx.app);
-    const url = ctx.url;
+    const url = originForm(ctx.url);
     if (prefix !== '' && !(url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`))) {
       return next();
     }
