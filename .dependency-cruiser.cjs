@@ -58,9 +58,9 @@ module.exports = {
     ),
     layer(
       'stores-below-middleware',
-      'A store (src/<convention>/stores/) is driven by its middleware and never reaches up into it or the pipeline.',
+      'A store (src/<convention>/stores/) takes plain values: it never sees a request (src/http), nor reaches up into its middleware or the pipeline.',
       '^src/(idempotency|ratelimit)/stores/',
-      '^src/((core|app|adapters)/|(idempotency|ratelimit)/(middleware|options|claim-lifecycle)[.]ts$)',
+      '^src/((http|core|app|adapters)/|(idempotency|ratelimit)/(middleware|options|claim-lifecycle)[.]ts$)',
     ),
     layer('adapters-below-tools', 'Adapters never import a tool.', '^src/adapters/', `^src/(${TOOLS})/`),
     {

@@ -5,7 +5,12 @@ import { shouldStore, toStoredResponse } from './decision.js';
 import { inProgressError, storeUnavailableError } from './errors.js';
 import { LeaseRenewals, type RunningClaim } from './lease-renewals.js';
 import type { Config } from './options.js';
-import { type ClaimOutcome, NotReplicatedError, type StoreTransaction } from './stores/store.js';
+import {
+  type ClaimOptions,
+  type ClaimOutcome,
+  NotReplicatedError,
+  type StoreTransaction,
+} from './stores/store.js';
 
 const FIRST_POLL_MS = 10;
 const MAX_POLL_MS = 250;
@@ -45,9 +50,11 @@ export function claimLifecycle(config: Config) {
         ctx.logger.warn({ requestId: ctx.requestId, err: error }, `idempotency: ${what} failed`),
     );
 
-  const claimOnce = (key: string, fingerprint: string, owner: string, ctx: Context): Promise<ClaimOutcome> =>
+  // A store that shares a transaction with the handler opens it with the claim, for `begin`.
+  const options: ClaimOptions | undefined = store.begin === undefined ? undefined : { withTransaction: true };
+  const claimOnce = (key: string, fingerprint: string, owner: string): Promise<ClaimOutcome> =>
     bounded(
-      () => store.claim(key, fingerprint, config.leaseMs, owner, ctx),
+      () => store.claim(key, fingerprint, config.leaseMs, owner, options),
       // A claim that lands after its deadline would block the key until the lease ends: undo it.
       (late) => {
         if (late.kind === 'claimed') store.release(key, late.token).catch(() => undefined);
@@ -57,13 +64,12 @@ export function claimLifecycle(config: Config) {
     key: string,
     fingerprint: string,
     owner: string,
-    ctx: Context,
     waitMs: number,
   ): Promise<ClaimOutcome> => {
     const deadline = config.now() + waitMs;
     let pause = FIRST_POLL_MS;
     for (;;) {
-      const outcome = await claimOnce(key, fingerprint, owner, ctx);
+      const outcome = await claimOnce(key, fingerprint, owner);
       if (outcome.kind !== 'in-progress' || config.now() >= deadline) return outcome;
       await new Promise((resolve) => setTimeout(resolve, pause));
       pause = Math.min(pause * 2, MAX_POLL_MS);
@@ -73,8 +79,7 @@ export function claimLifecycle(config: Config) {
   const claim =
     waitMs === undefined
       ? claimOnce
-      : (key: string, fingerprint: string, owner: string, ctx: Context) =>
-          claimWaiting(key, fingerprint, owner, ctx, waitMs);
+      : (key: string, fingerprint: string, owner: string) => claimWaiting(key, fingerprint, owner, waitMs);
 
   const renewals = new LeaseRenewals<RunningClaim & { readonly ctx: Context }>(
     config.leaseMs,
@@ -106,9 +111,12 @@ export function claimLifecycle(config: Config) {
       if (store.begin !== undefined) {
         const begin = store.begin.bind(store);
         transaction = await bounded(
-          () => begin(ctx),
+          () => begin(token),
           (late) => void late.rollback().catch(() => undefined),
         );
+        // The one place the handler (and the layers after this one) find the transaction.
+        const { connection } = transaction;
+        if (connection !== undefined) ctx.var.idempotencyTransaction = connection;
       }
       response = await next();
       // Drain a streamed body here, so the response is stored whether or not the client is still there.

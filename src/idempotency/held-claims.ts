@@ -50,10 +50,10 @@ export function heldClaims(store: IdempotencyStore, options: HeldClaimsOptions =
     };
 
   const wrapped: IdempotencyStore = {
-    // The owner and the context are passed on: without the owner every claim would count against one
-    // shared quota, without the context a transactional store could not open the transaction at the claim.
-    claim: async (key, fingerprint, leaseMs, owner, ctx) => {
-      const outcome = await store.claim(key, fingerprint, leaseMs, owner, ctx);
+    // The owner and the options are passed on: without the owner every claim would count against one
+    // shared quota, without the options a transactional store would not open the transaction at the claim.
+    claim: async (key, fingerprint, leaseMs, owner, options) => {
+      const outcome = await store.claim(key, fingerprint, leaseMs, owner, options);
       if (outcome.kind === 'claimed') held.set(outcome.token, key);
       return outcome;
     },
@@ -65,9 +65,10 @@ export function heldClaims(store: IdempotencyStore, options: HeldClaimsOptions =
   };
   if (store.begin !== undefined) {
     const begin = store.begin.bind(store);
-    wrapped.begin = async (ctx) => {
-      const tx = await begin(ctx);
+    wrapped.begin = async (token) => {
+      const tx = await begin(token);
       const recorded: StoreTransaction = {
+        ...(tx.connection === undefined ? {} : { connection: tx.connection }),
         complete: (key, token, response, retentionMs) =>
           tx.complete(key, token, response, retentionMs).then(settled(token)),
         commit: () => tx.commit(),

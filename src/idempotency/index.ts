@@ -48,6 +48,7 @@ export {
 } from './stores/postgres/store.js';
 export { type RedisIdempotencyStoreOptions, redisIdempotencyStore } from './stores/redis/store.js';
 export {
+  type ClaimOptions,
   type ClaimOutcome,
   type IdempotencyStore,
   NotReplicatedError,

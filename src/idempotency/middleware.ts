@@ -17,7 +17,7 @@ import {
 import { fingerprintOf } from './fingerprint.js';
 import { parseIdempotencyKey } from './key.js';
 import { type IdempotencyOptions, readOptions } from './options.js';
-import type { PooledConnection } from './stores/postgres/types.js';
+import type { PooledConnection } from './stores/sql-connection.js';
 
 export type { IdempotencyOptions } from './options.js';
 
@@ -91,7 +91,7 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware<Contex
     );
     const key = scopeKey(ctx.var.principal?.sub, parsed.key);
 
-    const outcome = await claim(key, fingerprint, config.owner(ctx), ctx);
+    const outcome = await claim(key, fingerprint, config.owner(ctx));
     switch (outcome.kind) {
       case 'completed':
         return replayOf(outcome.response);

@@ -61,7 +61,6 @@ describe.skipIf(!available).each([
       use: [idempotency({ store, leaseMs: 60_000, now: () => clock.t })],
       handler: async (ctx) => {
         const db: Queryable = ctx.var.idempotencyTransaction ?? pool;
-        // The deprecated key reads the same client, for one release.
         const key = ctx.request.headers.get('idempotency-key') ?? '';
         const { rows } = await db.query<{ id: number }>(
           `INSERT INTO ${prefix}_orders (key) VALUES ($1) RETURNING id`,
@@ -78,6 +77,64 @@ describe.skipIf(!available).each([
       headers: { 'content-type': 'application/json', 'idempotency-key': key },
       body: ORDER,
     });
+
+  it('is called with plain values only: the claim token is the handle, never the request', async () => {
+    const inner = postgresIdempotencyStore({
+      pool,
+      table: `${prefix}_records`,
+      transactional: true,
+      now: () => clock.t,
+    });
+    const calls: [string, ...unknown[]][] = [];
+    const recorded =
+      <A extends unknown[], R>(name: string, call: (...args: A) => R) =>
+      (...args: A): R => {
+        calls.push([name, ...args]);
+        return call(...args);
+      };
+    const store: IdempotencyStore = {
+      claim: recorded('claim', inner.claim.bind(inner)),
+      renew: recorded('renew', inner.renew.bind(inner)),
+      complete: recorded('complete', inner.complete.bind(inner)),
+      release: recorded('release', inner.release.bind(inner)),
+      begin: recorded('begin', inner.begin!.bind(inner)),
+    };
+    const app = createApp({ logger: { error: () => {}, warn: () => {} } });
+    app.route({
+      method: 'POST',
+      path: '/orders',
+      use: [idempotency({ store, leaseMs: 60_000, now: () => clock.t })],
+      handler: async (ctx) => {
+        const { rows } = await ctx.var.idempotencyTransaction!.query<{ id: number }>(
+          `INSERT INTO ${prefix}_orders (key) VALUES ($1) RETURNING id`,
+          ['tx-plain'],
+        );
+        return created(`/orders/${rows[0]!.id}`, { data: { type: 'orders', id: String(rows[0]!.id) } });
+      },
+    });
+    expect((await app.handle(post('tx-plain'))).status).toBe(201);
+    expect(await count('tx-plain')).toBe(1);
+    const [claim, begin] = calls;
+    expect(calls.map(([name]) => name)).toEqual(['claim', 'begin']);
+    expect(claim!.slice(2)).toEqual([
+      expect.any(String),
+      60_000,
+      expect.any(String),
+      { withTransaction: true },
+    ]);
+    // The record was completed in the claim's transaction: claimed again, it replays.
+    const again = await inner.claim(claim![1] as string, claim![2] as string, 1);
+    expect(again.kind).toBe('completed');
+    expect(begin).toEqual(['begin', expect.any(String)]);
+    // Strings, numbers and one plain options object: nothing of the request reaches the store.
+    for (const [, ...args] of calls)
+      for (const arg of args)
+        expect(
+          typeof arg === 'string' ||
+            typeof arg === 'number' ||
+            Object.getPrototypeOf(arg) === Object.prototype,
+        ).toBe(true);
+  });
 
   it('commits the order and the record together, and replays', async () => {
     const app = transactionalApp();
@@ -179,9 +236,11 @@ describe.skipIf(!available).each([
       transactional: true,
       now: () => clock.t,
     });
-    // Passes the context on to claim, as a generic forwarding wrapper would, but has no begin.
+    // Claims with the transaction, as a wrapper that forwards to a transactional store might, but has
+    // no begin: the claim's transaction is left for complete or release.
     const wrapper: IdempotencyStore = {
-      claim: (...args) => inner.claim(...args),
+      claim: (key, fingerprint, leaseMs, owner) =>
+        inner.claim(key, fingerprint, leaseMs, owner, { withTransaction: true }),
       renew: (...args) => inner.renew(...args),
       complete: (...args) => inner.complete(...args),
       release: (...args) => inner.release(...args),

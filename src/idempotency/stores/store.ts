@@ -1,4 +1,4 @@
-import type { Context } from '../../http/types.js';
+import type { PooledConnection } from './sql-connection.js';
 
 /** A response as stored under a key and replayed byte for byte. */
 export interface StoredResponse {
@@ -25,12 +25,24 @@ export type ClaimOutcome =
    */
   | { readonly kind: 'full'; readonly scope: 'owner' | 'store'; readonly retryAfterMs: number };
 
+/** How a claim is made (see {@link IdempotencyStore.claim}). */
+export interface ClaimOptions {
+  /**
+   * The caller runs the handler under this claim and then calls {@link IdempotencyStore.begin} with
+   * its token: a store that shares a transaction with the handler opens it with the claim (the
+   * PostgreSQL store with `transactional`). Without it every claim is made on its own.
+   */
+  readonly withTransaction?: boolean;
+}
+
 /**
  * A transaction the store opened for the handler, so the handler's own writes and the idempotency
- * record commit (or roll back) together. How the handler reaches it is up to the store (the
- * PostgreSQL store puts its client under a context key).
+ * record commit (or roll back) together. The handler reaches it through {@link connection}, which the
+ * middleware hands on as `ctx.var.idempotencyTransaction`.
  */
 export interface StoreTransaction {
+  /** The connection in the transaction, for the handler's own statements (absent: none to share). */
+  readonly connection?: PooledConnection;
   /** Like {@link IdempotencyStore.complete}, inside the transaction. */
   complete(key: string, token: string, response: StoredResponse, retentionMs: number): Promise<boolean>;
   commit(): Promise<void>;
@@ -69,15 +81,15 @@ export interface IdempotencyStore {
    * Atomically create an in-progress record unless a live one exists. `owner` names who the record
    * counts against (the middleware passes the principal or, for anonymous callers, the client
    * address); a store with per-owner quotas refuses with `full` rather than drop a live record.
-   * Omitted, the record belongs to one shared anonymous owner. `ctx` is the request's context: a
-   * store that opens the handler's transaction at the claim finds it again in {@link begin}.
+   * Omitted, the record belongs to one shared anonymous owner. A claimed outcome's `token` is the
+   * handle of the claim: every later call names it.
    */
   claim(
     key: string,
     fingerprint: string,
     leaseMs: number,
     owner?: string,
-    ctx?: Context,
+    options?: ClaimOptions,
   ): Promise<ClaimOutcome>;
   /** Extend a live lease. False when `token` no longer owns the record. */
   renew(key: string, token: string, leaseMs: number): Promise<boolean>;
@@ -90,10 +102,12 @@ export interface IdempotencyStore {
   /** Delete a live in-progress record so a retry can run. False when `token` no longer owns it. */
   release(key: string, token: string): Promise<boolean>;
   /**
-   * Optional: open a transaction shared with the handler (see {@link StoreTransaction}). When present,
-   * the middleware runs the handler inside it and writes the record with {@link StoreTransaction.complete}.
+   * Optional: the transaction shared with the handler of the claim `token` (see
+   * {@link StoreTransaction}): the one its claim opened (`withTransaction`), else a new one. When
+   * present, the middleware claims `withTransaction`, runs the handler inside it and writes the record
+   * with {@link StoreTransaction.complete}.
    */
-  begin?(ctx: Context): Promise<StoreTransaction>;
+  begin?(token: string): Promise<StoreTransaction>;
   /**
    * True when the store answers from this process's memory and cannot hang: the middleware then
    * skips the timers that bound calls to remote stores (`storeTimeoutMs`). Optional.

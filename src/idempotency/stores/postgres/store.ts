@@ -1,4 +1,3 @@
-import type { Context } from '../../../http/types.js';
 import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } from '../limits.js';
 import { type ClaimOutcome, newToken, type StoredResponse, type StoreTransaction } from '../store.js';
 import { checkTable, idempotencyTableDdl } from './ddl.js';
@@ -188,13 +187,13 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
 
   const store: PostgresIdempotencyStore = {
     table,
-    async claim(key, fingerprint, leaseMs, owner = ANONYMOUS_OWNER, ctx?: Context): Promise<ClaimOutcome> {
-      if (transactions === undefined || ctx === undefined)
+    async claim(key, fingerprint, leaseMs, owner = ANONYMOUS_OWNER, options): Promise<ClaimOutcome> {
+      if (transactions === undefined || options?.withTransaction !== true)
         return claimOn(pool, sql.claim, key, fingerprint, leaseMs, owner);
-      // The claim opens the handler's transaction: the record, the handler's writes and the
-      // completion commit at once (docs/idempotency.md, "PostgreSQL: the record in the handler's
-      // transaction").
-      return transactions.claim(ctx, (client) =>
+      // The claim opens the handler's transaction, kept under the claim's token for `begin`: the
+      // record, the handler's writes and the completion commit at once (docs/idempotency.md,
+      // "PostgreSQL: the record in the handler's transaction").
+      return transactions.claim((client) =>
         claimOn(client, sql.claimLocked, key, fingerprint, leaseMs, owner),
       );
     },
@@ -206,9 +205,9 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
     async complete(key, token, response, retentionMs) {
       const unbegun = transactions?.takeUnbegun(token);
       if (unbegun === undefined) return complete(pool, sql.complete, key, token, response, retentionMs);
-      // The claim opened a transaction that no `begin` took (a wrapper that passes the context to
-      // `claim` but has no `begin`): the record is completed and committed in it, so its connection
-      // is not held for ever and the key not blocked until a restart.
+      // The claim opened a transaction that no `begin` took (a wrapper that claims `withTransaction`
+      // but has no `begin`): the record is completed and committed in it, so its connection is not
+      // held for ever and the key not blocked until a restart.
       return completeAndCommit(unbegun, key, token, response, retentionMs);
     },
     async release(key, token) {
@@ -225,10 +224,10 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
   };
 
   if (transactions !== undefined) {
-    store.begin = async (ctx: Context): Promise<StoreTransaction> => {
-      const tx = await transactions.begin(ctx);
-      ctx.var.idempotencyTransaction = tx.client;
+    store.begin = async (token: string): Promise<StoreTransaction> => {
+      const tx = await transactions.begin(token);
       const opened: StoreTransaction = {
+        connection: tx.client,
         complete: (key, token, response, retentionMs) => {
           if (tx.token === undefined)
             return complete(tx.client, sql.complete, key, token, response, retentionMs);

@@ -1,4 +1,3 @@
-import type { Context } from '../../../http/types.js';
 import type { ClaimOutcome } from '../store.js';
 import type { ConnectionPool, PooledConnection } from './types.js';
 
@@ -12,14 +11,20 @@ export interface OpenTransaction {
   open: boolean;
 }
 
+/** A transaction a claim opened, under the claim's token; `taken` once `begin` handed it on. */
+interface HeldTransaction {
+  readonly tx: OpenTransaction;
+  taken: boolean;
+}
+
 /**
- * The transactions of the transactional store. A claim opens one and leaves it for `begin(ctx)` of
- * the same request; until then a release rolls it back, afterwards a release only fences its
- * completion (the handler still writes through the client, which must stay in the transaction).
+ * The transactions of the transactional store, by the token of the claim that opened each: a claim
+ * opens one and leaves it for `begin(token)`; until then a release rolls it back, afterwards a
+ * release only fences its completion (the handler still writes through the client, which must stay
+ * in the transaction).
  */
 export function openTransactions(pool: ConnectionPool) {
-  const claimedFor = new WeakMap<Context, OpenTransaction>();
-  const byToken = new Map<string, { readonly tx: OpenTransaction; readonly ctx: Context }>();
+  const byToken = new Map<string, HeldTransaction>();
 
   // pg-pool listens to the `error` event of idle clients only: a held client whose connection
   // breaks (PostgreSQL restarted mid-handler) would emit it with no listener and end the process.
@@ -77,9 +82,17 @@ export function openTransactions(pool: ConnectionPool) {
     return command;
   };
 
+  /** The open transaction of the claim `token` if no `begin` took it (then it is this caller's). */
+  const takeUnbegun = (token: string): OpenTransaction | undefined => {
+    const held = byToken.get(token);
+    if (held === undefined || held.taken || !held.tx.open) return undefined;
+    held.taken = true;
+    return held.tx;
+  };
+
   return {
     end,
-    async claim(ctx: Context, claimOn: (client: PooledConnection) => Promise<ClaimOutcome>) {
+    async claim(claimOn: (client: PooledConnection) => Promise<ClaimOutcome>) {
       const client = await checkOut();
       let outcome: ClaimOutcome;
       try {
@@ -98,24 +111,16 @@ export function openTransactions(pool: ConnectionPool) {
         await end(tx, 'ROLLBACK');
         return outcome;
       }
-      claimedFor.set(ctx, tx);
-      byToken.set(tx.token, { tx, ctx });
+      byToken.set(tx.token, { tx, taken: false });
       return outcome;
     },
-    /** The transaction the request's claim opened, else a new one. */
-    async begin(ctx: Context): Promise<OpenTransaction> {
-      const claimed = claimedFor.get(ctx);
-      claimedFor.delete(ctx);
-      if (claimed?.open) return claimed;
+    /** The transaction the claim `token` opened, else a new one. */
+    async begin(token: string): Promise<OpenTransaction> {
+      const claimed = takeUnbegun(token);
+      if (claimed !== undefined) return claimed;
       return { client: await open(), token: undefined, released: false, open: true };
     },
-    /** The open transaction of the claim `token` if no `begin` took it (then it is this caller's). */
-    takeUnbegun(token: string): OpenTransaction | undefined {
-      const held = byToken.get(token);
-      if (held === undefined || claimedFor.get(held.ctx) !== held.tx || !held.tx.open) return undefined;
-      claimedFor.delete(held.ctx);
-      return held.tx;
-    },
+    takeUnbegun,
     /** Whether the claim `token` still holds its key, when a transaction of this store made it. */
     holding(token: string): boolean | undefined {
       const held = byToken.get(token);
@@ -125,9 +130,9 @@ export function openTransactions(pool: ConnectionPool) {
     async release(token: string): Promise<boolean | undefined> {
       const held = byToken.get(token);
       if (held === undefined) return undefined;
-      if (claimedFor.get(held.ctx) === held.tx) {
+      if (!held.taken) {
         // Not handed to the handler yet (a claim that came back too late): nothing else uses it.
-        claimedFor.delete(held.ctx);
+        held.taken = true;
         await end(held.tx, 'ROLLBACK');
         return true;
       }
