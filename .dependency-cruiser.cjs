@@ -7,7 +7,7 @@
  * `createApp` from `src/app`. Run with `npm run check:deps`.
  */
 const CONVENTIONS =
-  'auth|caching|deprecation|envelope|idempotency|ownership|ratelimit|security|validation|versioning';
+  'auth|caching|cors|deprecation|envelope|idempotency|ownership|ratelimit|security|validation|versioning';
 const TOOLS = 'openapi|lint|testing|cli';
 const FRAMEWORKS = 'express|fastify|koa|hono|@hono|@koa|@fastify';
 const BARREL = '^src/(index|core/index)[.]ts$';

@@ -8,6 +8,7 @@ export const SUBPATHS = [
   'envelope',
   'validation',
   'security',
+  'cors',
   'auth',
   'ownership',
   'caching',

@@ -27,6 +27,7 @@ export {
   type Principal,
   type RouteDefinition,
 } from './core/index.js';
+export { cors } from './cors/index.js';
 export { deprecation } from './deprecation/index.js';
 // JSON:API documents (docs/envelope.md).
 export {

@@ -7,6 +7,7 @@ import { ApiError, type Middleware } from 'rest-conventions';
 import { authenticate, hs256Verifier, requireAuth } from 'rest-conventions/auth';
 import { cacheControlDefault, conditional } from 'rest-conventions/caching';
 import { contractsOf } from 'rest-conventions/core';
+import { cors } from 'rest-conventions/cors';
 import { dataDocument, resourceObject } from 'rest-conventions/envelope';
 import { idempotency, memoryIdempotencyStore } from 'rest-conventions/idempotency';
 import { type DescribedRoute, openApiDocument } from 'rest-conventions/openapi';
@@ -104,7 +105,8 @@ const callerBeforeKey = (): Middleware => {
 };
 
 /**
- * The primitives every example runs, outermost first: security headers, `Cache-Control: no-store`
+ * The primitives every example runs, outermost first: security headers, CORS for the origins in
+ * `CORS_ORIGINS` (none by default), `Cache-Control: no-store`
  * where nothing else says, the caller from a bearer JWT, rate limiting (by user, else by address),
  * conditional GET (ETag over the framework's own bytes, 304), the caller of a write before its key,
  * and idempotent writes (`Idempotency-Key` required; the framework's own response replayed).
@@ -112,6 +114,7 @@ const callerBeforeKey = (): Middleware => {
 export function shopPrimitives(config: Config): Middleware[] {
   return [
     securityHeaders(),
+    cors({ origins: config.corsOrigins }),
     cacheControlDefault(),
     authenticate({ verifier: hs256Verifier({ secret: config.authSecret }) }),
     rateLimit({

@@ -1,6 +1,7 @@
 import { type App, createApp, except, type Logger } from 'rest-conventions';
 import { authenticate, hs256Verifier, type TokenVerifier } from 'rest-conventions/auth';
 import { cacheControlDefault } from 'rest-conventions/caching';
+import { cors } from 'rest-conventions/cors';
 import { movedUrls } from 'rest-conventions/deprecation';
 import { type IdempotencyStore, memoryIdempotencyStore } from 'rest-conventions/idempotency';
 import { docsPage } from 'rest-conventions/openapi';
@@ -84,6 +85,7 @@ featureRoutes.inject = [
 
 /** The app: its middleware around every request, then every feature's routes and the description. */
 function appFrom(
+  config: Config,
   logger: Logger,
   verifier: TokenVerifier,
   limiter: Limiter,
@@ -95,6 +97,8 @@ function appFrom(
     naming: { allowSegments: ['openapi.json'] },
     use: [
       securityHeaders(),
+      // Before every layer that may answer, so browsers on allowed origins can read errors and 429s.
+      cors({ origins: config.corsOrigins }),
       cacheControlDefault(),
       // Failed credentials are counted against the caller's address by the same limiter.
       authenticate({ verifier, failureLimit: limiter }),
@@ -112,7 +116,7 @@ function appFrom(
   for (const route of apiDescriptionRoutes({ app, docs })) app.route(route);
   return app;
 }
-appFrom.inject = ['logger', 'verifier', 'limiter', 'routes'] as const;
+appFrom.inject = ['config', 'logger', 'verifier', 'limiter', 'routes'] as const;
 
 /**
  * The one place where the reference app is wired, with typed-inject: configuration, stores, the

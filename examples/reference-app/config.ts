@@ -52,6 +52,13 @@ export interface Config {
   readonly storePrefix: string;
   /** How long a SIGTERM/SIGINT waits for requests in flight before cutting them (`SHUTDOWN_TIMEOUT`, s). */
   readonly shutdownTimeoutSeconds: number;
+  /**
+   * The origins whose scripts may read the API in a browser (`CORS_ORIGINS`: comma-separated
+   * origins such as `https://app.example.com,http://localhost:5173`, or `*`). Default none: which
+   * websites may call an API is the deployment's decision, so no origin is trusted until one is named
+   * (docs/cors.md).
+   */
+  readonly corsOrigins: readonly string[] | '*';
   /** Every route is limited: `max` requests per `windowSeconds` per caller, kept in `store`. */
   readonly rateLimit: {
     readonly max: number;
@@ -119,6 +126,13 @@ function choice<const V extends readonly string[]>(
   return chosen;
 }
 
+/** `*`, or the comma-separated origins (each checked by `cors()` itself, which names a bad one). */
+function corsOrigins(value: string | undefined): Config['corsOrigins'] {
+  if (value === undefined || value.trim() === '') return [];
+  if (value.trim() === '*') return '*';
+  return value.split(',').map((origin) => origin.trim());
+}
+
 /** Development-only HS256 secret, used when AUTH_SECRET is unset (a warning is logged). */
 export const DEV_AUTH_SECRET = 'rest-conventions-development-secret-change-me';
 
@@ -171,6 +185,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     idempotencyLimits,
     storePrefix: storePrefix(env.STORE_PREFIX),
     shutdownTimeoutSeconds: positiveInteger('SHUTDOWN_TIMEOUT', env.SHUTDOWN_TIMEOUT, 10),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
     rateLimit: {
       // Generous for interactive use and tests; a burst of `max` is allowed, then `max` per window.
       max: positiveInteger('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX, 1000),

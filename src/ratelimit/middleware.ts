@@ -2,6 +2,7 @@ import { defineMiddleware } from '../core/compose.js';
 import { describeLayer, type OperationContract } from '../core/contract.js';
 import { appendListMember } from '../core/response.js';
 import { ApiError } from '../errors/api-error.js';
+import { isCorsPreflight } from '../http/cors-preflight.js';
 import type { Context, Middleware } from '../http/types.js';
 import { withTimeout } from '../stores/timeout.js';
 import type { RateLimitDecision } from './gcra.js';
@@ -78,7 +79,8 @@ function quotaExceededError(decision: RateLimitDecision, headers: Record<string,
  * every response that passes through carries `RateLimit-Policy` and `RateLimit` (errors included); a
  * request over quota gets a 429 error document with `Retry-After` equal to the `t` of the refusing
  * policy. A failing or slow store never yields a 429: the request goes through (`open`, with a
- * warning logged) or gets a 503 (`closed`). Place it after authentication to key by user.
+ * warning logged) or gets a 503 (`closed`). Place it after authentication to key by user. A CORS
+ * preflight is not counted (nor answered with the fields): the browser sends it, not the client.
  *
  * @example
  * createApp({
@@ -168,6 +170,9 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   const layer = defineMiddleware<Context, Record<string, string> | undefined>({
     // An in-process store decides synchronously; a remote one is bounded by the timeout.
     before: function checkRateLimit(ctx) {
+      // A browser sends a CORS preflight on its own, without credentials, before a script's first
+      // non-simple request to each URL: counting it would halve a browser client's quota.
+      if (isCorsPreflight(ctx.request)) return undefined;
       const key = keyOf(ctx);
       let decision: RateLimitDecision | Promise<RateLimitDecision>;
       try {
