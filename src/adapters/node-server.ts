@@ -6,7 +6,8 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
-import { addressGroup } from './address-group.js';
+import { DEFAULT_IPV6_PREFIX } from '../ratelimit/key.js';
+import { admitsConnection, type ConnectionShares, connectionGroup } from './connection-shares.js';
 import { answerClientError } from './fallback.js';
 
 /** Options of `createNodeServer` and {@link boundedServer}. Every time is in milliseconds. */
@@ -29,12 +30,21 @@ export interface NodeServerOptions {
   /** Connections open at once; further ones are closed at once, unanswered (node `maxConnections`). Default 1024. */
   readonly maxConnections?: number;
   /**
-   * Connections one client address holds at once (an IPv6 address counts with its /64, which one
-   * host usually has whole); further ones from it are closed at once, unanswered, so one address
-   * cannot take every slot. Default `maxConnections / 8` (128). Behind a reverse proxy every
-   * connection comes from the proxy: raise it to `maxConnections` there, and bound clients at the proxy.
+   * Connections one client address group holds at once (an IPv4 address; an IPv6 network of
+   * `ipv6Prefix` bits); further ones from it are closed at once, unanswered, so one site cannot take
+   * every slot. Default `maxConnections / 8` (128). Behind a reverse proxy every connection comes
+   * from the proxy: raise it to `maxConnections` and `reservedConnections` to 0 there, and bound
+   * clients at the proxy.
    */
   readonly maxConnectionsPerAddress?: number;
+  /**
+   * Slots kept for address groups holding fewer than 4 connections: groups holding more may not
+   * take them, so a new client gets a connection unless at least `reservedConnections / 4` groups
+   * together hold the reserve. Default `maxConnections / 8` (128); 0 keeps none.
+   */
+  readonly reservedConnections?: number;
+  /** IPv6 clients are grouped by this prefix length, as the rate limiter groups them (default 56). */
+  readonly ipv6Prefix?: number;
 }
 
 export const DEFAULT_HEADERS_TIMEOUT_MS = 15_000;
@@ -89,6 +99,23 @@ export function nodeServerLimits(
       `createNodeServer: maxConnectionsPerAddress must be an integer of at most maxConnections, got ${maxConnectionsPerAddress}`,
     );
   }
+  const reservedConnections =
+    options.reservedConnections ?? Math.floor(maxConnections / DEFAULT_ADDRESS_SHARE);
+  if (
+    !Number.isSafeInteger(reservedConnections) ||
+    reservedConnections < 0 ||
+    reservedConnections >= maxConnections
+  ) {
+    throw new TypeError(
+      `createNodeServer: reservedConnections must be an integer from 0 to below maxConnections, got ${String(options.reservedConnections)}`,
+    );
+  }
+  const ipv6Prefix = options.ipv6Prefix ?? DEFAULT_IPV6_PREFIX;
+  if (!Number.isInteger(ipv6Prefix) || ipv6Prefix < 1 || ipv6Prefix > 128) {
+    throw new TypeError(
+      `createNodeServer: ipv6Prefix must be an integer 1..128, got ${String(options.ipv6Prefix)}`,
+    );
+  }
   return {
     headersTimeoutMs,
     requestTimeoutMs,
@@ -100,6 +127,8 @@ export function nodeServerLimits(
     idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
     maxConnections,
     maxConnectionsPerAddress,
+    reservedConnections,
+    ipv6Prefix,
   };
 }
 
@@ -141,23 +170,26 @@ function startDraining(drain: Drain): void {
 }
 
 /**
- * Connections per address group: a connection past the group's share is destroyed at once, before
- * node reads a byte of it (as node does past `maxConnections`).
+ * Connections per address group and the reserved slots (`admitsConnection`): a connection refused is
+ * destroyed at once, before node reads a byte of it (as node does past `maxConnections`).
  */
-function capPerAddress(server: http.Server, cap: number): void {
-  const open = new Map<string, number>();
+function shareConnections(server: http.Server, shares: ConnectionShares, ipv6Prefix: number): void {
+  const held = new Map<string, number>();
+  let open = 0;
   server.on('connection', (socket: Socket) => {
-    const group = addressGroup(socket.remoteAddress);
-    const count = open.get(group) ?? 0;
-    if (count >= cap) {
+    const group = connectionGroup(socket.remoteAddress, ipv6Prefix);
+    const count = held.get(group) ?? 0;
+    if (!admitsConnection(shares, open, count)) {
       socket.destroy();
       return;
     }
-    open.set(group, count + 1);
+    open++;
+    held.set(group, count + 1);
     socket.once('close', () => {
-      const left = (open.get(group) ?? 1) - 1;
-      if (left === 0) open.delete(group);
-      else open.set(group, left);
+      open--;
+      const left = (held.get(group) ?? 1) - 1;
+      if (left === 0) held.delete(group);
+      else held.set(group, left);
     });
   });
 }
@@ -167,7 +199,8 @@ function capPerAddress(server: http.Server, cap: number): void {
  * within `headersTimeoutMs`, the whole request within `requestTimeoutMs` (both answered 408, and the
  * socket destroyed a moment later even if the client keeps sending), idle keep-alive connections
  * closed after `keepAliveTimeoutMs`, silent sockets destroyed after `idleTimeoutMs`, at most
- * `maxConnections` at once and `maxConnectionsPerAddress` from one address. Not listening yet;
+ * `maxConnections` at once and `maxConnectionsPerAddress` from one address group, with
+ * `reservedConnections` kept for groups holding few. Not listening yet;
  * `closeGracefully` stops it.
  *
  * @example boundedServer(expressApp).listen(3000)
@@ -189,7 +222,7 @@ export function boundedServer(listener: RequestListener, options: NodeServerOpti
   // A request node's parser refuses gets an error document too, not a bare status line.
   server.on('clientError', answerClientError);
   server.maxConnections = limits.maxConnections;
-  capPerAddress(server, limits.maxConnectionsPerAddress);
+  shareConnections(server, limits, limits.ipv6Prefix);
   server.on('connection', (socket: Socket) => {
     drain.sockets.add(socket);
     socket.once('close', () => drain.sockets.delete(socket));

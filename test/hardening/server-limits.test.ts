@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, type Served, serve } from '../../examples/reference-app/serve.js';
-import { addressGroup } from '../../src/adapters/address-group.js';
+import { connectionGroup } from '../../src/adapters/connection-shares.js';
 import type { NodeServerOptions } from '../../src/adapters/node.js';
 import { nodeServerLimits } from '../../src/adapters/node.js';
 import { referenceApp } from '../support/reference-app.js';
@@ -121,22 +121,32 @@ describe('address groups and the per-address option', () => {
   it.each([
     ['127.0.0.1', '127.0.0.1'],
     ['::ffff:127.0.0.1', '127.0.0.1'],
-    ['2001:db8:1:2:aaaa::1', '2001:db8:1:2::/64'],
-    ['2001:db8:1:2:bbbb:cccc:dddd:eeee', '2001:db8:1:2::/64'],
-    ['2001:db8::1', '2001:db8:0:0::/64'],
-    ['::1', '0:0:0:0::/64'],
-    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['2001:db8:1:2:aaaa::1', '2001:db8:1:0:0:0:0:0/56'],
+    ['2001:db8:1:ff:bbbb:cccc:dddd:eeee', '2001:db8:1:0:0:0:0:0/56'],
+    ['2001:db8:1:100::1', '2001:db8:1:100:0:0:0:0/56'],
+    ['::1', '0:0:0:0:0:0:0:0/56'],
+    ['fe80::1%eth0', 'fe80:0:0:0:0:0:0:0/56'],
     [undefined, 'unknown'],
-  ])('%s counts as %s', (address, group) => {
-    expect(addressGroup(address)).toBe(group);
+  ])('%s counts as %s (IPv6 by /56, as the rate limiter)', (address, group) => {
+    expect(connectionGroup(address, 56)).toBe(group);
   });
 
-  it('defaults to an eighth of maxConnections and refuses more than maxConnections', () => {
-    expect(nodeServerLimits({}).maxConnectionsPerAddress).toBe(128);
+  it('defaults to an eighth of maxConnections for a share and for the reserve, and checks both', () => {
+    expect(nodeServerLimits({})).toMatchObject({
+      maxConnectionsPerAddress: 128,
+      reservedConnections: 128,
+      ipv6Prefix: 56,
+    });
     expect(nodeServerLimits({ maxConnections: 4 }).maxConnectionsPerAddress).toBe(1);
     expect(() => nodeServerLimits({ maxConnections: 4, maxConnectionsPerAddress: 5 })).toThrow(
       /maxConnectionsPerAddress/,
     );
     expect(() => nodeServerLimits({ maxConnectionsPerAddress: 0 })).toThrow(/maxConnectionsPerAddress/);
+    expect(nodeServerLimits({ reservedConnections: 0 }).reservedConnections).toBe(0);
+    for (const reservedConnections of [-1, 1024, 1.5]) {
+      expect(() => nodeServerLimits({ reservedConnections })).toThrow(/reservedConnections/);
+    }
+    for (const ipv6Prefix of [0, 129, 56.5])
+      expect(() => nodeServerLimits({ ipv6Prefix })).toThrow(/ipv6Prefix/);
   });
 });
