@@ -37,6 +37,7 @@ import {
   SERVER_ENV,
   signTokens,
 } from './cases.js';
+import { nodeRows, runtimeRows, type ServerFigures } from './doc-tables.js';
 import {
   CLUSTER_APP,
   CLUSTER_APP_NO_WAIT,
@@ -563,6 +564,19 @@ writeFileSync(
   ),
 );
 process.stdout.write('wrote bench/results.json and docs/benchmarks.svg\n');
+// The rows of docs/benchmarks.md's tables, as test/bench/benchmarks-tables.test.ts expects them.
+const written = {
+  cases: Object.fromEntries(
+    Object.entries(results).map(([name, { servers: row }]) => [
+      name,
+      { servers: row as Record<string, ServerFigures> },
+    ]),
+  ),
+};
+process.stdout.write(
+  `\ndocs/benchmarks.md, "## Results":\n${nodeRows(written).join('\n')}\n` +
+    `docs/benchmarks.md, "### On Bun and Deno":\n${runtimeRows(written).join('\n')}\n`,
+);
 if (failures.length > 0) {
   process.stderr.write(
     `UNEXPECTED ANSWERS (the figures of these rows are not the cost of the case):\n  ${failures.join('\n  ')}\n`,
