@@ -112,25 +112,27 @@ export function requestView(fields: RequestViewFields): RequestView {
 
 /**
  * A request body that remembers what the primitives read of it (an idempotency fingerprint, body
- * validation), so the framework's own body parser gets the same bytes afterwards.
+ * validation, a layer reading `ctx.request.body()` itself), so the framework's own body parser gets
+ * the same bytes afterwards.
  */
 export class RecordedBody {
   private chunks: Uint8Array[] | undefined;
 
+  constructor(private readonly source: () => AsyncIterable<Uint8Array>) {}
+
   /**
-   * `owner` is the framework's request the body belongs to: a nested `conventions(...)` shares the
-   * outer one's context, so its primitives read through the outer's recording ({@link recordedBytes}).
+   * Called as the primitives hand the request on (`downstream`): the first `conventions(...)` on a
+   * context is the one whose view its primitives read through, also a nested one's, which shares the
+   * outer one's context. Its recording is kept as this module's private state of the context.
    */
-  constructor(
-    private readonly source: () => AsyncIterable<Uint8Array>,
-    private readonly owner?: object,
-  ) {}
+  attach(ctx: Context): void {
+    if (ctx.get(RECORDING) === undefined) ctx.set(RECORDING, this);
+  }
 
   /** The body for the request view: reads the source once, keeping each chunk. */
   readonly read = (): AsyncIterable<Uint8Array> => {
     const chunks: Uint8Array[] = [];
     this.chunks = chunks;
-    if (this.owner !== undefined) RECORDINGS.set(this.owner, this);
     const source = this.source;
     return {
       async *[Symbol.asyncIterator]() {
@@ -142,22 +144,17 @@ export class RecordedBody {
     };
   };
 
-  /** The bytes read, or `undefined` when no primitive asked for the body. */
-  bytes(): Uint8Array | undefined {
-    return this.chunks === undefined ? undefined : Buffer.concat(this.chunks);
+  /**
+   * The bytes the primitives read of the request on `ctx` (after {@link attach}): through the view of
+   * the first `conventions(...)` on it, else what `readBody` kept; `undefined` when none did.
+   */
+  readBytes(ctx: Context): Uint8Array | undefined {
+    const chunks = (ctx.get(RECORDING) ?? this).chunks;
+    return chunks === undefined ? bodyBytesRead(ctx) : Buffer.concat(chunks);
   }
 }
 
-/** The recorded bodies that a primitive read, by their owner (only bodies read land here). */
-const RECORDINGS = new WeakMap<object, RecordedBody>();
-
-/**
- * The bytes any {@link RecordedBody} of `owner` read (an outer `conventions(...)`'s, when the
- * primitives of a nested one read the body through the shared context), or `undefined`.
- */
-export function recordedBytes(owner: object): Uint8Array | undefined {
-  return RECORDINGS.get(owner)?.bytes();
-}
+const RECORDING = contextKey<RecordedBody>('the body recording the context reads through');
 
 /**
  * A route's headers from node's header map (`getHeaders()`, whose names node keeps lower-case, as

@@ -10,13 +10,7 @@ import type { App } from '../../app/app.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError } from '../../errors/render.js';
 import type { ApiResponse, Context } from '../../http/types.js';
-import {
-  type ConventionsOptions,
-  conventionsRunner,
-  handedOnBody,
-  RecordedBody,
-  recordedBytes,
-} from '../conventions.js';
+import { type ConventionsOptions, conventionsRunner, handedOnBody, RecordedBody } from '../conventions.js';
 import { writeFallback500 } from '../fallback.js';
 import { frameworkBody, fromBodyParser } from '../framework-body.js';
 import { writeNodeResponse } from '../node.js';
@@ -77,15 +71,13 @@ export function conventions(options: ExpressConventionsOptions): RequestHandler 
   const clientAddress = clientAddressOption(options.clientAddress, 'express conventions');
   return function expressConventions(req: Request, res: Response, next: NextFunction) {
     const outer = CONTEXTS.get(req);
-    const body = new RecordedBody(
-      frameworkBody(req, () => req.body),
-      req,
-    );
+    const body = new RecordedBody(frameworkBody(req, () => req.body));
     const view = incomingView(req, req.originalUrl, clientAddress?.(req) ?? req.socket.remoteAddress, body);
     let captured: Captured | undefined;
     const downstream = (ctx: Context): Promise<ApiResponse> => {
       CONTEXTS.set(req, ctx);
-      const read = body.bytes() ?? (outer === undefined ? undefined : recordedBytes(req));
+      body.attach(ctx);
+      const read = body.readBytes(ctx);
       if (read !== undefined && req.body === undefined) {
         try {
           req.body = handedOnBody(ctx, read, req.headers['content-type'] ?? '');

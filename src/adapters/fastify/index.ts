@@ -101,6 +101,7 @@ export function conventions(options: FastifyConventionsOptions): FastifyPluginAs
       const trip = new Trip(body);
       decorated[TRIP] = trip;
       const downstream = (inner: Context): Promise<ApiResponse> => {
+        body.attach(inner);
         trip.ctx = inner;
         decorated[CONTEXT] = inner;
         const response = new Promise<ApiResponse>((resolve) => {
@@ -127,7 +128,8 @@ export function conventions(options: FastifyConventionsOptions): FastifyPluginAs
       'preParsing',
       (request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload, done: PreParsingDone) => {
         withoutMediaType(request);
-        const bytes = (request as Decorated)[TRIP]?.body.bytes();
+        const trip = (request as Decorated)[TRIP];
+        const bytes = trip?.ctx === undefined ? undefined : trip.body.readBytes(trip.ctx);
         done(null, bytes === undefined ? payload : Readable.from([Buffer.from(bytes)]));
       },
     );

@@ -17,7 +17,6 @@ import {
   mountPrefix,
   neutralHeaders,
   RecordedBody,
-  recordedBytes,
 } from '../conventions.js';
 import { type DescribedRoutes, describedRoutes as described, outsideConventions } from '../described.js';
 import { writeFallback500 } from '../fallback.js';
@@ -61,22 +60,16 @@ export function conventions(options: KoaConventionsOptions): KoaMiddleware {
     quietClientDisconnects(ctx.app);
     const { req } = ctx;
     const outer = CONTEXTS.get(ctx);
-    const body = new RecordedBody(
-      frameworkBody(req, () => (ctx.request as { body?: unknown }).body),
-      req,
-    );
+    const body = new RecordedBody(frameworkBody(req, () => (ctx.request as { body?: unknown }).body));
     const view = incomingView(req, ctx.originalUrl, clientAddress?.(ctx) ?? req.socket.remoteAddress, body);
     let setCookie: readonly string[] = [];
     const downstream = async (inner: Context): Promise<ApiResponse> => {
       CONTEXTS.set(ctx, inner);
+      body.attach(inner);
       const request = ctx.request as { body?: unknown };
-      const read = body.bytes();
+      // Nested, the outer `conventions(...)` has handed on what its primitives read already.
+      const read = outer !== undefined && request.body !== undefined ? undefined : body.readBytes(inner);
       if (read !== undefined) request.body = handedOnBody(inner, read, ctx.get('content-type'));
-      else if (outer !== undefined && request.body === undefined) {
-        // Nested: these primitives read the body through the outer one's recording.
-        const outerRead = recordedBytes(req);
-        if (outerRead !== undefined) request.body = handedOnBody(inner, outerRead, ctx.get('content-type'));
-      }
       await next();
       const raw = await koaBody(ctx.body);
       const caught = neutralHeaders(ctx.response.headers);
