@@ -56,29 +56,49 @@ export function retryAfterSeconds(retryAfterMs: number): string {
   return String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
 }
 
+/** A wait in words, to the minute past an hour (`45 s`, `12 min`, `23 h 5 min`). */
+function inWords(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+}
+
 /**
  * 429: the caller's own share of the idempotency store (its quota of records or bytes) is full of
  * unexpired records; none is dropped to make room, so this request was not executed (RFC 6585
- * section 4, `Retry-After` per RFC 9110 section 10.2.3).
+ * section 4). `Retry-After` (RFC 9110 section 10.2.3) is when the caller's own records leave room:
+ * waiting it out is enough, and retrying sooner is refused the same way, which the detail says.
+ * Without `retryAfterMs` (no wait makes room), no `Retry-After`, and the detail says that too.
  */
-export function quotaFullError(retryAfterMs: number): ApiError {
+export function quotaFullError(retryAfterMs: number | undefined): ApiError {
+  if (retryAfterMs === undefined) {
+    return new ApiError(429, {
+      code: 'idempotency-quota-exceeded',
+      detail:
+        'This request is larger than your whole quota of requests with an Idempotency-Key; it was not executed, and waiting will not change that.',
+      source,
+    });
+  }
+  const seconds = retryAfterSeconds(retryAfterMs);
   return new ApiError(429, {
     code: 'idempotency-quota-exceeded',
-    detail:
-      'Too many requests with an Idempotency-Key are being kept for you; the request was not executed. Retry later.',
+    detail: `Your requests with an Idempotency-Key fill your quota; this request was not executed. Room frees in ${inWords(Number(seconds))}, when the oldest of them expires (Retry-After); retrying sooner is refused the same way.`,
     source,
-    headers: { 'retry-after': retryAfterSeconds(retryAfterMs) },
+    headers: { 'retry-after': seconds },
   });
 }
 
 /**
  * 503: the idempotency store is full of unexpired records (its total budget); none is dropped to
- * make room, so this request was not executed.
+ * make room, so this request was not executed. No `Retry-After`: when room frees depends on other
+ * callers' records, which nothing in an answer may reveal (docs/idempotency.md, "Budgets").
  */
-export function storeFullError(retryAfterMs: number): ApiError {
+export function storeFullError(): ApiError {
   return new ApiError(503, {
     code: 'idempotency-store-full',
-    detail: 'The idempotency store is full; the request was not executed. Retry later.',
-    headers: { 'retry-after': retryAfterSeconds(retryAfterMs) },
+    detail:
+      'The idempotency store is full; the request was not executed. No wait can be promised: room frees as records expire.',
   });
 }

@@ -23,11 +23,18 @@ export {
 export { type IdempotencyAdds, type IdempotencyOptions, idempotency } from './middleware.js';
 export {
   ANONYMOUS_OWNER,
+  BRIEF_BYTES,
+  briefResponse,
+  CONTENT_OMITTED_HEADER,
+  claimBytes,
   DEFAULT_OWNER_MAX_BYTES,
   DEFAULT_OWNER_MAX_ENTRIES,
+  type HeldRecord,
+  keepsWhole,
   type ResolvedStoreLimits,
   recordBytes,
   type StoreLimits,
+  untilOwnerRoom,
 } from './stores/limits.js';
 export {
   DEFAULT_MEMORY_MAX_BYTES,

@@ -100,9 +100,7 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware<Contex
       case 'in-progress':
         throw inProgressError();
       case 'full':
-        throw outcome.scope === 'owner'
-          ? quotaFullError(outcome.retryAfterMs)
-          : storeFullError(outcome.retryAfterMs);
+        throw outcome.scope === 'owner' ? quotaFullError(outcome.retryAfterMs) : storeFullError();
       case 'claimed':
         return execute(ctx, next, key, outcome.token);
     }
@@ -130,10 +128,17 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware<Contex
       503: {
         description:
           'Service Unavailable: the idempotency store is full or unreachable; nothing was executed.',
-        headers: { 'Retry-After': RETRY_AFTER },
+        // When the store is unreachable; a full store promises no wait (docs/idempotency.md).
+        headers: { 'Retry-After': { ...RETRY_AFTER, required: false } },
       },
     },
-    successHeaders: { 'Idempotent-Replayed': { description: '`true` on a replayed answer.' } },
+    successHeaders: {
+      'Idempotent-Replayed': { description: '`true` on a replayed answer.' },
+      'Idempotent-Content-Omitted': {
+        description:
+          "`true` on a replay without the body the first answer had: it did not fit the caller's idempotency budget. Status, `Location` and validators are the first answer's; GET the resource for its representation.",
+      },
+    },
   });
 }
 

@@ -258,13 +258,102 @@ export function describeStoreContract(name: string, factory: StoreFactory, enabl
         expectClaimed(await store.claim('h3', 'fp', LEASE, 'heidi'));
       });
 
-      it("counts the owner's bytes, the stored responses included", async () => {
+      it("keeps a response whole while its owner's bytes leave room for its later claims, else brief", async () => {
         const store = await limited();
-        const token = expectClaimed(await store.claim('i1', 'fp', LEASE, 'ivan'));
-        await store.complete('i1', token, response(400, 'x'.repeat(4_000)), RETENTION);
-        const refused = await store.claim('i2', 'fp', LEASE, 'ivan');
-        expect(refused.kind === 'full' && refused.scope).toBe('owner');
-        expectClaimed(await store.claim('j1', 'fp', LEASE, 'judy'));
+        const headers = { location: '/orders/1', etag: '"7"', 'content-type': 'application/json' };
+        const i1 = expectClaimed(await store.claim('i1', 'fp', LEASE, 'ivan'));
+        expect(await store.complete('i1', i1, response(201, 'x'.repeat(3_000), headers), RETENTION)).toBe(
+          true,
+        );
+        const whole = await store.claim('i1', 'fp', LEASE, 'ivan');
+        expect(whole.kind === 'completed' && whole.response.body.byteLength).toBe(3_000);
+        // 4 096 bytes an owner: a second 3 000-byte answer does not fit, and is kept brief, never dropped.
+        const i2 = expectClaimed(await store.claim('i2', 'fp', LEASE, 'ivan'));
+        expect(await store.complete('i2', i2, response(201, 'y'.repeat(3_000), headers), RETENTION)).toBe(
+          true,
+        );
+        expect(await store.claim('i2', 'fp', LEASE, 'ivan')).toEqual({
+          kind: 'completed',
+          response: {
+            status: 201,
+            headers: { 'idempotent-content-omitted': 'true', location: '/orders/1', etag: '"7"' },
+            body: new Uint8Array(0),
+          },
+        });
+        expect(await store.claim('i2', 'other', LEASE, 'ivan')).toEqual({ kind: 'mismatch' });
+      });
+
+      it("says when the owner's own records leave room, to the millisecond", async () => {
+        const store = await limited();
+        const k1 = expectClaimed(await store.claim('k1', 'fp', LEASE, 'kate'));
+        await store.complete('k1', k1, response(201, 'one'), RETENTION);
+        clock.t += 7;
+        expectClaimed(await store.claim('k2', 'fp', LEASE, 'kate'));
+        // Other owners' records, older than kate's, change nothing in her answer.
+        expectClaimed(await store.claim('l1', 'fp', LEASE, 'leo'));
+        const refused = await store.claim('k3', 'fp', LEASE, 'kate');
+        // k2's lease ends first (a request still running counts until its lease ends).
+        expect(refused).toEqual({ kind: 'full', scope: 'owner', retryAfterMs: LEASE });
+        clock.t += LEASE - 1;
+        expect((await store.claim('k3', 'fp', LEASE, 'kate')).kind).toBe('full');
+        clock.t += 1;
+        expectClaimed(await store.claim('k3', 'fp', LEASE, 'kate'));
+      });
+
+      it("says no wait helps when the claim alone is over the owner's byte budget", async () => {
+        const store = await limited();
+        expect(await store.claim(`m-${'k'.repeat(5_000)}`, 'fp', LEASE, 'mia')).toEqual({
+          kind: 'full',
+          scope: 'owner',
+        });
+      });
+
+      it('takes every claim an owner may make, whatever the size of its answers', async () => {
+        const store = await (factory.makeLimited as NonNullable<StoreFactory['makeLimited']>)(() => clock.t, {
+          ownerMaxEntries: 50,
+          ownerMaxBytes: 64 * 1024,
+        });
+        for (let i = 0; i < 50; i++) {
+          const token = expectClaimed(await store.claim(`n${i}`, 'fp', LEASE, 'nina'));
+          const body = 'z'.repeat(i % 3 === 0 ? 12_000 : 300);
+          expect(await store.complete(`n${i}`, token, response(201, body), RETENTION)).toBe(true);
+        }
+        expect((await store.claim('n50', 'fp', LEASE, 'nina')).kind).toBe('full');
+      });
+
+      describe('when any owners hold any records', () => {
+        it("a refusal's wait is enough, and no other owner's records change it", async () => {
+          await fc.assert(
+            fc.asyncProperty(budgetSteps, async (steps) => {
+              // The caller's records in one store, the same records beside other owners' in another
+              // (whose total, where it has one, is no limit here).
+              const make = factory.makeLimited as NonNullable<StoreFactory['makeLimited']>;
+              const roomy = { ...limits, maxEntries: 1_000, maxBytes: 10_000_000 };
+              const alone = await make(() => clock.t, roomy);
+              const shared = await make(() => clock.t, roomy);
+              const start = clock.t;
+              for (const [i, step] of steps.entries()) {
+                clock.t += step.advance;
+                await apply(shared, step, i);
+                if (step.owner === 'x') await apply(alone, step, i);
+              }
+              const mine = await alone.claim('x-new', 'fp', LEASE, 'x');
+              const theirs = await shared.claim('x-new', 'fp', LEASE, 'x');
+              const answer = ({ token: _, ...outcome }: ClaimOutcome & { token?: string }) => outcome;
+              expect(answer(theirs)).toEqual(answer(mine));
+              if (theirs.kind === 'full') {
+                expect(theirs.scope).toBe('owner');
+                expect(theirs.retryAfterMs).toBeGreaterThan(0);
+                clock.t += (theirs.retryAfterMs ?? 0) - 1;
+                expect((await shared.claim('x-new', 'fp', LEASE, 'x')).kind).toBe('full');
+                clock.t += 1;
+                expectClaimed(await shared.claim('x-new', 'fp', LEASE, 'x'));
+              }
+              clock.t = start + 10 * RETENTION;
+            }),
+            { numRuns: 25 },
+          );
+        }, 60_000);
       });
     });
 
@@ -448,3 +537,32 @@ const storeCommands = fc.commands(
   ],
   { maxCommands: 40 },
 );
+
+/** One step of an owner in the budget property: a claim, maybe completed, after a pause. */
+interface BudgetStep {
+  readonly owner: 'x' | 'y' | 'z';
+  readonly advance: number;
+  readonly complete: boolean;
+  readonly body: number;
+  readonly retention: number;
+}
+
+// The caller (x) writes most: its quota fills, with records of every kind (running, completed with
+// a short or a long retention, small or large answers), beside other owners' records.
+const budgetSteps = fc.array(
+  fc.record({
+    owner: fc.constantFrom('x' as const, 'x' as const, 'y' as const, 'z' as const),
+    advance: fc.constantFrom(0, 1, 7, 400),
+    complete: fc.constantFrom(true, true, false),
+    body: fc.constantFrom(0, 10, 900, 2_500),
+    retention: fc.constantFrom(500, RETENTION),
+  }),
+  { minLength: 2, maxLength: 12 },
+);
+
+async function apply(store: IdempotencyStore, step: BudgetStep, i: number): Promise<void> {
+  const key = `${step.owner}-${i}`;
+  const outcome = await store.claim(key, 'fp', LEASE, step.owner);
+  if (outcome.kind === 'claimed' && step.complete)
+    await store.complete(key, outcome.token, response(201, 'b'.repeat(step.body)), step.retention);
+}

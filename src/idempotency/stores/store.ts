@@ -21,9 +21,12 @@ export type ClaimOutcome =
   /**
    * No live record, and no room for one: the owner's quota (`'owner'`) or the whole store
    * (`'store'`) is full of unexpired records, none of which is ever dropped to make room. Nothing was
-   * written. `retryAfterMs` is the store's estimate of when room frees up (at least 1).
+   * written. For `'owner'`, `retryAfterMs` is when the owner's own records leave room
+   * (`untilOwnerRoom`: exact for the records as they are, whatever other owners hold); absent when
+   * no wait would (the claim alone is over the owner's byte budget). Absent for `'store'`: when
+   * other owners' records expire is not the caller's to know.
    */
-  | { readonly kind: 'full'; readonly scope: 'owner' | 'store'; readonly retryAfterMs: number };
+  | { readonly kind: 'full'; readonly scope: 'owner' | 'store'; readonly retryAfterMs?: number };
 
 /** How a claim is made (see {@link IdempotencyStore.claim}). */
 export interface ClaimOptions {
@@ -95,8 +98,10 @@ export interface IdempotencyStore {
   renew(key: string, token: string, leaseMs: number): Promise<boolean>;
   /**
    * Store the response and keep it for `retentionMs`. False when `token` no longer owns the record.
-   * A store that replicates may reject with {@link NotReplicatedError}: the record was stored, on
-   * fewer copies than it was asked to wait for.
+   * The whole response is kept when the owner's budget has room for it (`keepsWhole`); otherwise
+   * its brief (`briefResponse`: status, `Location`, validators, no body), so that a retry is
+   * answered, never run again. A store that replicates may reject with {@link NotReplicatedError}:
+   * the record was stored, on fewer copies than it was asked to wait for.
    */
   complete(key: string, token: string, response: StoredResponse, retentionMs: number): Promise<boolean>;
   /** Delete a live in-progress record so a retry can run. False when `token` no longer owns it. */

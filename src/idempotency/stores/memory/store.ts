@@ -1,13 +1,22 @@
-import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } from '../limits.js';
+import {
+  ANONYMOUS_OWNER,
+  briefResponse,
+  claimBytes,
+  keepsWhole,
+  RECORD_OVERHEAD_BYTES,
+  readStoreLimits,
+  recordBytes,
+  untilOwnerRoom,
+} from '../limits.js';
 import type { ClaimOutcome, IdempotencyStore } from '../store.js';
 import {
   DEFAULT_MEMORY_MAX_BYTES,
   DEFAULT_MEMORY_MAX_ENTRIES,
   type MemoryIdempotencyStoreOptions,
-  readMaxResponseBytes,
   withOwnerShares,
 } from './budgets.js';
 import { ExpiryQueue } from './expiry-queue.js';
+import { Owner, Pending } from './owner.js';
 import {
   decodeResponse,
   encodeFingerprint,
@@ -36,44 +45,22 @@ const SWEEP_PER_CLAIM = 8;
 /** Distinct lease and retention durations given their own expiry queue. */
 const MAX_QUEUES = 16;
 
-/** A claim in progress. A completed record is a string ({@link encodeRecord}). */
-class Pending {
-  constructor(
-    /** The key as the map holds it: queues share this string rather than keep copies. */
-    readonly key: string,
-    readonly fingerprint: string,
-    readonly token: string,
-    public expiresAt: number,
-    readonly owner: Owner,
-    readonly bytes: number,
-  ) {}
-}
-
-class Owner {
-  entries = 0;
-  bytes = 0;
-  /** A lower bound of the earliest expiry among this owner's records, for `Retry-After`. */
-  earliest = Number.POSITIVE_INFINITY;
-  constructor(
-    readonly id: number,
-    readonly name: string,
-  ) {}
-}
-
 type Stored = Pending | string;
 
 /**
  * An in-process {@link IdempotencyStore}: the embedded default, for a single app instance.
  *
- * Bounded by entries and bytes, in total and per owner (defaults: 100 000 records, 64 MiB, and per
- * owner a thousandth of each: 100 records, 64 KiB, so that fewer than 1 000 owners cannot fill it
- * for another). Each claim reserves `maxResponseBytes` (8 KiB) of its owner's budget for its
- * response; a larger response is not stored. An unexpired record is never dropped: a claim that does not fit is
- * refused (`full`; the middleware answers 429 for the owner's quota, 503 for the whole store) after
- * every expired record has been reclaimed. Expiry is amortized O(1): one FIFO queue per lease or
- * retention duration, consumed from its oldest entry. A completed record is one Latin-1 string
- * (about 300 bytes of heap for a 120-byte body, key and headers included, with keys made by
- * `scopeKey`, which are flat strings; the store keeps a key as it is given).
+ * Bounded by entries and bytes, in total and per owner (defaults: 100 000 records, 100 MiB, and per
+ * owner a hundredth of each: 1 000 records, 1 MiB, so that fewer than 100 owners cannot fill it
+ * for another). A claim counts its key, fingerprint and room for a brief record until it
+ * completes; the response is then kept whole when the owner's budget has room for it, else brief
+ * (status, `Location`, validators), so a retry is never run again. An unexpired record is never
+ * dropped: a claim that does not fit is refused (`full`; the middleware answers 429 for the
+ * owner's quota, 503 for the whole store) after every expired record has been reclaimed. Expiry is
+ * amortized O(1): one FIFO queue per lease or retention duration, consumed from its oldest entry.
+ * A completed record is one Latin-1 string (about 300 bytes of heap for a 120-byte body, key and
+ * headers included, with keys made by `scopeKey`, which are flat strings; the store keeps a key as
+ * it is given).
  *
  * @example
  * idempotency({ store: memoryIdempotencyStore({ maxEntries: 50_000, ownerMaxEntries: 500 }) });
@@ -83,7 +70,6 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
     maxEntries: DEFAULT_MEMORY_MAX_ENTRIES,
     maxBytes: DEFAULT_MEMORY_MAX_BYTES,
   });
-  const maxResponseBytes = readMaxResponseBytes(options, limits.ownerMaxBytes);
   const clock = options.now ?? Date.now;
   if (typeof clock !== 'function') throw new TypeError('memoryIdempotencyStore: now must be a function');
   // Whole milliseconds: a record's expiry is stored as an integer and compared with its queue entry.
@@ -134,7 +120,8 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
     records.set(key, stored);
     queueFor(durationMs).push(key, expiresAt);
     const owner = ownerOf(stored);
-    if (expiresAt < owner.earliest) owner.earliest = expiresAt;
+    owner.keys.add(key);
+    owner.room = undefined;
   };
 
   const account = (owner: Owner, entries: number, bytes: number): void => {
@@ -149,7 +136,10 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
 
   const remove = (key: string, stored: Stored): void => {
     records.delete(key);
-    account(ownerOf(stored), -1, -bytesOf(key, stored));
+    const owner = ownerOf(stored);
+    owner.keys.delete(key);
+    owner.room = undefined;
+    account(owner, -1, -bytesOf(key, stored));
   };
 
   /** Reclaim up to `budget` expired records from the queue heads. */
@@ -168,10 +158,19 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
     }
   };
 
-  const untilRoom = (at: number): number => {
-    let earliest = Number.POSITIVE_INFINITY;
-    for (const queue of queues.values()) earliest = Math.min(earliest, queue.peekExpiry());
-    return Number.isFinite(earliest) ? Math.max(1, earliest - at) : 1;
+  /** When the owner's own records leave room for a claim of `need` bytes (see `untilOwnerRoom`). */
+  const ownerRoomIn = (owner: Owner | undefined, need: number, at: number): number | undefined => {
+    if (owner === undefined) return untilOwnerRoom([], need, limits, at);
+    if (owner.room?.need !== need) {
+      const held = [];
+      for (const key of owner.keys) {
+        const stored = records.get(key) as Stored;
+        held.push({ expiresAt: expiryOf(stored), bytes: bytesOf(key, stored) });
+      }
+      const wait = untilOwnerRoom(held, need, limits, at);
+      owner.room = { need, at: wait === undefined ? undefined : at + wait };
+    }
+    return owner.room.at === undefined ? undefined : owner.room.at - at;
   };
 
   /** Why a new record of `bytes` for `owner` does not fit, or undefined when it does. */
@@ -222,16 +221,16 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
         return stored.fingerprint === fingerprint ? { kind: 'in-progress' } : { kind: 'mismatch' };
       }
       sweep(at, SWEEP_PER_CLAIM);
-      // The claim holds room for the largest response it may store, so completing never overdraws.
-      const bytes = recordBytes(key, fingerprint) + maxResponseBytes;
+      // The claim holds room for a brief record of its response, so completing never overdraws.
+      const bytes = claimBytes(key, fingerprint);
       if (overBudget(ownerName, bytes) !== undefined) {
         // Expired records are reclaimed before any claim is refused.
         sweep(at, Number.POSITIVE_INFINITY);
         const scope = overBudget(ownerName, bytes);
-        if (scope !== undefined) {
-          const earliest = owners.get(ownerName)?.earliest ?? 0;
-          const retryAfterMs = scope === 'owner' && earliest > at ? earliest - at : untilRoom(at);
-          return { kind: 'full', scope, retryAfterMs };
+        if (scope === 'store') return { kind: 'full', scope };
+        if (scope === 'owner') {
+          const retryAfterMs = ownerRoomIn(owners.get(ownerName), bytes, at);
+          return retryAfterMs === undefined ? { kind: 'full', scope } : { kind: 'full', scope, retryAfterMs };
         }
       }
       const owner = ownerNamed(ownerName);
@@ -254,21 +253,20 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
       const pending = owned(key, token, at);
       if (pending === undefined) return false;
       const expiresAt = after(at, retentionMs);
-      // The claim reserved `recordBytes(key, fingerprint) + maxResponseBytes` (pending.bytes). A
-      // response over maxResponseBytes by that measure is refused as documented, before it is encoded
-      // (megabytes are not copied only to be dropped), and so is an encoding that would outgrow the
-      // reservation (a header name or value outside ASCII takes more UTF-8 bytes).
-      const fits = recordBytes(key, pending.fingerprint, response) <= pending.bytes;
-      const record = fits ? encodeRecord(expiresAt, pending.owner.id, pending.fingerprint, response) : '';
-      const bytes = bytesOf(key, record);
-      if (!fits || bytes > pending.bytes) {
-        // Larger than the claim reserved: not kept (the middleware answers it and logs that it was not
-        // stored), and the claim released, so that a retry runs instead of waiting for the lease.
-        remove(key, pending);
-        return false;
+      const { owner } = pending;
+      const encoded = (kept: typeof response) => encodeRecord(expiresAt, owner.id, pending.fingerprint, kept);
+      // Whole when the owner's budget (and the store's) has room for it: judged first by the bytes
+      // `recordBytes` counts, so that megabytes are not copied only to be dropped, then as encoded
+      // (a header outside ASCII takes more bytes in UTF-8).
+      const room = (bytes: number) =>
+        keepsWhole(owner, pending.bytes, bytes, limits) &&
+        totalBytes - pending.bytes + bytes <= limits.maxBytes;
+      let record = room(recordBytes(key, pending.fingerprint, response)) ? encoded(response) : undefined;
+      if (record === undefined || !room(bytesOf(key, record))) {
+        // Kept brief, within the room the claim holds: status, Location, validators, no body.
+        record = encoded(briefResponse(response, (brief) => bytesOf(key, encoded(brief)) <= pending.bytes));
       }
-      // Within the reservation made at the claim: the owner's and the store's budgets still hold.
-      account(pending.owner, 0, bytes - pending.bytes);
+      account(owner, 0, bytesOf(key, record) - pending.bytes);
       put(pending.key, record, retentionMs, expiresAt);
       return true;
     },

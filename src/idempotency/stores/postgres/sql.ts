@@ -1,4 +1,12 @@
 import { createHash } from 'node:crypto';
+import {
+  BRIEF_BYTES,
+  briefResponse,
+  RECORD_OVERHEAD_BYTES,
+  type ResolvedStoreLimits,
+  recordBytes,
+} from '../limits.js';
+import type { StoredResponse } from '../store.js';
 
 // The PostgreSQL idempotency store's statements: their texts, names and result rows.
 
@@ -9,25 +17,17 @@ export function storeStatements(table: string) {
     claimLocked: claimText(table, true),
     renew: `UPDATE ${table} SET expires_at = $3::bigint + $4::bigint
       WHERE scope_key = $1 AND token = $2 AND state = 'in-progress' AND expires_at > $3::bigint`,
-    complete: `UPDATE ${table}
-      SET state = 'completed', expires_at = $3::bigint + $4::bigint, status = $5, headers = $6::jsonb, body = $7,
-        bytes = bytes + $8::int
-      WHERE scope_key = $1 AND token = $2 AND state = 'in-progress' AND expires_at > $3::bigint`,
+    complete: completionText(table, { leased: true }),
     // The record was inserted by this very transaction, which nobody else can take over: no lease
     // to check, however long the handler ran.
-    completeOwn: `UPDATE ${table}
-      SET state = 'completed', expires_at = $3::bigint + $4::bigint, status = $5, headers = $6::jsonb, body = $7,
-        bytes = bytes + $8::int
-      WHERE scope_key = $1 AND token = $2 AND state = 'in-progress'`,
+    completeOwn: completionText(table, { leased: false }),
     // The completion sent with the COMMIT behind it (a pipelining client): finding no row, it must
     // not let that COMMIT land, so it divides by the count of rows it updated. Division by zero
     // aborts the transaction, and a COMMIT of an aborted transaction rolls it back.
-    completeOwnOrAbort: `WITH done AS (UPDATE ${table}
-        SET state = 'completed', expires_at = $3::bigint + $4::bigint, status = $5, headers = $6::jsonb, body = $7,
-          bytes = bytes + $8::int
-        WHERE scope_key = $1 AND token = $2 AND state = 'in-progress'
-        RETURNING 1)
-      SELECT 1 / count(*)::int AS completed FROM done`,
+    completeOwnOrAbort: completionText(table, { leased: false, orAbort: true }),
+    // The owner's live records, for when they leave room (`untilOwnerRoom`), read on a refusal only.
+    ownerRecords: `SELECT expires_at::text AS expires_at, bytes FROM ${table}
+      WHERE owner = $1 AND expires_at > $2::bigint`,
     release: `DELETE FROM ${table}
       WHERE scope_key = $1 AND token = $2 AND state = 'in-progress' AND expires_at > $3::bigint`,
     deleteExpired: `DELETE FROM ${table} WHERE expires_at <= $1::bigint`,
@@ -51,7 +51,7 @@ function claimText(table: string, locked: boolean): string {
         SELECT state, fingerprint, status, headers::text AS headers, body FROM ${table}
         WHERE scope_key = $1 AND expires_at > $4::bigint
       ), usage AS (
-        SELECT count(*) AS entries, coalesce(sum(bytes), 0) AS bytes, min(expires_at) AS earliest
+        SELECT count(*) AS entries, coalesce(sum(bytes), 0) AS bytes
         FROM ${table} WHERE owner = $6 AND expires_at > $4::bigint
       ), inserted AS (
         INSERT INTO ${table} AS r (scope_key, fingerprint, token, state, expires_at, owner, bytes)
@@ -67,8 +67,78 @@ function claimText(table: string, locked: boolean): string {
       )
       SELECT (SELECT token FROM inserted) AS token, ${locked ? 'l.got' : 'NULL::boolean'} AS locked,
         e.state, e.fingerprint, e.status, e.headers, e.body,
-        u.entries::int AS entries, u.bytes::bigint::text AS bytes, u.earliest::text AS earliest
+        u.entries::int AS entries, u.bytes::bigint::text AS bytes
       FROM usage u ${locked ? 'CROSS JOIN locked l ' : ''}LEFT JOIN existing e ON true`;
+}
+
+/**
+ * The completion: the whole response, or its brief when the owner's bytes would then no longer leave
+ * each record it may yet claim the room of a claim like this one (`keepsWhole`, read from the owner's
+ * live records in the same statement). Parameters: key, token, now, retention, status, then the
+ * whole response's headers, body and the bytes it adds past the claim's brief room, then the brief's
+ * headers and bytes, then the owner's budgets. `leased`: only while the lease runs (a record claimed
+ * outside the handler's transaction); `orAbort`: see `completeOwnOrAbort`.
+ */
+function completionText(
+  table: string,
+  how: { readonly leased: boolean; readonly orAbort?: boolean },
+): string {
+  const mine = `scope_key = $1 AND token = $2 AND state = 'in-progress'${how.leased ? ' AND expires_at > $3::bigint' : ''}`;
+  const update = `UPDATE ${table} AS r
+      SET state = 'completed', expires_at = $3::bigint + $4::bigint, status = $5,
+        headers = CASE WHEN k.whole THEN $6::jsonb ELSE $9::jsonb END,
+        body = CASE WHEN k.whole THEN $7::bytea ELSE ''::bytea END,
+        bytes = r.bytes - ${BRIEF_BYTES} + CASE WHEN k.whole THEN $8::int ELSE $10::int END
+      FROM kept k WHERE ${mine}`;
+  return `WITH target AS (
+        SELECT owner, bytes FROM ${table} WHERE ${mine}
+      ), usage AS (
+        SELECT count(*) AS entries, coalesce(sum(bytes), 0) AS bytes FROM ${table}
+        WHERE owner = (SELECT owner FROM target) AND (expires_at > $3::bigint OR scope_key = $1)
+      ), kept AS (
+        SELECT u.bytes - t.bytes + (t.bytes - ${BRIEF_BYTES} + $8::int)
+          + greatest(0, $11::bigint - u.entries) * t.bytes <= $12::bigint AS whole
+        FROM usage u CROSS JOIN target t
+      )${
+        how.orAbort
+          ? `, done AS (${update} RETURNING 1)
+      SELECT 1 / count(*)::int AS completed FROM done`
+          : `
+      ${update}`
+      }`;
+}
+
+/** The bytes a response adds to a record's count: its status, headers and body. */
+const responseBytes = (response: StoredResponse) => recordBytes('', '', response) - RECORD_OVERHEAD_BYTES;
+
+/**
+ * The parameters of a completion statement ({@link completionText}): the whole response and its
+ * brief, of which the statement keeps the one the owner's budget has room for.
+ */
+export function completionParameters(completion: {
+  readonly key: string;
+  readonly token: string;
+  readonly at: number;
+  readonly retentionMs: number;
+  readonly response: StoredResponse;
+  readonly limits: ResolvedStoreLimits;
+}): unknown[] {
+  const { response, limits } = completion;
+  const brief = briefResponse(response);
+  return [
+    completion.key,
+    completion.token,
+    completion.at,
+    Math.ceil(completion.retentionMs),
+    response.status,
+    JSON.stringify(response.headers),
+    Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength),
+    responseBytes(response),
+    JSON.stringify(brief.headers),
+    responseBytes(brief),
+    limits.ownerMaxEntries,
+    limits.ownerMaxBytes,
+  ];
 }
 
 /** `hashtextextended`'s seed argument for the key's advisory lock: "idem" in ASCII. */
@@ -82,7 +152,6 @@ export type ClaimRow = {
   readonly fingerprint: string | null;
   readonly entries: number;
   readonly bytes: string;
-  readonly earliest: string | null;
   readonly status: number | null;
   readonly headers: string | null;
   readonly body: Buffer | null;

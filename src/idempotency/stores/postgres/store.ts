@@ -1,7 +1,13 @@
-import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } from '../limits.js';
+import { ANONYMOUS_OWNER, claimBytes, readStoreLimits, untilOwnerRoom } from '../limits.js';
 import { type ClaimOutcome, newToken, type StoredResponse, type StoreTransaction } from '../store.js';
 import { checkTable, idempotencyTableDdl } from './ddl.js';
-import { type ClaimRow, isDivisionByZero, type Statement, storeStatements } from './sql.js';
+import {
+  type ClaimRow,
+  completionParameters,
+  isDivisionByZero,
+  type Statement,
+  storeStatements,
+} from './sql.js';
 import { type OpenTransaction, openTransactions, type Transactions } from './transactions.js';
 import type {
   ConnectionPool,
@@ -62,16 +68,8 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
       : db.query<Row>(statement.text, values);
 
   /** The completion's parameters. May throw (the clock is the application's): before anything is sent. */
-  const completionValues = (key: string, token: string, response: StoredResponse, retentionMs: number) => [
-    key,
-    token,
-    now(),
-    Math.ceil(retentionMs),
-    response.status,
-    JSON.stringify(response.headers),
-    Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength),
-    recordBytes('', '', response) - RECORD_OVERHEAD_BYTES,
-  ];
+  const completionValues = (key: string, token: string, response: StoredResponse, retentionMs: number) =>
+    completionParameters({ key, token, at: now(), retentionMs, response, limits });
   const complete = async (
     db: Queryable,
     statement: Statement,
@@ -96,7 +94,8 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
     leaseMs: number,
     owner: string,
   ): Promise<ClaimOutcome> => {
-    const bytes = recordBytes(key, fingerprint);
+    const bytes = claimBytes(key, fingerprint);
+    let rechecks = 0;
     // A row inserted by a concurrent claim after this statement's snapshot: claim again.
     for (;;) {
       const at = now();
@@ -128,8 +127,15 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
       }
       if (row.locked === false) return { kind: 'in-progress' };
       if (row.entries >= limits.ownerMaxEntries || Number(row.bytes) + bytes > limits.ownerMaxBytes) {
-        const earliest = row.earliest === null ? at + 1 : Number(row.earliest);
-        return { kind: 'full', scope: 'owner', retryAfterMs: Math.max(1, earliest - at) };
+        // When the owner's own records leave room; room already (a record expired or was released
+        // since the statement's snapshot): claim again.
+        const held = await run<{ expires_at: string; bytes: number }>(db, sql.ownerRecords, [owner, at]);
+        const records = held.rows.map((r) => ({ expiresAt: Number(r.expires_at), bytes: r.bytes }));
+        const retryAfterMs = untilOwnerRoom(records, bytes, limits, at);
+        if (retryAfterMs === 0 && ++rechecks < 3) continue;
+        return retryAfterMs === undefined
+          ? { kind: 'full', scope: 'owner' }
+          : { kind: 'full', scope: 'owner', retryAfterMs };
       }
     }
   };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ResolvedStoreLimits } from '../limits.js';
+import { BRIEF_BYTES, type ResolvedStoreLimits } from '../limits.js';
 
 /** A Lua script and its SHA-1, for `EVALSHA`. */
 export interface Script {
@@ -20,7 +20,7 @@ function script(source: string): Script {
 //   <expiry> ',' <bytes> ',' <fingerprint's byte length> ',' <fingerprint>, then
 //   'p' <token> (in progress) or 'c' <status> ',' <base64 body> ',' <headers as JSON> (completed).
 // An expired record stays, and counts, until its key is claimed again or a claim that does not fit
-// reclaims every expired record of the owner (only when 'e' <= now). The hash itself lives twice
+// reclaims every expired record of the owner. The hash itself lives twice
 // the longest TTL a record was given (extended rarely), so an owner who never comes back leaves
 // nothing behind.
 const COMMON = `
@@ -75,9 +75,9 @@ if v then
 end
 local bytes = tonumber(ARGV[7])
 if n >= OWNER_MAX_ENTRIES or b + bytes > OWNER_MAX_BYTES then
-  if e and e > now then return {'full', string.format('%d', e - now)} end
-  -- Reclaim every expired record of the owner, and recount.
-  local all, gone = redis.call('HGETALL', KEYS[1]), {}
+  -- Reclaim every expired record of the owner, recount, and read when its own live records leave
+  -- room (docs/idempotency.md, "Budgets": the same answer as untilOwnerRoom).
+  local all, gone, live = redis.call('HGETALL', KEYS[1]), {}, {}
   n, b, e = 0, 0, nil
   for i = 1, #all, 2 do
     local f = all[i]
@@ -85,6 +85,7 @@ if n >= OWNER_MAX_ENTRIES or b + bytes > OWNER_MAX_BYTES then
       local exp, size = parse(all[i + 1])
       if exp <= now then gone[#gone + 1] = f else
         n, b = n + 1, b + size
+        live[#live + 1] = {exp, size}
         if e == nil or exp < e then e = exp end
       end
     end
@@ -92,9 +93,17 @@ if n >= OWNER_MAX_ENTRIES or b + bytes > OWNER_MAX_BYTES then
   if v then gone[#gone + 1] = ARGV[2] end
   if #gone > 0 then redis.call('HDEL', KEYS[1], unpack(gone)) end
   if n >= OWNER_MAX_ENTRIES or b + bytes > OWNER_MAX_BYTES then
-    if n == 0 then redis.call('DEL', KEYS[1]); return {'full', '1'} end
+    if n == 0 then redis.call('DEL', KEYS[1]); return {'full'} end
     redis.call('HSET', KEYS[1], 'n', n, 'b', b, 'e', string.format('%d', e))
-    return {'full', string.format('%d', math.max(1, e - now))}
+    if bytes > OWNER_MAX_BYTES then return {'full'} end
+    table.sort(live, function(x, y) return x[1] < y[1] end)
+    for _, r in ipairs(live) do
+      n, b = n - 1, b - r[2]
+      if n < OWNER_MAX_ENTRIES and b + bytes <= OWNER_MAX_BYTES then
+        return {'full', string.format('%d', r[1] - now)}
+      end
+    end
+    return {'full'}
   end
   earliestNow = e and string.format('%d', e)
 end
@@ -118,22 +127,34 @@ for lag in string.gmatch(redis.call('INFO', 'replication'), 'state=online,offset
 end
 return {'claimed', online}`;
 
+/** `source` with the owner's budgets (and `more`) written in as Lua values. */
+function withBudgets(source: string, limits: ResolvedStoreLimits, more: Record<string, string> = {}): Script {
+  const constants: Record<string, string> = {
+    OWNER_MAX_ENTRIES: String(limits.ownerMaxEntries),
+    OWNER_MAX_BYTES: String(limits.ownerMaxBytes),
+    BRIEF_BYTES: String(BRIEF_BYTES),
+    ...more,
+  };
+  const names = new RegExp(`\\b(?:${Object.keys(constants).join('|')})\\b`, 'g');
+  return script(source.replace(names, (name) => constants[name]!));
+}
+
 /**
  * The claim script with the owner's budgets written in as Lua numbers. With `replicaMaxLagSeconds`,
  * a claim answers `{'claimed', <replicas online, acknowledged within that many seconds>}` instead of 1.
  */
 export function claimScript(limits: ResolvedStoreLimits, replicaMaxLagSeconds?: number): Script {
-  const constants: Record<string, string> = {
-    OWNER_MAX_ENTRIES: String(limits.ownerMaxEntries),
-    OWNER_MAX_BYTES: String(limits.ownerMaxBytes),
+  return withBudgets(CLAIM, limits, {
     CLAIMED:
       replicaMaxLagSeconds === undefined
         ? CLAIMED
         : CLAIMED_WITH_REPLICAS.replace('MAX_LAG', String(replicaMaxLagSeconds)),
-  };
-  return script(
-    CLAIM.replace(/\b(?:OWNER_MAX_ENTRIES|OWNER_MAX_BYTES|CLAIMED)\b/g, (name) => constants[name]!),
-  );
+  });
+}
+
+/** The completion script with the owner's budgets written in. */
+export function completeScript(limits: ResolvedStoreLimits): Script {
+  return withBudgets(COMPLETE, limits);
 }
 
 // ARGV: now, field, token, the new expiry and TTL.
@@ -144,12 +165,20 @@ outlive(ARGV[5])
 return 1
 `;
 
-// ARGV: now, field, token, the new expiry and TTL, the completed state ('c<status>,<body>,
-// <headers>'), the bytes the response adds to the record's count.
-const COMPLETE = `${owned("'b', 'e'")}
-local extra = tonumber(ARGV[7])
-redis.call('HSET', KEYS[1], 'b', tonumber(u[1]) + extra, 'e', earliest(u[2], ARGV[4]), ARGV[2],
-  ARGV[4] .. ',' .. string.format('%d', size + extra) .. string.sub(v, string.match(v, '^%d+,%d+()'), fp) .. ARGV[6])
+// ARGV: now, field, token, the new expiry and TTL, then the whole response's completed state
+// ('c<status>,<body>,<headers>') and the bytes it adds to the record's count past its brief
+// room, then the same for its brief (the budgets are written in: see `completeScript`). The whole
+// response is kept when the owner's bytes then still leave each record it may yet claim the room of
+// a claim like this one (keepsWhole), else the brief.
+const COMPLETE = `${owned("'n', 'b', 'e'")}
+local n, b = tonumber(u[1]), tonumber(u[2])
+local kept, state = size - BRIEF_BYTES + tonumber(ARGV[7]), ARGV[6]
+local later = math.max(0, OWNER_MAX_ENTRIES - n)
+if b - size + kept + later * size > OWNER_MAX_BYTES then
+  kept, state = size - BRIEF_BYTES + tonumber(ARGV[9]), ARGV[8]
+end
+redis.call('HSET', KEYS[1], 'b', b - size + kept, 'e', earliest(u[3], ARGV[4]), ARGV[2],
+  ARGV[4] .. ',' .. string.format('%d', kept) .. string.sub(v, string.match(v, '^%d+,%d+()'), fp) .. state)
 outlive(ARGV[5])
 return 1
 `;
@@ -165,6 +194,5 @@ return 1
 
 export const scripts = {
   renew: script(RENEW),
-  complete: script(COMPLETE),
   release: script(RELEASE),
 };

@@ -6,7 +6,14 @@ import {
   type ScriptAndWaitRunner,
 } from '../../../stores/redis-client.js';
 import { checkPrefix } from '../../../stores/redis-hash-tag.js';
-import { ANONYMOUS_OWNER, RECORD_OVERHEAD_BYTES, readStoreLimits, recordBytes } from '../limits.js';
+import {
+  ANONYMOUS_OWNER,
+  briefResponse,
+  claimBytes,
+  RECORD_OVERHEAD_BYTES,
+  readStoreLimits,
+  recordBytes,
+} from '../limits.js';
 import {
   type ClaimOutcome,
   type IdempotencyStore,
@@ -14,7 +21,7 @@ import {
   type StoredResponse,
 } from '../store.js';
 import { type IssuedToken, issuedToken, ownerKeys, readToken, recordToken } from './keys.js';
-import { claimScript, type Script, scripts } from './scripts.js';
+import { claimScript, completeScript, type Script, scripts } from './scripts.js';
 
 /** Options of {@link redisIdempotencyStore}: the client, a key prefix, the per-owner budgets and durability. */
 export interface RedisIdempotencyStoreOptions {
@@ -79,6 +86,19 @@ function decodeCompleted(state: string): StoredResponse {
   };
 }
 
+/**
+ * A completed record's state (`c<status>,<base64 body>,<headers as JSON>`) and the bytes the
+ * response adds to a record's count (status, headers, body: `recordBytes` less the key, the
+ * fingerprint and the overhead).
+ */
+function completedState(response: StoredResponse): [state: string, bytes: string] {
+  const body = Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength);
+  return [
+    `c${response.status},${body.toString('base64')},${JSON.stringify(response.headers)}`,
+    String(recordBytes('', '', response) - RECORD_OVERHEAD_BYTES),
+  ];
+}
+
 /** A script's 1 (done), whether the client read the integer as a number or a string. */
 const isOne = (reply: Reply) => !Array.isArray(reply) && Number(reply) === 1;
 
@@ -89,7 +109,10 @@ function decodeClaim(reply: Reply, stored: string): ClaimOutcome {
     case 'claimed':
       return { kind: 'claimed', token: issuedToken(stored, Number(answer[1])) };
     case 'full':
-      return { kind: 'full', scope: 'owner', retryAfterMs: Number(answer[1]) };
+      // Without a wait: no wait makes room (the claim alone is over the owner's byte budget).
+      return answer[1] === undefined || answer[1] === null
+        ? { kind: 'full', scope: 'owner' }
+        : { kind: 'full', scope: 'owner', retryAfterMs: Number(answer[1]) };
     case 'completed':
       return { kind: 'completed', response: decodeCompleted(answer[1] ?? '') };
     case 'mismatch':
@@ -178,6 +201,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
   const limits = readStoreLimits('redisIdempotencyStore', options, unbounded);
   const durability = readDurability(options);
   const claimer = claimScript(limits, durability.maxLagSeconds);
+  const completer = completeScript(limits);
   const runScript = redisScriptRunner(client);
 
   /** A script's keys and arguments: the owner's hash, then `now`, the record's field, the rest. */
@@ -195,10 +219,10 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
   };
   const complete = async (token: IssuedToken, key: string, args: readonly string[]) => {
     const { replicas, timeoutMs, runAndWait } = durability;
-    if (runAndWait === undefined) return run(scripts.complete, token.owner, key, args);
+    if (runAndWait === undefined) return run(completer, token.owner, key, args);
     const online = token.onlineReplicas ?? replicas;
     if (online < replicas) {
-      const reply = await run(scripts.complete, token.owner, key, args);
+      const reply = await run(completer, token.owner, key, args);
       if (!isOne(reply)) return reply;
       throw new NotReplicatedError(
         0,
@@ -207,7 +231,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
       );
     }
     const [reply, acknowledged] = await runAndWait(
-      scripts.complete,
+      completer,
       ...scriptInput(token.owner, key, args),
       durability,
     );
@@ -226,7 +250,7 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
     async claim(key, fingerprint, leaseMs, owner = ANONYMOUS_OWNER): Promise<ClaimOutcome> {
       const stored = recordToken(owner);
       const [t, expiry, ttl] = clock(leaseMs);
-      const bytes = String(recordBytes(key, fingerprint));
+      const bytes = String(claimBytes(key, fingerprint));
       return decodeClaim(
         await run(claimer, owner, key, [t, fingerprint, stored, expiry, ttl, bytes]),
         stored,
@@ -241,17 +265,10 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Id
     async complete(key, token, response: StoredResponse, retentionMs) {
       const issued = readToken(token);
       if (issued === undefined) return false;
-      const body = Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength);
       const [t, expiry, ttl] = clock(retentionMs);
-      const state = `c${response.status},${body.toString('base64')},${JSON.stringify(response.headers)}`;
-      const args = [
-        t,
-        issued.stored,
-        expiry,
-        ttl,
-        state,
-        String(recordBytes('', '', response) - RECORD_OVERHEAD_BYTES),
-      ];
+      // The whole response and its brief: the script keeps the one the owner's budget has room for.
+      const brief = briefResponse(response);
+      const args = [t, issued.stored, expiry, ttl, ...completedState(response), ...completedState(brief)];
       return isOne(await complete(issued, key, args));
     },
     async release(key, token) {
