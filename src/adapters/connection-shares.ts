@@ -3,6 +3,8 @@
  * that hold few, so that no single site (nor a handful) can take every slot of a server. The
  * decision is on plain numbers; `boundedServer` counts (docs/security.md, "Connection shares").
  */
+import type http from 'node:http';
+import type { Socket } from 'node:net';
 import { addressGroup, parseIp } from '../ratelimit/client-address.js';
 
 /**
@@ -48,4 +50,29 @@ export function connectionGroup(remoteAddress: string | undefined, ipv6Prefix: n
 export function admitsConnection(shares: ConnectionShares, open: number, groupOpen: number): boolean {
   if (groupOpen >= shares.maxConnectionsPerAddress || open >= shares.maxConnections) return false;
   return groupOpen < FEW_CONNECTIONS || open < shares.maxConnections - shares.reservedConnections;
+}
+
+/**
+ * Connections per address group and the reserved slots (`admitsConnection`): a connection refused is
+ * destroyed at once, before node reads a byte of it (as node does past `maxConnections`).
+ */
+export function shareConnections(server: http.Server, shares: ConnectionShares, ipv6Prefix: number): void {
+  const held = new Map<string, number>();
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    const group = connectionGroup(socket.remoteAddress, ipv6Prefix);
+    const count = held.get(group) ?? 0;
+    if (!admitsConnection(shares, open, count)) {
+      socket.destroy();
+      return;
+    }
+    open++;
+    held.set(group, count + 1);
+    socket.once('close', () => {
+      open--;
+      const left = (held.get(group) ?? 1) - 1;
+      if (left === 0) held.delete(group);
+      else held.set(group, left);
+    });
+  });
 }

@@ -7,8 +7,9 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { DEFAULT_IPV6_PREFIX } from '../ratelimit/key.js';
-import { admitsConnection, type ConnectionShares, connectionGroup } from './connection-shares.js';
+import { shareConnections } from './connection-shares.js';
 import { answerClientError } from './fallback.js';
+import { DEFAULT_MAX_PIPELINED_REQUESTS, oneAtATime, responseInProgress } from './pipelining.js';
 
 /** Options of `createNodeServer` and {@link boundedServer}. Every time is in milliseconds. */
 export interface NodeServerOptions {
@@ -45,6 +46,12 @@ export interface NodeServerOptions {
   readonly reservedConnections?: number;
   /** IPv6 clients are grouped by this prefix length, as the rate limiter groups them (default 56). */
   readonly ipv6Prefix?: number;
+  /**
+   * Requests a connection may have waiting while the response before them is written: a client that
+   * pipelines (RFC 9112 section 9.3.2) has its requests handled one at a time, each once the previous
+   * response is flushed to the socket, and a connection with more waiting is closed. Default 32.
+   */
+  readonly maxPipelinedRequests?: number;
 }
 
 export const DEFAULT_HEADERS_TIMEOUT_MS = 15_000;
@@ -129,6 +136,11 @@ export function nodeServerLimits(
     maxConnectionsPerAddress,
     reservedConnections,
     ipv6Prefix,
+    maxPipelinedRequests: positive(
+      'maxPipelinedRequests',
+      options.maxPipelinedRequests,
+      DEFAULT_MAX_PIPELINED_REQUESTS,
+    ),
   };
 }
 
@@ -140,22 +152,17 @@ interface Drain {
   readonly sockets: Set<Socket>;
 }
 
-/** Where a connection keeps its latest response (a property store per request, no lookup). */
-const LATEST = Symbol('latest response');
-type TrackedSocket = Socket & { [LATEST]?: ServerResponse };
-
 const drains = new WeakMap<http.Server, Drain>();
 
 /**
  * Once the server drains, every response whose head is not written yet ends its keep-alive
  * connection (RFC 9112 section 9.6), whatever listener writes it: those of requests that arrive
- * meanwhile at once, and those in flight when the drain starts, found through their connection.
- * Per request, one property of its connection is replaced: no listener, lookup or allocation.
+ * meanwhile at once, and those in flight when the drain starts, found through their connection
+ * (`responseInProgress`). Per request: no listener, lookup or allocation.
  */
 function trackedListener(drain: Drain, listener: RequestListener): RequestListener {
   return function drainAware(req, res) {
     if (drain.draining) res.shouldKeepAlive = false;
-    else (req.socket as TrackedSocket)[LATEST] = res;
     listener(req, res);
   };
 }
@@ -164,34 +171,9 @@ function trackedListener(drain: Drain, listener: RequestListener): RequestListen
 function startDraining(drain: Drain): void {
   drain.draining = true;
   for (const socket of drain.sockets) {
-    const res = (socket as TrackedSocket)[LATEST];
+    const res = responseInProgress(socket);
     if (res !== undefined && !res.headersSent) res.shouldKeepAlive = false;
   }
-}
-
-/**
- * Connections per address group and the reserved slots (`admitsConnection`): a connection refused is
- * destroyed at once, before node reads a byte of it (as node does past `maxConnections`).
- */
-function shareConnections(server: http.Server, shares: ConnectionShares, ipv6Prefix: number): void {
-  const held = new Map<string, number>();
-  let open = 0;
-  server.on('connection', (socket: Socket) => {
-    const group = connectionGroup(socket.remoteAddress, ipv6Prefix);
-    const count = held.get(group) ?? 0;
-    if (!admitsConnection(shares, open, count)) {
-      socket.destroy();
-      return;
-    }
-    open++;
-    held.set(group, count + 1);
-    socket.once('close', () => {
-      open--;
-      const left = (held.get(group) ?? 1) - 1;
-      if (left === 0) held.delete(group);
-      else held.set(group, left);
-    });
-  });
 }
 
 /**
@@ -216,7 +198,7 @@ export function boundedServer(listener: RequestListener, options: NodeServerOpti
       // node checks both timeouts on this period (30 s by default): check often enough to hold them.
       connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
     },
-    trackedListener(drain, listener),
+    oneAtATime(trackedListener(drain, listener), limits.maxPipelinedRequests),
   );
   server.timeout = limits.idleTimeoutMs;
   // A request node's parser refuses gets an error document too, not a bare status line.
