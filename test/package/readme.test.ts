@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { isRight } from 'fp-ts/lib/Either.js';
@@ -34,6 +34,20 @@ describe('the repository files a user looks for', () => {
     expect(license).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} rest-conventions contributors\n/);
     expect(license).toContain('THE SOFTWARE IS PROVIDED "AS IS"');
     expect(readFileSync(resolve(root, '.gitignore'), 'utf8').split('\n')).toContain('*.tgz');
+  });
+
+  it('has CONTRIBUTING.md and SECURITY.md, whose scripts exist and whose links resolve', () => {
+    const scripts = Object.keys(JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')).scripts);
+    for (const file of ['CONTRIBUTING.md', 'SECURITY.md']) {
+      const text = readFileSync(resolve(root, file), 'utf8');
+      for (const [, script] of text.matchAll(/npm run ([a-z:]+)/g)) expect(scripts, file).toContain(script);
+      for (const [, target] of text.matchAll(/\]\(([^)#]+)\)/g)) {
+        expect(existsSync(resolve(root, target!)), `${file} links ${target}`).toBe(true);
+      }
+    }
+    const contributing = readFileSync(resolve(root, 'CONTRIBUTING.md'), 'utf8');
+    expect(contributing).toMatch(/Rename freely before 1\.0/);
+    expect(contributing).toMatch(/deprecated first, with a code[^.]*removed at the next major/);
   });
 
   it('says next to the own-server example that it reads PORT and throws without AUTH_SECRET', () => {
