@@ -17,6 +17,17 @@ export interface ErrorDetail {
   readonly title?: string;
 }
 
+/**
+ * A registered problem type (RFC 9457 section 4): its URI, sent as a problem document's `type` and
+ * as a JSON:API error object's `links.type`, and its registered title.
+ */
+export interface ProblemType {
+  /** An absolute URI, such as `https://iana.org/assignments/http-problem-types#quota-exceeded`. */
+  readonly uri: string;
+  /** The registered title, sent as the problem document's `title` (RFC 9457 section 3.1.3). */
+  readonly title: string;
+}
+
 export interface ApiErrorOptions {
   /** Machine-readable code; defaults to a slug of the status phrase (`not-found`). */
   readonly code?: string;
@@ -34,6 +45,41 @@ export interface ApiErrorOptions {
    * `meta` extension member in a problem document, RFC 9457 section 3.2), e.g. `{ omittedErrors: 12 }`.
    */
   readonly meta?: Readonly<Record<string, unknown>>;
+  /**
+   * The problem type this error is an instance of (RFC 9457 section 3.1.1); without one a problem
+   * document says `about:blank` and the status phrase.
+   */
+  readonly problemType?: ProblemType;
+  /**
+   * The problem type's extension members (RFC 9457 section 3.2), such as `violated-policies`: top-level
+   * members of a problem document, and the `meta` of each JSON:API error object. Their names may not
+   * be ones a problem document already has (`type`, `title`, `status`, `detail`, `instance`, `code`,
+   * `errors`, `meta`).
+   */
+  readonly extensions?: Readonly<Record<string, unknown>>;
+}
+
+/** Members a problem document has of its own: an extension member may not take their names. */
+const PROBLEM_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'instance', 'code', 'errors', 'meta']);
+
+function checkedProblemType(type: ProblemType | undefined): ProblemType | undefined {
+  if (type === undefined) return undefined;
+  if (typeof type.title !== 'string' || type.title === '' || !URL.canParse(type.uri)) {
+    throw new TypeError('ApiError problemType must have an absolute uri and a title');
+  }
+  return type;
+}
+
+function checkedExtensions(
+  extensions: Readonly<Record<string, unknown>> | undefined,
+): Readonly<Record<string, unknown>> | undefined {
+  if (extensions === undefined) return undefined;
+  for (const name of Object.keys(extensions)) {
+    if (PROBLEM_MEMBERS.has(name)) {
+      throw new TypeError(`ApiError extensions may not name the problem member ${JSON.stringify(name)}`);
+    }
+  }
+  return extensions;
 }
 
 const BRAND = Symbol.for('rest-conventions.ApiError');
@@ -55,6 +101,8 @@ export class ApiError extends Error {
   readonly errors: readonly ErrorDetail[];
   readonly headers: Readonly<Record<string, string>>;
   readonly meta: Readonly<Record<string, unknown>> | undefined;
+  readonly problemType: ProblemType | undefined;
+  readonly extensions: Readonly<Record<string, unknown>> | undefined;
   readonly [BRAND] = true;
 
   constructor(status: number, options: ApiErrorOptions = {}) {
@@ -78,6 +126,8 @@ export class ApiError extends Error {
     this.errors = errors;
     this.headers = options.headers ?? {};
     this.meta = options.meta;
+    this.problemType = checkedProblemType(options.problemType);
+    this.extensions = checkedExtensions(options.extensions);
   }
 }
 

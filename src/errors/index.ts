@@ -4,6 +4,7 @@ export {
   type ErrorDetail,
   type ErrorSource,
   isApiError,
+  type ProblemType,
   statusCode,
   statusPhrase,
 } from './api-error.js';

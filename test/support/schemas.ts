@@ -11,10 +11,21 @@ import Ajv2020 from 'ajv/dist/2020.js';
 const schemaDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'schemas');
 
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
-const jsonApi = ajv.compile(JSON.parse(readFileSync(join(schemaDir, 'jsonapi-1.0.schema.json'), 'utf8')));
+
+/**
+ * The JSON:API 1.0 schema with the one 1.1 member the library sends that 1.0 lacks: an error
+ * object's `links.type`, the problem type it is an instance of (JSON:API 1.1 "Error Objects").
+ */
+function jsonApi11Schema(): object {
+  const schema = JSON.parse(readFileSync(join(schemaDir, 'jsonapi-1.0.schema.json'), 'utf8'));
+  schema.definitions.errorLinks.properties.type = { $ref: '#/definitions/link' };
+  return schema;
+}
+
+const jsonApi = ajv.compile(jsonApi11Schema());
 const problem = ajv.compile(JSON.parse(readFileSync(join(schemaDir, 'problem-details.schema.json'), 'utf8')));
 
-/** Throws with ajv's explanation unless `body` is a valid JSON:API 1.0 document. */
+/** Throws with ajv's explanation unless `body` is a valid JSON:API document (1.0, and 1.1's error `links.type`). */
 export function assertJsonApi(body: unknown): void {
   if (!jsonApi(body))
     throw new Error(`not a JSON:API document: ${ajv.errorsText(jsonApi.errors)}\n${JSON.stringify(body)}`);
