@@ -39,6 +39,11 @@ export interface ErrorCodeEntry {
  * @see https://www.rfc-editor.org/rfc/rfc9457#section-3.2
  */
 export const ERROR_CODES = {
+  'abnormal-usage-detected': {
+    status: [429],
+    modules: ['ratelimit'],
+    when: "the application's detector saw an abnormal request pattern (`abnormalUsageDetectedError`, `Retry-After`)",
+  },
   'bad-request': {
     status: [400],
     modules: ['adapters'],
@@ -145,7 +150,7 @@ export const ERROR_CODES = {
   'quota-exceeded': {
     status: [429],
     modules: ['ratelimit'],
-    when: 'the rate limit is reached (`Retry-After`)',
+    when: 'the rate limit is reached, or `quotaExceededError` for an application quota (`Retry-After`)',
   },
   'rate-limit-unavailable': {
     status: [503],
@@ -165,6 +170,11 @@ export const ERROR_CODES = {
     when: 'the request was not received in time (node adapter)',
   },
   sunset: { status: [410], modules: ['deprecation'], when: 'the resource is past its `Sunset` date' },
+  'temporary-reduced-capacity': {
+    status: [503],
+    modules: ['ratelimit'],
+    when: "the application's capacity is temporarily reduced (`temporaryReducedCapacityError`, `Retry-After`)",
+  },
   'type-mismatch': { status: [409], modules: ['validation'], when: '`data.type` is not the expected type' },
   unauthenticated: { status: [401], modules: ['auth'], when: 'no credentials where they are needed' },
   'unknown-field': { status: [400], modules: ['validation'], when: 'a member the codec does not know' },

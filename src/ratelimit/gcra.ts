@@ -24,9 +24,14 @@ export interface PolicyDecision {
   readonly policy: RateLimitPolicy;
   /** Whether this policy, on its own, admits the request. */
   readonly allowed: boolean;
-  /** Requests that would be admitted right now, after this decision (`r`). */
+  /** The available quota (`r`): requests that would be admitted right now, after this decision. */
   readonly remaining: number;
-  /** Seconds until more quota is available (`t`, delta-seconds, rounded up); 0 when the quota is full. */
+  /**
+   * The effective window (`t`, draft-11 section 4.1.2), in whole seconds: the client can use no more
+   * than `remaining` until one more request fits, which happens within this many seconds (the exact
+   * time rounded up, so a client that keeps to `r` within `t` is never refused). Not a reset: after
+   * `t` one more request fits, not the whole quota. 0 when the quota is full.
+   */
   readonly resetSeconds: number;
   /** Seconds until this policy admits a request again, rounded up; 0 when it admits this one. */
   readonly retryAfterSeconds: number;
@@ -160,7 +165,7 @@ function decideOne(
  * @example
  * const first = gcraDecide(undefined, 0, { name: 'burst', quota: 2, windowSeconds: 60 });
  * // first.allowed === true, first.remaining === 1, first.resetSeconds === 30
- * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/10/ (section 4.1)
+ * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/11/ (section 4.1)
  */
 export function gcraDecide(
   state: GcraState | undefined,

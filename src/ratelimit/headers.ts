@@ -1,5 +1,5 @@
 /**
- * The RateLimit header fields, draft-ietf-httpapi-ratelimit-headers-10: `RateLimit-Policy` (section 3)
+ * The RateLimit header fields, draft-ietf-httpapi-ratelimit-headers-11: `RateLimit-Policy` (section 3)
  * and `RateLimit` (section 4), both Structured Field Lists (RFC 9651), plus the older `X-RateLimit-*`
  * trio some clients still read.
  */
@@ -20,7 +20,7 @@ function sfString(value: string): string {
 const quotedNames = new Map<string, string>();
 
 /**
- * The `RateLimit-Policy` field value: one Quota Policy Item per policy (draft-10 section 3.1).
+ * The `RateLimit-Policy` field value: one Quota Policy Item per policy (draft-11 section 3.1).
  *
  * @example
  * formatRateLimitPolicy([{ name: 'burst', quota: 100, windowSeconds: 60 }]); // '"burst";q=100;w=60'
@@ -30,8 +30,9 @@ export function formatRateLimitPolicy(policies: readonly RateLimitPolicy[]): str
 }
 
 /**
- * The `RateLimit` field value for one policy: remaining quota `r` and `t`, the delta-seconds until
- * more quota is available (draft-10 section 4.1), so client clock skew does not matter.
+ * The `RateLimit` field value for one policy (draft-11 section 4.1): `r`, the available quota, and
+ * `t`, the effective window within which the client can use no more than `r` (delay-seconds, so
+ * client clock skew does not matter; see {@link PolicyDecision.resetSeconds} for its rounding).
  *
  * @example
  * formatRateLimit(decision); // '"burst";r=42;t=17'

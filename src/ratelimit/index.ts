@@ -1,6 +1,7 @@
 /**
  * Rate limiting (`rest-conventions/ratelimit`): GCRA per client and policy, the IETF RateLimit header
- * fields (draft-ietf-httpapi-ratelimit-headers-10), memory and Redis stores, fail-open/closed.
+ * fields and problem types (draft-ietf-httpapi-ratelimit-headers-11), memory and Redis stores,
+ * fail-open/closed.
  */
 
 export type { RedisScriptClient } from '../stores/redis-client.js';
@@ -30,6 +31,13 @@ export {
   STORE_UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from './middleware.js';
 export type { RateLimitPolicy } from './policy.js';
+export {
+  abnormalUsageDetectedError,
+  quotaExceededError,
+  RATE_LIMIT_PROBLEM_TYPES,
+  type RateLimitRefusal,
+  temporaryReducedCapacityError,
+} from './problem-types.js';
 export {
   DEFAULT_RATE_LIMIT_MAX_ENTRIES,
   type MemoryRateLimitStore,

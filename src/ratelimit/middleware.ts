@@ -1,7 +1,7 @@
 import { defineMiddleware } from '../core/compose.js';
 import { describeLayer, type OperationContract } from '../core/contract.js';
 import { appendListMember } from '../core/response.js';
-import { ApiError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
 import { isCorsPreflight } from '../http/cors-preflight.js';
 import type { Context, Middleware } from '../http/types.js';
 import { withTimeout } from '../stores/timeout.js';
@@ -9,6 +9,7 @@ import type { RateLimitDecision } from './gcra.js';
 import { formatRateLimitPolicy, rateLimitHeaders, tightestPolicy } from './headers.js';
 import { defaultRateLimitKey } from './key.js';
 import { type RateLimitPolicy, validatePolicies } from './policy.js';
+import { quotaExceededError, temporaryReducedCapacityError } from './problem-types.js';
 import { memoryRateLimitStore } from './stores/memory/store.js';
 import type { RateLimitStore } from './stores/store.js';
 
@@ -61,25 +62,28 @@ function addHeaders(target: Record<string, string>, headers: Record<string, stri
 
 const LEGACY_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 
-function quotaExceededError(decision: RateLimitDecision, headers: Record<string, string>): ApiError {
+/** The 429 of a refused request: the registered `quota-exceeded` type, naming the refusing policies. */
+function refusedError(decision: RateLimitDecision, headers: Record<string, string>): ApiError {
   const { policy } = tightestPolicy(decision);
-  const violated = decision.policies.filter((d) => !d.allowed).map((d) => `"${d.policy.name}"`);
+  const violated = decision.policies.filter((d) => !d.allowed).map((d) => d.policy.name);
   const seconds = decision.retryAfterSeconds;
-  return new ApiError(429, {
-    code: 'quota-exceeded',
+  return quotaExceededError({
+    violatedPolicies: violated,
+    retryAfterSeconds: seconds,
     detail:
-      `Rate limit exceeded: policy ${violated.join(', ')} allows ${policy.quota} requests per ` +
-      `${policy.windowSeconds} s. Retry in ${seconds} s.`,
-    headers: { ...headers, 'retry-after': String(seconds) },
+      `Rate limit exceeded: policy ${violated.map((name) => JSON.stringify(name)).join(', ')} allows ` +
+      `${policy.quota} requests per ${policy.windowSeconds} s. Retry in ${seconds} s.`,
+    headers,
   });
 }
 
 /**
- * Rate limiting with the IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers-10):
+ * Rate limiting with the IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers-11):
  * every response that passes through carries `RateLimit-Policy` and `RateLimit` (errors included); a
- * request over quota gets a 429 error document with `Retry-After` equal to the `t` of the refusing
+ * request over quota gets a 429 of the registered problem type `quota-exceeded` (section 5.1), naming
+ * the refusing policies in `violated-policies`, with `Retry-After` equal to the `t` of the refusing
  * policy. A failing or slow store never yields a 429: the request goes through (`open`, with a
- * warning logged) or gets a 503 (`closed`). Place it after authentication to key by user. A CORS
+ * warning logged) or gets a 503 `temporary-reduced-capacity` (section 5.2; `closed`). Place it after authentication to key by user. A CORS
  * preflight is not counted (nor answered with the fields): the browser sends it, not the client.
  *
  * @example
@@ -89,7 +93,7 @@ function quotaExceededError(decision: RateLimitDecision, headers: Record<string,
  *     { name: 'daily', quota: 10_000, windowSeconds: 86_400 },
  *   ] })],
  * });
- * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/10/
+ * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/11/
  */
 export function rateLimit(options: RateLimitOptions): Middleware {
   if (options === null || typeof options !== 'object') throw new TypeError('rateLimit: options are required');
@@ -120,12 +124,13 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     });
   const legacy = options.legacyHeaders ?? false;
   const policyField = formatRateLimitPolicy(policies);
+  const policyNames = policies.map((p) => p.name);
 
   // The decision's headers are this layer's state, handed to its own way out: a limiter used at two
   // layers (app and route) adds each layer's own headers.
   const admit = (decision: RateLimitDecision): Record<string, string> => {
     const headers = rateLimitHeaders(decision, policyField, legacy);
-    if (!decision.allowed) throw quotaExceededError(decision, headers);
+    if (!decision.allowed) throw refusedError(decision, headers);
     return headers;
   };
   // One warning when an outage starts and one when it ends, not one per request: an outage starts at
@@ -149,10 +154,11 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       outage.lastFailureAt = now;
     }
     if (onStoreError === 'closed') {
-      throw new ApiError(503, {
+      throw temporaryReducedCapacityError({
         code: 'rate-limit-unavailable',
+        violatedPolicies: policyNames,
+        retryAfterSeconds: STORE_UNAVAILABLE_RETRY_AFTER_SECONDS,
         detail: 'The service cannot check its rate limits right now.',
-        headers: { 'retry-after': String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
         cause: error,
       });
     }
@@ -203,22 +209,25 @@ export function rateLimit(options: RateLimitOptions): Middleware {
 
 const RATE_LIMIT_HEADERS = {
   RateLimit: {
-    description: 'The quota left and when it resets (draft-ietf-httpapi-ratelimit-headers).',
+    description:
+      'The available quota of the tightest policy and its effective window (draft-ietf-httpapi-ratelimit-headers-11 section 4).',
   },
   'RateLimit-Policy': {
-    description: 'The quota policies that apply (draft-ietf-httpapi-ratelimit-headers).',
+    description: 'The quota policies that apply (draft-ietf-httpapi-ratelimit-headers-11 section 3).',
   },
 } as const;
 
 const RETRY_AFTER = { description: 'Seconds until a request is allowed again.', schema: { type: 'integer' } };
 
 const QUOTA_SPENT = {
-  description: 'Too Many Requests: the quota is spent (RFC 6585 section 4).',
+  description:
+    'Too Many Requests: the quota is spent (RFC 6585 section 4); problem type quota-exceeded with violated-policies (draft-ietf-httpapi-ratelimit-headers-11 section 5.1).',
   headers: { 'Retry-After': { ...RETRY_AFTER, required: true } },
 };
 
 const STORE_DOWN = {
-  description: 'Service Unavailable: the rate limits cannot be checked (the store is down).',
+  description:
+    'Service Unavailable: the rate limits cannot be checked (the store is down); problem type temporary-reduced-capacity (draft-ietf-httpapi-ratelimit-headers-11 section 5.2).',
   headers: { 'Retry-After': { ...RETRY_AFTER, required: true } },
 };
 

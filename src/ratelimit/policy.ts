@@ -1,6 +1,6 @@
 /**
  * A quota policy: `quota` requests per `windowSeconds`, identified by `name` in the
- * `RateLimit-Policy` and `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers-10, section 3.1).
+ * `RateLimit-Policy` and `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers-11, section 3.1).
  *
  * @example
  * const burst: RateLimitPolicy = { name: 'burst', quota: 100, windowSeconds: 60 };

@@ -21,7 +21,7 @@ function parsed(field: string): [unknown, Record<string, unknown>][] {
   });
 }
 
-describe('RateLimit-Policy (draft-10 section 3)', () => {
+describe('RateLimit-Policy (draft-11 section 3)', () => {
   it('lists every policy as a String item with q and w', () => {
     const field = formatRateLimitPolicy([
       { name: 'burst', quota: 100, windowSeconds: 60 },
@@ -57,7 +57,7 @@ describe('RateLimit-Policy (draft-10 section 3)', () => {
   );
 });
 
-describe('RateLimit (draft-10 section 4)', () => {
+describe('RateLimit (draft-11 section 4)', () => {
   const policies: RateLimitPolicy[] = [
     { name: 'burst', quota: 3, windowSeconds: 60 },
     { name: 'daily', quota: 1000, windowSeconds: 86400 },
