@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from '../../src/ratelimit/index.js';
 import { type ConnectedClient, REDIS_CLIENTS, type RedisClientName } from '../support/redis-clients.js';
-import { freePort, redisServerInstalled, redisServers } from '../support/redis-servers.js';
+import { redisServerInstalled, redisServers } from '../support/redis-servers.js';
 import { REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 import { storeContract } from './store-contract.js';
 
@@ -19,14 +19,10 @@ const available = await serviceAvailable('Redis');
 async function ownRedis(): Promise<{ url: string; stop(): Promise<void> }> {
   if (!redisServerInstalled()) return { url: REDIS_URL, stop: async () => {} };
   const servers = await redisServers('redis-ratelimit');
-  const port = await freePort();
-  servers.start(port);
-  try {
-    await servers.answering(port, 10_000);
-  } catch (error) {
+  const port = await servers.startOnFreePort().catch(async (error: unknown) => {
     await servers.stop();
     throw error;
-  }
+  });
   return { url: `redis://127.0.0.1:${port}`, stop: servers.stop };
 }
 const prefix = `${uniquePrefix('ratelimit')}:`;

@@ -24,7 +24,10 @@ export interface RedisCluster {
    * rejoins as a replica of the master that took its slots (wait with `healthy`).
    */
   restart(port: number): Promise<void>;
-  /** Resolves once every live node reports `cluster_state:ok` and every replica is in sync. */
+  /**
+   * Resolves once every live node reports `cluster_state:ok`, every replica is in sync, and every
+   * master counts each of its replicas online.
+   */
   healthy(timeoutMs: number): Promise<void>;
   /** Kill every node still running and remove the data directory. */
   stop(): Promise<void>;
@@ -52,15 +55,28 @@ async function freePorts(): Promise<number[]> {
 
 /**
  * Start 6 `redis-server` processes in cluster mode (no persistence, data in a temporary directory,
- * a 1 s node timeout so a failover takes seconds) and join them with `redis-cli --cluster create`.
+ * a 5 s node timeout: a failover takes seconds, and a node a loaded machine leaves unscheduled for a
+ * second is not failed over) and join them with `redis-cli --cluster create`.
  * Every process is stopped by `stop`, which the caller runs in `afterAll` (also after a failure
  * here: a partly started cluster is stopped before the error is thrown).
  */
 export async function startRedisCluster(): Promise<RedisCluster> {
+  // Another suite on this machine may take a port between the check and the start: a node that
+  // cannot bind exits, and the cluster is started again on other ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePorts();
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+async function startOnFreePorts(): Promise<RedisCluster> {
   const servers = await redisServers('redis-cluster');
   const ports = await freePorts();
   const { cli, stop } = servers;
-  const clusterArgs = ['--cluster-enabled', 'yes', '--cluster-node-timeout', '1000'];
+  const clusterArgs = ['--cluster-enabled', 'yes', '--cluster-node-timeout', '5000'];
   const spawnNode = (port: number) =>
     servers.start(port, [...clusterArgs, '--cluster-config-file', `nodes-${port}.conf`]);
   const running = (port: number) => {
@@ -102,9 +118,17 @@ export async function startRedisCluster(): Promise<RedisCluster> {
         const live = alive();
         const infos = await Promise.all(live.map((p) => cli(p, 'cluster', 'info').catch(() => '')));
         const reps = await Promise.all(live.map((p) => cli(p, 'info', 'replication').catch(() => '')));
+        const replicas = reps.filter((info) => info.includes('role:slave'));
+        // As the masters see their replicas, which is what the store's claim script reads: a replica
+        // whose link is up may not be `state=online` at its master yet (the master waits for its
+        // first acknowledgement), and a claim then counts 0 of 1 replicas.
+        const onlineAtMasters = reps
+          .filter((info) => info.includes('role:master'))
+          .reduce((n, info) => n + (info.match(/state=online/g) ?? []).length, 0);
         return (
           infos.every((info) => info.includes('cluster_state:ok')) &&
           reps.every((info) => info.includes('role:master') || info.includes('master_link_status:up')) &&
+          onlineAtMasters === replicas.length &&
           (await cluster.masters()).reduce((n, m) => n + m.slots.length, 0) > 0
         );
       }),

@@ -1,4 +1,4 @@
-import { freePort, redisServers, until } from './redis-servers.js';
+import { redisServers, until } from './redis-servers.js';
 import { tcpProxy } from './tcp-proxy.js';
 
 /**
@@ -20,7 +20,7 @@ export interface ReplicatedRedis {
    * acknowledges nothing, so a `WAIT` for it times out, and its `replicaLag` grows.
    */
   pauseReplica(): Promise<void>;
-  /** SIGCONT the replica, and wait until it has caught up. */
+  /** SIGCONT the replica, and wait until it has caught up and the master sees it acknowledge. */
   resumeReplica(): Promise<void>;
   /** SIGKILL the replica, and wait until the master counts no replica online. */
   killReplica(): Promise<void>;
@@ -36,7 +36,10 @@ export interface ReplicatedRedis {
  */
 export async function startReplicatedRedis({ linkDelayMs = 0 } = {}): Promise<ReplicatedRedis> {
   const servers = await redisServers('redis-replicated');
-  const [masterPort, replicaPort] = [await freePort(), await freePort()];
+  const masterPort = await servers.startOnFreePort().catch(async (error: unknown) => {
+    await servers.stop();
+    throw error;
+  });
   const replication = () => servers.cli(masterPort, 'info', 'replication');
   const onlineReplicas = async () => ((await replication()).match(/state=online/g) ?? []).length;
   const replicaLag = async () => {
@@ -52,12 +55,12 @@ export async function startReplicatedRedis({ linkDelayMs = 0 } = {}): Promise<Re
     await link?.close();
   };
   try {
-    servers.start(masterPort);
-    const replica = servers.start(replicaPort, [
+    const replicaPort = await servers.startOnFreePort([
       '--replicaof',
       '127.0.0.1',
       String(link?.port ?? masterPort),
     ]);
+    const replica = servers.process(replicaPort)!;
     await until('the replica online', 20_000, async () => (await onlineReplicas()) === 1);
     return {
       url: `redis://127.0.0.1:${masterPort}`,
@@ -68,8 +71,13 @@ export async function startReplicatedRedis({ linkDelayMs = 0 } = {}): Promise<Re
       },
       async resumeReplica() {
         replica.kill('SIGCONT');
-        await until('the replica caught up', 20_000, async () =>
-          (await servers.cli(replicaPort, 'info', 'replication')).includes('master_link_status:up'),
+        // Caught up as the master sees it too: acknowledging again, as a claim reads it.
+        await until(
+          'the replica caught up',
+          20_000,
+          async () =>
+            (await servers.cli(replicaPort, 'info', 'replication')).includes('master_link_status:up') &&
+            ((await replicaLag()) ?? Number.POSITIVE_INFINITY) <= 1,
         );
       },
       async killReplica() {

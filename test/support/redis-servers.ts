@@ -17,8 +17,17 @@ export interface RedisServers {
   start(port: number, args?: readonly string[], wrapper?: readonly string[]): ChildProcess;
   /** `redis-cli -p <port> <args>` against one server, its output (bounded: 10 s). */
   cli(port: number, ...args: string[]): Promise<string>;
-  /** Polls until the server on `port` answers PING, for at most `ms`. */
+  /**
+   * Polls until the server this set started on `port` answers, for at most `ms`: its own process,
+   * by `INFO server`'s `process_id`, not another that held the port first (another test suite may
+   * run on this machine). Rejects at once if the process exited (its port was taken).
+   */
   answering(port: number, ms: number): Promise<void>;
+  /**
+   * Starts `redis-server` with `args` on a loopback port that was free, and resolves with the port
+   * once it answers; another port is tried when another process took it first (up to 5 times).
+   */
+  startOnFreePort(args?: readonly string[]): Promise<number>;
   /** The running process on `port`, if any. */
   process(port: number): ChildProcess | undefined;
   /** Kills every server still running (a stopped one too) and removes the folder. */
@@ -59,27 +68,53 @@ export async function redisServers(name: string): Promise<RedisServers> {
   const children = new Map<number, ChildProcess>();
   const cli = async (port: number, ...args: string[]) =>
     (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 10_000 })).stdout;
+  const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+  const answering = async (port: number, ms: number) => {
+    const child = children.get(port);
+    let gone = false;
+    await until(`redis-server on ${port} answering`, ms, async () => {
+      gone = child !== undefined && exited(child);
+      if (gone) return true;
+      const info = await cli(port, 'info', 'server');
+      return child === undefined || info.includes(`process_id:${child.pid}\r`);
+    });
+    if (gone)
+      throw new Error(
+        `redis-server on ${port} exited (${child!.exitCode ?? child!.signalCode}): port taken?`,
+      );
+  };
+  const start = (port: number, args: readonly string[] = [], wrapper: readonly string[] = []) => {
+    const common = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+    const files = ['--dir', dir, '--dbfilename', `dump-${port}.rdb`];
+    const [command, ...rest] = [...wrapper, 'redis-server', ...common, ...files, ...args];
+    const child = spawn(command!, rest, { stdio: 'ignore' });
+    children.set(port, child);
+    started.add(child);
+    child.once('exit', () => started.delete(child));
+    return child;
+  };
   return {
-    start(port, args = [], wrapper = []) {
-      const common = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-      const files = ['--dir', dir, '--dbfilename', `dump-${port}.rdb`];
-      const [command, ...rest] = [...wrapper, 'redis-server', ...common, ...files, ...args];
-      const child = spawn(command!, rest, { stdio: 'ignore' });
-      children.set(port, child);
-      started.add(child);
-      child.once('exit', () => started.delete(child));
-      return child;
-    },
+    start,
     cli,
-    answering: (port, ms) =>
-      until(`redis-server on ${port} answering PING`, ms, async () =>
-        (await cli(port, 'ping')).includes('PONG'),
-      ),
+    answering,
+    async startOnFreePort(args = []) {
+      for (let attempt = 1; ; attempt++) {
+        const port = await freePort();
+        const child = start(port, args);
+        try {
+          await answering(port, 20_000);
+          return port;
+        } catch (error) {
+          if (!exited(child)) child.kill('SIGKILL');
+          if (attempt === 5) throw error;
+        }
+      }
+    },
     process: (port) => children.get(port),
     async stop() {
       await Promise.all(
         [...children.values()].map((child) => {
-          if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+          if (exited(child)) return Promise.resolve();
           const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
           child.kill('SIGCONT');
           child.kill('SIGKILL');
