@@ -40,7 +40,7 @@ beforeAll(async () => {
     }),
   );
   process.env.AUTH_SECRET = SECRET;
-}, 120_000);
+}, 600_000);
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
   delete process.env.AUTH_SECRET;
@@ -82,7 +82,7 @@ describe('the adopter apps of docs/adapters.md', () => {
       (error: { stdout: string }) => ({ stdout: error.stdout }),
     );
     expect(stdout).toBe('');
-  }, 120_000);
+  }, 300_000);
 
   for (const framework of ['express', 'fastify', 'koa', 'hono']) {
     it(`${framework}: lints clean and passes rest-conventions check over a socket`, async () => {
