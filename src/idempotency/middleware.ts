@@ -15,7 +15,7 @@ import {
   storeFullError,
 } from './errors.js';
 import { fingerprintOf } from './fingerprint.js';
-import { parseIdempotencyKey } from './key.js';
+import { MAX_KEY_LENGTH, parseIdempotencyKey } from './key.js';
 import { type IdempotencyOptions, readOptions } from './options.js';
 import type { PooledConnection } from './stores/sql-connection.js';
 
@@ -111,6 +111,8 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware<Contex
       'Idempotency-Key': {
         description:
           'A unique key per operation: a retry with it is answered as the first time (draft-ietf-httpapi-idempotency-key-header).',
+        // What parseIdempotencyKey accepts: 1 to MAX_KEY_LENGTH printable ASCII characters.
+        schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: '^[\\x20-\\x7e]+$' },
         ...(config.required ? { required: true } : {}),
       },
     },
@@ -145,5 +147,6 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware<Contex
 const RETRY_AFTER = {
   description: 'Seconds to wait before retrying.',
   required: true,
-  schema: { type: 'integer' },
+  // delay-seconds (RFC 9110 section 10.2.3): a non-negative integer of seconds.
+  schema: { type: 'integer', format: 'int64', minimum: 0 },
 };

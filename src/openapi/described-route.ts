@@ -1,5 +1,6 @@
 import type { OperationContract } from '../core/contract.js';
 import type { ResponseSpec, RouteInfo } from '../core/route.js';
+import type { OpenApiServer } from './types.js';
 
 /** The body kinds and forms a route may document: a codec, typed resources, or a document kind. */
 export type DocumentedBody = NonNullable<ResponseSpec['body']>;
@@ -41,7 +42,7 @@ export interface OpenApiOptions {
   /** The API's license (`info.license`), which linters expect of a published API. */
   readonly license?: OpenApiLicense;
   /** Server URLs (`[{ url: '/api' }]` when the app is mounted under a prefix). */
-  readonly servers?: readonly { readonly url: string; readonly description?: string }[];
+  readonly servers?: readonly OpenApiServer[];
   /** Contracts of application-wide middleware, merged into every operation. */
   readonly contracts?: readonly OperationContract[];
   /** The name of the bearer security scheme (default `bearer`). */

@@ -76,7 +76,8 @@ export function openApiDocument(routes: readonly DescribedRoute[], options: Open
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'A bearer JWT (RFC 6750); an operation lists the scopes it requires (`scope` claim).',
+          description:
+            'A bearer JWT (RFC 6750), verified as RFC8725 (JSON Web Token Best Current Practices) asks: algorithms pinned, lifetime bounded; an operation lists the scopes it requires (`scope` claim).',
         },
       },
     },

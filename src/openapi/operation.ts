@@ -61,7 +61,7 @@ export function operationOf(input: OperationInput): OpenApiOperation {
       : {
           requestBody: {
             required: true,
-            content: requestContent(route, body),
+            content: requestContent(body),
           },
         }),
     responses,
@@ -72,19 +72,13 @@ export function operationOf(input: OperationInput): OpenApiOperation {
 
 /** Bare attributes as JSON, a resource document as JSON:API; the example in each shape. */
 function requestContent(
-  route: DescribedRoute,
   body: NonNullable<ReturnType<typeof requestBodySchemas>>,
 ): Record<string, OpenApiMediaType> {
   if (body.example === undefined)
     return { [JSON_MEDIA]: { schema: body.attributes }, [JSON_API]: { schema: body.document } };
-  const data = {
-    type: route.body?.type,
-    ...(route.body?.id === undefined ? {} : { id: '1' }),
-    attributes: body.example,
-  };
   return {
-    [JSON_MEDIA]: { schema: body.attributes, example: body.example },
-    [JSON_API]: { schema: body.document, example: { data } },
+    [JSON_MEDIA]: { schema: body.attributes, example: body.example.attributes },
+    [JSON_API]: { schema: body.document, example: body.example.document },
   };
 }
 

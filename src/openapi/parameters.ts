@@ -2,6 +2,7 @@ import type { OperationContract } from '../core/contract.js';
 import type { DescribedRoute } from './described-route.js';
 import { embedded } from './resource-schemas.js';
 import type { JsonSchema, OpenApiParameter } from './types.js';
+import { UNDECLARED_TEXT } from './undeclared-text.js';
 
 /**
  * Header parameters OpenAPI 3.1 ignores (Parameter Object, `name`): media types belong in `content`, and
@@ -30,7 +31,7 @@ export function parametersOf(
   for (const name of paramNamesOf(route.pattern)) {
     const codec = route.params?.[name];
     const schema =
-      codec === undefined ? { type: 'string' } : embedded(codec, `${where}: path parameter ${name}`);
+      codec === undefined ? UNDECLARED_TEXT : embedded(codec, `${where}: path parameter ${name}`);
     parameters.push({ name, in: 'path', required: true, schema: nonEmpty(schema) });
   }
   for (const [name, codec] of Object.entries(route.query ?? {})) {
@@ -56,7 +57,7 @@ export function parametersOf(
         in: 'header',
         required: header.required ?? false,
         description: header.description,
-        schema: header.schema ?? { type: 'string' },
+        schema: header.schema ?? UNDECLARED_TEXT,
       });
     }
   }

@@ -5,6 +5,7 @@ import type { DescribedRoute, DocumentedBody } from './described-route.js';
 import { pascalCase } from './naming.js';
 import { links, meta } from './schemas.js';
 import type { JsonSchema } from './types.js';
+import { UNDECLARED_TEXT } from './undeclared-text.js';
 
 /**
  * Typed JSON:API 1.0 documents (https://jsonapi.org/format/1.0/) as named components: per resource
@@ -97,6 +98,11 @@ export function resourceDocumentRef(
   });
 }
 
+function pathIdSchema(route: DescribedRoute, name: string, where: string): JsonSchema {
+  const codec = route.params?.[name];
+  return codec === undefined ? UNDECLARED_TEXT : embedded(codec, `${where}: path parameter ${name}`);
+}
+
 const WRITE_NAMES: Readonly<Record<string, string>> = { POST: 'Create', PATCH: 'Update', PUT: 'Replace' };
 
 /**
@@ -108,10 +114,16 @@ export function requestBodySchemas(
   registry: ComponentRegistry,
   where: string,
 ):
-  | { readonly attributes: JsonSchema; readonly document: JsonSchema; readonly example?: unknown }
+  | {
+      readonly attributes: JsonSchema;
+      readonly document: JsonSchema;
+      readonly example?: { readonly attributes: unknown; readonly document: unknown };
+    }
   | undefined {
   const { body } = route;
   if (body === undefined) return undefined;
+  // The id of the resource in the path, so it is the path parameter's schema.
+  const id = body.id === undefined ? undefined : pathIdSchema(route, body.id, where);
   const name = `${pascalCase(body.type)}${WRITE_NAMES[route.method.toUpperCase()] ?? pascalCase(route.method.toLowerCase())}`;
   const attributes = registry.add(name, embedded(body.codec, where));
   const document = registry.add(`${name}Document`, {
@@ -120,10 +132,24 @@ export function requestBodySchemas(
     properties: {
       data: {
         type: 'object',
-        required: body.id === undefined ? ['type', 'attributes'] : ['type', 'id', 'attributes'],
-        properties: { type: { const: body.type }, id: { type: 'string' }, attributes },
+        ...(body.id === undefined
+          ? // A create takes no client-generated id (refused with 403, JSON:API 1.0 "Creating Resources").
+            { required: ['type', 'attributes'], properties: { type: { const: body.type }, attributes } }
+          : {
+              required: ['type', 'id', 'attributes'],
+              properties: { type: { const: body.type }, id, attributes },
+            }),
       },
     },
   });
-  return { attributes, document, ...(body.example === undefined ? {} : { example: body.example }) };
+  if (body.example === undefined) return { attributes, document };
+  // An update's example names an id its schema accepts: the id codec's own example.
+  const exampleId =
+    id === undefined ? undefined : ((id.examples as readonly unknown[] | undefined)?.[0] ?? '1');
+  const data = {
+    type: body.type,
+    ...(exampleId === undefined ? {} : { id: exampleId }),
+    attributes: body.example,
+  };
+  return { attributes, document, example: { attributes: body.example, document: { data } } };
 }

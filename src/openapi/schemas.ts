@@ -88,7 +88,7 @@ export const DOCUMENT_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     properties: {
       type: { type: 'string', format: 'uri-reference' },
       title: { type: 'string' },
-      status: { type: 'integer', minimum: 100, maximum: 599 },
+      status: { type: 'integer', format: 'int32', minimum: 100, maximum: 599 },
       detail: { type: 'string' },
       instance: { type: 'string', format: 'uri-reference' },
       code: { type: 'string' },

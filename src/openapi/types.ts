@@ -79,7 +79,7 @@ export interface OpenApiDocument {
     readonly description?: string;
     readonly license?: { readonly name: string; readonly url?: string; readonly identifier?: string };
   };
-  readonly servers?: readonly { readonly url: string; readonly description?: string }[];
+  readonly servers?: readonly OpenApiServer[];
   readonly tags?: readonly { readonly name: string; readonly description?: string }[];
   readonly paths?: Readonly<Record<string, OpenApiPathItem>>;
   readonly components?: {
@@ -90,4 +90,14 @@ export interface OpenApiDocument {
     readonly securitySchemes?: Readonly<Record<string, unknown>>;
   };
   readonly security?: readonly SecurityRequirement[];
+}
+
+/**
+ * A Server Object (OpenAPI 3.1 section 4.8.5), with specification extensions: `x-internal: false`
+ * says the server is for the public, which OWASP's API9:2023 inventory rule asks every server to state.
+ */
+export interface OpenApiServer {
+  readonly url: string;
+  readonly description?: string;
+  readonly [extension: `x-${string}`]: unknown;
 }

@@ -217,7 +217,11 @@ const RATE_LIMIT_HEADERS = {
   },
 } as const;
 
-const RETRY_AFTER = { description: 'Seconds until a request is allowed again.', schema: { type: 'integer' } };
+// delay-seconds (RFC 9110 section 10.2.3): a non-negative integer of seconds.
+const RETRY_AFTER = {
+  description: 'Seconds until a request is allowed again.',
+  schema: { type: 'integer', format: 'int64', minimum: 0 },
+};
 
 const QUOTA_SPENT = {
   description:

@@ -6,6 +6,7 @@ import {
   OMITTED_FAILURES,
   UNKNOWN_FIELD,
 } from './failure-messages.js';
+import { integerFormat } from './integer-format.js';
 
 export {
   MAX_UNKNOWN_FIELD_FAILURES,
@@ -110,7 +111,8 @@ export function strictObject<R extends t.Props, O extends t.Props = {}>(
 
 /**
  * A safe integer, optionally within bounds. Rejects `1.5`, `"1"`, `NaN` and unsafe integers.
- * JSON Schema: `{ type: 'integer', minimum, maximum }` (the safe range when a bound is not given).
+ * JSON Schema: `{ type: 'integer', format, minimum, maximum }` (the safe range when a bound is not
+ * given; `format` is `int32` when the range fits one, else `int64`).
  */
 export function integer(
   bounds: { readonly min?: number; readonly max?: number } = {},
@@ -126,7 +128,7 @@ export function integer(
           : 'an integer';
   return refine(t.number, (n) => Number.isSafeInteger(n) && n >= min && n <= max, {
     name,
-    schema: { type: 'integer', minimum: min, maximum: max },
+    schema: { type: 'integer', format: integerFormat(min, max), minimum: min, maximum: max },
   });
 }
 
@@ -152,7 +154,10 @@ function codePoints(s: string): number {
   return n;
 }
 
-const UNSTORABLE_SCHEMA = { type: 'string', pattern: '[\\u0000\\uD800-\\uDFFF]' } as const;
+// The subschemas under `not` and `allOf` name no `type`: the outer schema is a string already, and a
+// subschema of its own type would read, to tools checking every string schema for a bound (OWASP API4),
+// as one more unbounded string.
+const UNSTORABLE_SCHEMA = { pattern: '[\\u0000\\uD800-\\uDFFF]' } as const;
 
 /**
  * A string of `minLength..maxLength` characters (Unicode code points, as JSON Schema counts them;
@@ -180,7 +185,7 @@ export function text(
   const schema: Record<string, unknown> = { type: 'string', minLength, maxLength, not: UNSTORABLE_SCHEMA };
   const patterns = [...(minLength > 0 ? ['\\S'] : []), ...(pattern === undefined ? [] : [pattern.source])];
   if (patterns.length === 1) schema.pattern = patterns[0];
-  if (patterns.length > 1) schema.allOf = patterns.map((p) => ({ type: 'string', pattern: p }));
+  if (patterns.length > 1) schema.allOf = patterns.map((p) => ({ pattern: p }));
   const fits = (u: string) => {
     // Code points never exceed code units: count them only when the bounds could differ.
     const lengthFits =

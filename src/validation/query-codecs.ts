@@ -1,12 +1,13 @@
 import * as t from 'io-ts';
 import { withSchema } from './describe.js';
+import { integerFormat } from './integer-format.js';
 
 const DIGITS = /^-?\d{1,16}$/;
 
 /**
  * A query parameter holding an integer (`page[size]=20`), optionally within bounds. Query values are
  * strings, so this decodes the text; `1.5`, `1e3`, ` 2` and `""` are refused. Its JSON Schema
- * describes the parameter's value as OpenAPI does (`{ type: 'integer', minimum, maximum }`, written in
+ * describes the parameter's value as OpenAPI does (`{ type: 'integer', format, minimum, maximum }`, written in
  * decimal in the query).
  */
 export function queryInteger(
@@ -25,13 +26,15 @@ export function queryInteger(
     },
     String,
   );
-  return withSchema(codec, { type: 'integer', minimum: min, maximum: max });
+  return withSchema(codec, { type: 'integer', format: integerFormat(min, max), minimum: min, maximum: max });
 }
 
 /**
  * A comma-separated list of allowed tokens (`filter[status]=draft,published`,
  * `fields[standards]=name,code`). Empty members and unknown tokens are refused; duplicates collapse.
- * JSON Schema: a non-empty array of the tokens (OpenAPI `style: form, explode: false`).
+ * A list of more members than there are tokens is refused: it can only be repeats, and the bound is
+ * what the document states (`maxItems`, OWASP API4:2023). JSON Schema: a non-empty array of the tokens,
+ * at most as many as there are tokens.
  */
 export function queryList<const V extends readonly [string, ...string[]]>(
   values: V,
@@ -43,12 +46,17 @@ export function queryList<const V extends readonly [string, ...string[]]>(
     (u, c) => {
       if (typeof u !== 'string') return t.failure(u, c);
       const items = u.split(',');
-      if (items.some((item) => !allowed.has(item))) return t.failure(u, c);
+      if (items.length > values.length || items.some((item) => !allowed.has(item))) return t.failure(u, c);
       return t.success([...new Set(items)] as V[number][]);
     },
     (list) => list.join(','),
   );
-  return withSchema(codec, { type: 'array', items: { enum: [...values] }, minItems: 1 });
+  return withSchema(codec, {
+    type: 'array',
+    items: { enum: [...values] },
+    minItems: 1,
+    maxItems: values.length,
+  });
 }
 
 /**
@@ -85,6 +93,8 @@ export function querySort<const F extends readonly [string, ...string[]]>(
     type: 'array',
     items: { enum: fields.flatMap(forms) },
     minItems: 1,
+    // Each field at most once, so at most one member per field.
+    maxItems: fields.length,
     // Each field at most once: no field is contained twice. Said with `not` rather than an `allOf` of
     // arrays, so API tools still see a plain array of the enum (a generated client types it so, and
     // Spectral's `array-items` finds no array schema without `items`).

@@ -152,6 +152,11 @@ function fromTheWire(wire: string, schema: JsonSchema): unknown {
 
 const ajv = new Ajv2020({ strict: true, allErrors: false });
 ajv.addFormat('date', true);
+ajv.addFormat('int32', {
+  type: 'number',
+  validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+});
+ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
 
 describe('the reference app: schemas of every declared codec', () => {
   const { app } = referenceApp();

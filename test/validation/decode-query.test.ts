@@ -177,9 +177,13 @@ describe('decodeQuery: list-valued parameters in each form a client sends them',
           ]),
         ).toString();
         const res = await send(listApp, 'GET', `/standards?${search}`);
-        // The model: the list is the concatenation of every part's members, in order.
+        // The model: the list is the concatenation of every part's members, in order, of at most as
+        // many members as there are tokens (its maxItems).
         const whole = parts.flatMap((p) => p.tokens);
-        if (whole.every((t) => t === 'draft' || t === 'published' || t === 'withdrawn')) {
+        if (
+          whole.length <= 3 &&
+          whole.every((t) => t === 'draft' || t === 'published' || t === 'withdrawn')
+        ) {
           expect(res.status).toBe(200);
           expect(res.body.meta.query['filter[status]']).toEqual([...new Set(whole)]);
         } else {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ownSchemaOf } from '../../src/validation/describe.js';
 import { queryInteger, queryList, querySort } from '../../src/validation/query-codecs.js';
 
 const decode = <A>(
@@ -58,6 +59,24 @@ describe('query codecs', () => {
         expect(decode(status, text).ok).toBe(false);
       },
     );
+
+    it('refuses more members than there are tokens, the maxItems its schema states', () => {
+      expect(ownSchemaOf(status)).toMatchObject({ type: 'array', minItems: 1, maxItems: 3 });
+      expect(decode(status, 'draft,draft,draft').ok).toBe(true);
+      expect(decode(status, 'draft,draft,draft,draft').ok).toBe(false);
+    });
+
+    it('decodes exactly the lists of 1 to 3 allowed tokens, duplicates collapsed (property)', () => {
+      const member = fc.constantFrom('draft', 'published', 'retired', '', 'archived');
+      fc.assert(
+        fc.property(fc.array(member, { minLength: 1, maxLength: 6 }), (members) => {
+          const allowed = members.every((m) => m === 'draft' || m === 'published' || m === 'retired');
+          const expected =
+            allowed && members.length <= 3 ? { ok: true, value: [...new Set(members)] } : { ok: false };
+          expect(decode(status, members.join(','))).toEqual(expected);
+        }),
+      );
+    });
   });
 
   describe('querySort', () => {

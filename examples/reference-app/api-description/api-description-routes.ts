@@ -68,7 +68,10 @@ export function apiDescriptionRoutes({ app, docs }: ApiDescriptionDeps) {
   let described: { readonly document: OpenApiDocument; readonly etag: string } | undefined;
   const description = () => {
     if (described === undefined) {
-      const document = openApiDocument(app.routes(), { ...API_INFO, servers: [{ url: '/' }] });
+      const document = openApiDocument(app.routes(), {
+        ...API_INFO,
+        servers: [{ url: '/', 'x-internal': false }],
+      });
       described = { document, etag: digestEtag([JSON.stringify(document)]) };
     }
     return described;
