@@ -1,6 +1,7 @@
 import { parseAccept, preferredMediaType } from './accept.js';
+import { refusesJsonApi } from './jsonapi-parameters.js';
 
-/** JSON:API media type (https://jsonapi.org/format/1.0/#content-negotiation). */
+/** JSON:API media type (https://jsonapi.org/format/1.1/#content-negotiation). */
 export const JSON_API = 'application/vnd.api+json';
 /** Plain JSON (RFC 8259). */
 export const JSON_MEDIA = 'application/json';
@@ -24,9 +25,20 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): V {
   return value;
 }
 
+/**
+ * The offer the client prefers. JSON:API is offered only when `Accept` does not refuse it as
+ * JSON:API 1.1 reads its `ext` and `profile` parameters (see `refusesJsonApi`); then the other
+ * parameters are set aside, the weight kept.
+ */
 function preferred(accept: string, offers: readonly string[]): string | undefined {
-  return preferredMediaType(accept.replace(NON_WEIGHT_PARAM, ''), offers);
+  const usable =
+    offers.includes(JSON_API) && JSON_API_NAMED.test(accept) && refusesJsonApi(parseAccept(accept))
+      ? offers.filter((offer) => offer !== JSON_API)
+      : offers;
+  return preferredMediaType(accept.replace(NON_WEIGHT_PARAM, ''), usable);
 }
+
+const JSON_API_NAMED = /vnd\.api\+json/i;
 
 /**
  * The response media type the client prefers among {@link RESPONSE_MEDIA_TYPES} (RFC 9110 section

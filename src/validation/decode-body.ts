@@ -3,6 +3,7 @@ import { bodyTooLargeError, DEFAULT_BODY_LIMIT, readBody } from '../core/body.js
 import { mediaTypeParameters } from '../core/media-type-parameters.js';
 import { ApiError, type ErrorDetail } from '../errors/api-error.js';
 import { echo, echoedWhole } from '../errors/echo.js';
+import { JSON_API_PARAMETERS, unsupportedExtension } from '../http/jsonapi-parameters.js';
 import { essence, JSON_API, JSON_MEDIA } from '../http/media-types.js';
 import type { Context } from '../http/types.js';
 import { checkMaxErrors, ErrorList, type MAX_ERRORS, type MAX_ERRORS_LIMIT } from './error-cap.js';
@@ -43,7 +44,8 @@ const DOCUMENT_MEMBERS = new Set(['data', 'meta', 'jsonapi']);
 const DATA_MEMBERS = new Set(['type', 'id', 'attributes', 'meta']);
 // JSON:API 1.0 "Content Negotiation": a JSON:API request with media-type parameters is a 415; the
 // `version` parameter is this library's version negotiation, and `charset` restates UTF-8.
-const ALLOWED_JSON_API_PARAMS = new Set(['version', 'charset']);
+/** JSON:API 1.1's `ext` and `profile`, the versioning primitive's `version`, and `charset` (UTF-8 only). */
+const ALLOWED_JSON_API_PARAMS = new Set([...JSON_API_PARAMETERS, 'charset']);
 
 function badRequestError(errors: ErrorDetail[]): ApiError {
   return new ApiError(400, { errors });
@@ -188,6 +190,15 @@ function jsonBodyKind(contentType: string | undefined): 'document' | 'attributes
       code: 'unsupported-media-type',
       detail: `${JSON_API} does not take the media type parameter "${echo(unsupported)}".`,
       source: { header: 'Content-Type' },
+    });
+  }
+  const extension = isDocument ? unsupportedExtension(params.get('ext')) : undefined;
+  if (extension !== undefined) {
+    throw new ApiError(415, {
+      code: 'unsupported-media-type',
+      detail: `The JSON:API extension "${echo(extension)}" is not supported here (JSON:API 1.1 "Content Negotiation").`,
+      source: { header: 'Content-Type' },
+      headers: ACCEPTED_BODIES,
     });
   }
   return isDocument ? 'document' : 'attributes';
