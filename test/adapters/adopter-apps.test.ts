@@ -1,8 +1,9 @@
 /**
  * One adopter app per framework, built only from the code blocks of `docs/adapters.md` ("A described
  * API in your framework's router"): the blocks are extracted, compiled with tsc, served over a socket,
- * linted by the built `rest-conventions lint` and checked by the built `rest-conventions check` with
- * only its documented flags. The page cannot drift from what works.
+ * linted by the built `rest-conventions lint` and by Redocly's `recommended` rules (no error or
+ * warning), and checked by the built `rest-conventions check` with only its documented flags. The page
+ * cannot drift from what works.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { getRequestListener } from '@hono/node-server';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type Served } from '../../examples/reference-app/serve.js';
 import { signHs256Token } from '../../src/auth/index.js';
@@ -52,6 +54,13 @@ const cli = (...args: string[]) =>
     (error: { code?: number; stdout?: string }) => ({ code: error.code ?? 1, out: error.stdout ?? '' }),
   );
 
+/** Redocly's `recommended` rules on a document: each error and warning, as one line. */
+async function redoclyProblems(text: string): Promise<string[]> {
+  const config = await createConfig({ extends: ['recommended'] });
+  const problems = await lintFromString({ source: text, config, absoluteRef: 'openapi.json' });
+  return problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`);
+}
+
 async function serve(framework: string): Promise<Served> {
   const { app } = await import(join(dir, `${framework}.ts`));
   switch (framework) {
@@ -85,12 +94,13 @@ describe('the adopter apps of docs/adapters.md', () => {
   }, 300_000);
 
   for (const framework of ['express', 'fastify', 'koa', 'hono']) {
-    it(`${framework}: lints clean and passes rest-conventions check over a socket`, async () => {
+    it(`${framework}: lints clean (its own linter, Redocly recommended) and passes rest-conventions check over a socket`, async () => {
       const served = await serve(framework);
       try {
         const base = `http://127.0.0.1:${served.port}`;
         const lint = await cli('lint', `${base}/openapi.json`);
         expect(lint.out).toContain('No findings.');
+        expect(await redoclyProblems(await (await fetch(`${base}/openapi.json`)).text())).toEqual([]);
         const page = await fetch(`${base}/docs`);
         expect(page.status).toBe(200);
         expect(page.headers.get('content-type')).toMatch(/^text\/html/);
