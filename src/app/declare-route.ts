@@ -17,6 +17,7 @@ import { mediaTypeNegotiator } from '../http/media-types.js';
 import { isSafeMethod } from '../http/methods.js';
 import { type ApiResponse, type Context, contextKey, type Handler, type Middleware } from '../http/types.js';
 import { decodeQuery } from '../validation/decode-query.js';
+import { acceptQueryLayer, checkQueryContent } from './query-route.js';
 
 type BodyDecoder = typeof import('../validation/decode-body.js').decodeJsonBody;
 let bodyDecoder: BodyDecoder | undefined;
@@ -73,6 +74,9 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
   }
   const query = definition.query === undefined ? undefined : codecsOf(definition.query, 'query', fail);
   const { body } = definition;
+  const isQuery = String(definition.method).toUpperCase() === 'QUERY';
+  if (isQuery && body === undefined)
+    fail('a QUERY route declares its body: the content is the query (RFC 10008 section 2)');
   if (body !== undefined) {
     if (!isCodec(body.codec)) fail('body.codec must be an io-ts codec');
     if (typeof body.type !== 'string' || body.type === '')
@@ -86,8 +90,11 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
   const auth: RouteAuth = definition.auth ?? 'none';
   const authLayer = authMiddleware(auth, fail);
   const deprecationLayer = deprecationMiddleware(definition.deprecated, fail);
-  // The route's own layers, outermost first: the deprecation notice on every answer, refusals included.
-  const declared = [deprecationLayer, authLayer].filter((layer) => layer !== undefined);
+  // The route's own layers, outermost first: the deprecation notice and a QUERY route's Accept-Query
+  // on every answer, refusals included.
+  const declared = [isQuery ? acceptQueryLayer() : undefined, deprecationLayer, authLayer].filter(
+    (layer) => layer !== undefined,
+  );
   const { produces } = definition;
   let negotiate: DeclaredRoute['negotiate'];
   try {
@@ -139,8 +146,9 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
   const terminal =
     body === undefined
       ? handler
-      : (ctx: Context): Promise<ApiResponse> =>
-          decodeBody(ctx, {
+      : (ctx: Context): Promise<ApiResponse> => {
+          if (isQuery) checkQueryContent(ctx);
+          return decodeBody(ctx, {
             codec: body.codec as AnyCodec,
             type: body.type,
             ...(bodyId === undefined ? {} : { id: pathId(ctx, bodyId, params[bodyId]) }),
@@ -148,6 +156,7 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
             ctx.body = decoded;
             return handler(ctx);
           });
+        };
   return { info, use: layers, handler: terminal, negotiate };
 }
 

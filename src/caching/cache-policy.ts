@@ -116,7 +116,8 @@ function checkSeconds(name: string, value: number | undefined): void {
 }
 
 /**
- * Whether a cache policy belongs on an answer: a successful (2xx) answer to GET or HEAD, or a 304,
+ * Whether a cache policy belongs on an answer: a successful (2xx) answer to GET, HEAD or QUERY (RFC
+ * 10008 section 2.7: cached under a key that includes the query content), or a 304,
  * which refreshes a stored one (RFC 9111 sections 3 and 4.3.4). Caches store other answers only when
  * told to, so a policy for the resource must not reach a POST's 201 or an error (which says
  * `no-store`, RFC 9110 section 15 and `docs/errors.md`).

@@ -34,8 +34,10 @@ export interface ConditionalOptions<C extends Context = Context, E = never> {
   /**
    * The current validators of the target resource, read cheaply (a version column, an `updated_at`),
    * or `undefined` when it does not exist. Given: preconditions are evaluated before the handler, so a
-   * 412 never runs a write and a 304 never builds a body. Absent: a GET/HEAD 200 gets an ETag hashed
-   * from its serialized body and preconditions are evaluated after the handler (GET/HEAD only).
+   * 412 never runs a write and a 304 never builds a body. Absent: a GET/HEAD/QUERY 200 gets an ETag
+   * hashed from its serialized body and preconditions are evaluated after the handler (those methods
+   * only). Leave it out on a QUERY route: the results depend on the query content, and validators of
+   * the collection alone would give two queries' different results one ETag (RFC 10008 section 2.6).
    */
   readonly validators?: (ctx: C, entity: E) => Promise<Validators | undefined> | Validators | undefined;
   /** The route's Cache-Control policy (see `cachePolicy`), set on responses that have none. */
@@ -70,7 +72,7 @@ const WRITES = new Set(['PUT', 'PATCH', 'DELETE']);
  * Conditional requests and caching headers for one route (RFC 9110 sections 8.8, 13 and 15.4.5;
  * RFC 9111 section 5.2; RFC 6585 section 3).
  *
- * Sets `ETag` and `Last-Modified` on GET/HEAD 200 responses, answers 304 (with the RFC 9110 section
+ * Sets `ETag` and `Last-Modified` on GET/HEAD/QUERY 200 responses, answers 304 (with the RFC 9110 section
  * 15.4.5 headers and no body) or 412 per RFC 9110 section 13.2.2, requires `If-Match` on writes when
  * asked (428), applies the cache policy (never `public` to an authenticated request unless the policy
  * says `publicWhenAuthenticated`) and merges `Vary`. A write handler sets the `ETag` of what it wrote.

@@ -1,9 +1,12 @@
 import { type EntityTag, parseEntityTagList, strongMatch, validateEtag, weakMatch } from './entity-tag.js';
 import { parseHttpDate } from './http-date.js';
 
-/** GET and HEAD: the methods whose preconditions answer 304 rather than 412, and whose 2xx are cached. */
+/**
+ * GET, HEAD and QUERY: the methods whose preconditions answer 304 rather than 412, and whose 2xx are
+ * cached. A QUERY's selected representation is its results (RFC 10008 sections 2.6 and 2.7).
+ */
 export function isSafe(method: string): boolean {
-  return method === 'GET' || method === 'HEAD';
+  return method === 'GET' || method === 'HEAD' || method === 'QUERY';
 }
 
 /** The precondition fields of a request, as received (`undefined` when absent). */
@@ -51,8 +54,8 @@ const PROCEED: PreconditionDecision = Object.freeze({ outcome: 'proceed' });
  * Evaluate the preconditions of a request in the order of RFC 9110 section 13.2.2:
  * 1. `If-Match` (strong comparison; `*` means "exists"), false → 412;
  * 2. else `If-Unmodified-Since` (a valid date, resource has a modification time), false → 412;
- * 3. `If-None-Match` (weak comparison; `*` means "exists"), false → 304 for GET/HEAD, else 412;
- * 4. else, GET/HEAD only, `If-Modified-Since`, false → 304;
+ * 3. `If-None-Match` (weak comparison; `*` means "exists"), false → 304 for GET/HEAD/QUERY, else 412;
+ * 4. else, GET/HEAD/QUERY only, `If-Modified-Since`, false → 304 (QUERY: RFC 10008 section 2.6);
  * 5. proceed.
  * Malformed values never throw: an invalid date is ignored (sections 13.1.3-4), an unparseable list
  * member is ignored. An empty field value counts as absent.

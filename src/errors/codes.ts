@@ -129,6 +129,11 @@ export const ERROR_CODES = {
   'invalid-utf8': { status: [400], modules: ['validation'], when: 'body bytes that are not UTF-8' },
   'malformed-json': { status: [400], modules: ['validation'], when: 'an empty body or invalid JSON' },
   'method-not-allowed': { status: [405], modules: ['core'], when: 'the path is known, the method is not' },
+  'missing-content-type': {
+    status: [400],
+    modules: ['core'],
+    when: 'a QUERY request without `Content-Type` (RFC 10008 section 2.1)',
+  },
   'missing-field': { status: [400], modules: ['validation'], when: 'a required member is missing' },
   'multiple-errors': {
     status: [400],

@@ -1,7 +1,8 @@
 /**
  * What the library knows of each request method, in one table: whether it is safe (RFC 9110
  * section 9.2.1), idempotent (section 9.2.2), and whether its request content has defined semantics
- * (section 9.3). A method joins with one row (QUERY, RFC 10008: safe, idempotent, with content).
+ * (section 9.3). A method joins with one row, as QUERY did (RFC 10008 section 2: safe, idempotent,
+ * its content the query).
  * Any method may be routed, and a method with no route on a known path is answered 405 with `Allow`;
  * a method missing from the table is taken as neither safe nor idempotent, as section 9.2 asks.
  */
@@ -20,8 +21,8 @@ export interface MethodProperties {
 const SAFE: MethodProperties = { safe: true, idempotent: true, content: false };
 
 /**
- * The methods of RFC 9110 section 9.3 and PATCH (RFC 5789), by name. CONNECT is left out: a node
- * server hands it to its `connect` listener, never to an app.
+ * The methods of RFC 9110 section 9.3, PATCH (RFC 5789) and QUERY (RFC 10008), by name. CONNECT is
+ * left out: a node server hands it to its `connect` listener, never to an app.
  */
 export const METHODS: Readonly<Record<string, MethodProperties>> = {
   GET: SAFE,
@@ -32,6 +33,7 @@ export const METHODS: Readonly<Record<string, MethodProperties>> = {
   DELETE: { safe: false, idempotent: true, content: false },
   POST: { safe: false, idempotent: false, content: true },
   PATCH: { safe: false, idempotent: false, content: true },
+  QUERY: { safe: true, idempotent: true, content: true },
 };
 
 /** Whether `method` is safe (RFC 9110 section 9.2.1); unknown methods are not. */

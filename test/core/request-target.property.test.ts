@@ -105,11 +105,11 @@ describe('originForm', () => {
   });
 });
 
-describe('the method table (RFC 9110 section 9.2)', () => {
+describe('the method table (RFC 9110 section 9.2, RFC 10008 section 2)', () => {
   it('knows the safe, the idempotent and the content methods, and takes an unknown one as neither', () => {
-    expect(Object.keys(METHODS).filter(isSafeMethod)).toEqual(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+    expect(Object.keys(METHODS).filter(isSafeMethod)).toEqual(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'QUERY']);
     expect(nonIdempotentMethods()).toEqual(['POST', 'PATCH']);
-    expect(Object.keys(METHODS).filter(takesContent)).toEqual(['PUT', 'POST', 'PATCH']);
+    expect(Object.keys(METHODS).filter(takesContent)).toEqual(['PUT', 'POST', 'PATCH', 'QUERY']);
     expect([isSafeMethod('PROPFIND'), takesContent('PROPFIND')]).toEqual([false, false]);
   });
 
