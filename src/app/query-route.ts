@@ -4,6 +4,7 @@
  * check of the request's `Content-Type` before its content is read (section 2.1).
  */
 import { defineMiddleware } from '../core/compose.js';
+import { describeLayer } from '../core/contract.js';
 import { ApiError } from '../errors/api-error.js';
 import { acceptQueryField, decideQueryContent } from '../http/accept-query.js';
 import { JSON_MEDIA } from '../http/media-types.js';
@@ -20,11 +21,19 @@ const QUERY_ACCEPT_FIELD = acceptQueryField(QUERY_CONTENT_TYPES);
 
 /** The route's outermost layer: `Accept-Query` on whatever the route answers, errors and 304 included. */
 export function acceptQueryLayer(): Middleware {
-  return defineMiddleware({
+  const layer = defineMiddleware({
     after: function addAcceptQuery(_ctx, response) {
       response.headers['accept-query'] ??= QUERY_ACCEPT_FIELD;
       return response;
     },
+  });
+  const header = {
+    description: `The media types this resource takes as query content, a Structured Field List (RFC 10008 section 3): \`${QUERY_ACCEPT_FIELD}\`.`,
+  };
+  // On every answer of the route; the app's own refusals (401, 429) come before it, so not on those.
+  return describeLayer(layer, {
+    allHeaders: { 'Accept-Query': header },
+    successHeaders: { 'Accept-Query': { ...header, required: true } },
   });
 }
 

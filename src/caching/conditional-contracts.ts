@@ -30,7 +30,8 @@ export function conditionalContracts(
       },
     },
     {
-      methods: ['GET', 'HEAD'],
+      // QUERY too: its results are its selected representation (RFC 10008 section 2.6).
+      methods: ['GET', 'HEAD', 'QUERY'],
       requestHeaders: {
         'If-None-Match': {
           description: 'Entity tags the client holds: 304 when one is current (RFC 9110 section 13.1.2).',

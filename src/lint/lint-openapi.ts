@@ -1,13 +1,12 @@
 import { IRREGULAR_PLURALS, OPERATION_WORDS } from '../core/route-pattern.js';
 import { resolveRef } from '../openapi/refs.js';
 import {
-  OPENAPI_METHODS,
   type OpenApiDocument,
-  type OpenApiMethod,
   type OpenApiOperation,
   type OpenApiParameter,
   type OpenApiPathItem,
   type OpenApiResponse,
+  pathItemOperations,
 } from '../openapi/types.js';
 import { describeId, resourceIdSchema, sameIdSchema } from './path-ids.js';
 import { LINT_RULE_IDS, LINT_RULES, type LintRuleId, lintRuleDocs } from './rules.js';
@@ -73,9 +72,7 @@ export function lintOpenApi(document: OpenApiDocument, options: LintOptions = {}
   for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
     const item = resolveRef(document, rawItem) as OpenApiPathItem;
     checkPath(path, report);
-    for (const method of OPENAPI_METHODS) {
-      const operation = item[method];
-      if (operation === undefined) continue;
+    for (const [method, operation] of pathItemOperations(item)) {
       checkOperation(document, path, item, method, operation, report);
     }
   }
@@ -139,7 +136,7 @@ function checkOperation(
   document: OpenApiDocument,
   path: string,
   item: OpenApiPathItem,
-  method: OpenApiMethod,
+  method: string,
   operation: OpenApiOperation,
   report: Report,
 ): void {
@@ -207,6 +204,19 @@ function checkOperation(
   );
   if (limited && !headerOf('429', 'retry-after')) {
     say('ratelimit-429', 'A rate-limited operation must document 429 with Retry-After.');
+  }
+  if (method === 'query') {
+    const body =
+      operation.requestBody === undefined ? undefined : resolveRef(document, operation.requestBody);
+    const content = Object.keys(body?.content ?? {});
+    const missing = [
+      ...(content.length === 0 ? ['a request body with its media types'] : []),
+      ...(successes.some((status) => headerOf(status, 'accept-query')) ? [] : ['Accept-Query']),
+      ...(successes.some((status) => headerOf(status, 'cache-control')) ? [] : ['Cache-Control']),
+      ...(responses.has('415') ? [] : ['415']),
+    ];
+    if (missing.length > 0)
+      say('query-method', `QUERY must document ${missing.join(', ')} (RFC 10008 sections 2, 2.7 and 3).`);
   }
   if (method === 'post' && !hasParameter('header', 'idempotency-key')) {
     say('post-idempotency-key', 'POST must document the Idempotency-Key request header.');

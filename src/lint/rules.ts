@@ -21,6 +21,8 @@ export const LINT_RULES = {
   'path-id-type':
     "A path parameter naming a resource (/books/{id}) has the schema of that resource's id: a string with its pattern.",
   'deprecation-headers': 'A deprecated operation documents the Deprecation and Sunset headers.',
+  'query-method':
+    'A QUERY operation documents its request body, Accept-Query and Cache-Control on its success, and 415 (RFC 10008).',
 } as const;
 
 export type LintRuleId = keyof typeof LINT_RULES;

@@ -52,4 +52,10 @@ export interface OpenApiOptions {
    * A tag not listed is described as "Operations on <tag>.".
    */
   readonly tags?: Readonly<Record<string, string>>;
+  /**
+   * The OpenAPI version written (default `'3.1.0'`). A QUERY operation (RFC 10008) is the Path
+   * Item's `query` field in 3.2.0, and `x-oai-additionalOperations: { QUERY }` in 3.1.0, the form
+   * 3.1 tools read today; nothing else differs.
+   */
+  readonly openapi?: '3.1.0' | '3.2.0';
 }

@@ -2,6 +2,7 @@ import { ComponentRegistry } from './component-registry.js';
 import type { DescribedRoute, OpenApiOptions } from './described-route.js';
 import { documentedPath, tagOf } from './naming.js';
 import { operationOf } from './operation.js';
+import { placeQueryOperations } from './query-operation.js';
 import { DOCUMENT_SCHEMAS } from './schemas.js';
 import { shareHeaders } from './shared-headers.js';
 import type { OpenApiDocument, OpenApiOperation, OpenApiPathItem } from './types.js';
@@ -22,6 +23,7 @@ export function openApiDocument(routes: readonly DescribedRoute[], options: Open
   checkOptions(options);
   const scheme = options.securityScheme ?? 'bearer';
   const registry = new ComponentRegistry(DOCUMENT_SCHEMAS);
+  const openapi = options.openapi ?? '3.1.0';
   const paths: Record<string, Record<string, OpenApiOperation>> = {};
   const spellings: Record<string, string> = {};
   const operationIds = new Set<string>();
@@ -43,9 +45,13 @@ export function openApiDocument(routes: readonly DescribedRoute[], options: Open
     const tag = tagOf(route.pattern);
     if (!tags.includes(tag)) tags.push(tag);
   }
-  const headers = shareHeaders(paths);
+  const placed = placeQueryOperations(
+    paths,
+    { headers: shareHeaders(paths), schemas: registry.used(paths) },
+    openapi,
+  );
   const items: Record<string, OpenApiPathItem> = {};
-  for (const [path, operations] of Object.entries(paths)) {
+  for (const [path, operations] of Object.entries(placed.items)) {
     const registered = spellings[path];
     // A trailing slash is not a second resource: the router answers both spellings the same.
     items[path] =
@@ -58,7 +64,7 @@ export function openApiDocument(routes: readonly DescribedRoute[], options: Open
   }
   const { license } = options;
   return {
-    openapi: '3.1.0',
+    openapi,
     info: {
       title: options.title,
       version: options.version,
@@ -69,8 +75,8 @@ export function openApiDocument(routes: readonly DescribedRoute[], options: Open
     tags: tags.map((name) => ({ name, description: options.tags?.[name] ?? `Operations on ${name}.` })),
     paths: items,
     components: {
-      schemas: registry.used(paths),
-      headers,
+      schemas: placed.components.schemas,
+      headers: placed.components.headers,
       securitySchemes: {
         [scheme]: {
           type: 'http',
@@ -89,6 +95,8 @@ function checkOptions(options: OpenApiOptions): void {
     throw new TypeError('openApiDocument: options.title and options.version must be strings');
   }
   const { license, tags } = options;
+  if (options.openapi !== undefined && options.openapi !== '3.1.0' && options.openapi !== '3.2.0')
+    throw new TypeError("openApiDocument: options.openapi must be '3.1.0' or '3.2.0'");
   if (license !== undefined) {
     if (typeof license?.name !== 'string' || license.name === '')
       throw new TypeError('openApiDocument: options.license.name must be a non-empty string');

@@ -20,4 +20,4 @@ export {
 } from './document.js';
 export { resolveRef } from './refs.js';
 export type * from './types.js';
-export { OPENAPI_METHODS } from './types.js';
+export { OPENAPI_METHODS, pathItemOperations } from './types.js';

@@ -74,6 +74,14 @@ export function operationOf(input: OperationInput): OpenApiOperation {
 function requestContent(
   body: NonNullable<ReturnType<typeof requestBodySchemas>>,
 ): Record<string, OpenApiMediaType> {
+  // A QUERY's content is the query as JSON, never a resource document (RFC 10008 section 2.1).
+  if (route.method.toUpperCase() === 'QUERY')
+    return {
+      [JSON_MEDIA]: {
+        schema: body.attributes,
+        ...(body.example === undefined ? {} : { example: body.example }),
+      },
+    };
   if (body.example === undefined)
     return { [JSON_MEDIA]: { schema: body.attributes }, [JSON_API]: { schema: body.document } };
   return {

@@ -97,7 +97,7 @@ export function responsesOf(input: ResponsesInput): Record<string, OpenApiRespon
   if (route.query !== undefined || route.body !== undefined || writes) addStatus(400);
   if (route.body !== undefined || writes) {
     addStatus(413);
-    addStatus(415, UNSUPPORTED_MEDIA_TYPE);
+    addStatus(415, method === 'QUERY' ? { description: STANDARD_STATUSES[415]! } : UNSUPPORTED_MEDIA_TYPE);
   }
   addStatus(406);
   if (auth !== 'none')

@@ -69,7 +69,33 @@ export type OpenApiPathItem = {
   readonly summary?: string;
   readonly description?: string;
   readonly parameters?: readonly OpenApiParameter[];
+  /** OpenAPI 3.2: the QUERY operation (RFC 10008). */
+  readonly query?: OpenApiOperation;
+  /**
+   * OpenAPI 3.1: operations of methods the Path Item has no field for, by method name, as the
+   * OpenAPI Initiative's extension registry defines it (`QUERY` here).
+   */
+  readonly 'x-oai-additionalOperations'?: Readonly<Record<string, OpenApiOperation>>;
 } & { readonly [M in OpenApiMethod]?: OpenApiOperation };
+
+/** The extension a 3.1 document carries the QUERY operation in (OpenAPI extension registry). */
+export const ADDITIONAL_OPERATIONS = 'x-oai-additionalOperations';
+
+/**
+ * Every operation of a Path Item with its method, lower case: the fixed fields, then QUERY from
+ * either form (`query` in 3.2, `x-oai-additionalOperations.QUERY` in 3.1), so a linter or a test kit
+ * reads both alike. Other additional operations are not listed.
+ */
+export function pathItemOperations(item: OpenApiPathItem): Array<[string, OpenApiOperation]> {
+  const found: Array<[string, OpenApiOperation]> = [];
+  for (const method of OPENAPI_METHODS) {
+    const operation = item[method];
+    if (operation !== undefined) found.push([method, operation]);
+  }
+  const query = item.query ?? item[ADDITIONAL_OPERATIONS]?.QUERY;
+  if (query !== undefined) found.push(['query', query]);
+  return found;
+}
 
 export interface OpenApiDocument {
   readonly openapi: string;

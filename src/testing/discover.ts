@@ -1,9 +1,9 @@
 import { resolveRef } from '../openapi/refs.js';
 import {
   type JsonSchema,
-  OPENAPI_METHODS,
   type OpenApiDocument,
   type OpenApiOperation,
+  pathItemOperations,
 } from '../openapi/types.js';
 import { PATH_VERSION_SEGMENT } from '../versioning/path-version.js';
 import { changedValue, exampleBodies, simplestValue } from './example-values.js';
@@ -24,10 +24,9 @@ type Operations = [path: string, method: string, operation: OpenApiOperation][];
 export function operationsOf(document: OpenApiDocument): Operations {
   return Object.entries(document.paths ?? {}).flatMap(([path, rawItem]) => {
     const item = resolveRef(document, rawItem);
-    return OPENAPI_METHODS.flatMap((method) => {
-      const operation = item[method];
-      return operation === undefined ? [] : [[path, method, operation] as Operations[number]];
-    });
+    return pathItemOperations(item).map(
+      ([method, operation]) => [path, method, operation] as Operations[number],
+    );
   });
 }
 

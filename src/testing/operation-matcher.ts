@@ -1,4 +1,9 @@
-import { OPENAPI_METHODS, type OpenApiDocument, type OpenApiOperation } from '../openapi/types.js';
+import {
+  OPENAPI_METHODS,
+  type OpenApiDocument,
+  type OpenApiOperation,
+  pathItemOperations,
+} from '../openapi/types.js';
 
 /** An operation of the document that a concrete request addresses. */
 export interface MatchedOperation {
@@ -43,12 +48,14 @@ export function operationMatcher(
   templates.sort((a, b) => b.statics - a.statics);
   return (method, rawPath) => {
     const wanted = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase();
-    if (!(OPENAPI_METHODS as readonly string[]).includes(wanted)) return undefined;
+    if (!(OPENAPI_METHODS as readonly string[]).includes(wanted) && wanted !== 'query') return undefined;
     const path = trim(rawPath);
     for (const template of templates) {
       const found = template.pattern.exec(path);
       if (!found) continue;
-      const operation = document.paths?.[template.path]?.[wanted as 'get'];
+      const item = document.paths?.[template.path];
+      const operation =
+        item === undefined ? undefined : pathItemOperations(item).find(([m]) => m === wanted)?.[1];
       if (operation === undefined) continue;
       const params: Record<string, string> = {};
       template.names.forEach((name, i) => {

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { resolveRef } from '../openapi/refs.js';
 import {
   type JsonSchema,
-  OPENAPI_METHODS,
   type OpenApiDocument,
   type OpenApiOperation,
   type OpenApiParameter,
+  pathItemOperations,
 } from '../openapi/types.js';
 import { invalidValue, validValue } from './schema-arbitrary.js';
 
@@ -60,9 +60,7 @@ export function requestArbitrary(
   const arbitraries: fc.Arbitrary<GeneratedRequest>[] = [];
   for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
     const item = resolveRef(document, rawItem);
-    for (const method of OPENAPI_METHODS) {
-      const operation = item[method];
-      if (operation === undefined) continue;
+    for (const [method, operation] of pathItemOperations(item)) {
       const name = `${method.toUpperCase()} ${path}`;
       if (options.operations && !options.operations(name)) continue;
       const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) =>

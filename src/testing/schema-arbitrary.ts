@@ -27,6 +27,9 @@ export type Schema = {
   allOf?: JsonSchema[];
   format?: string;
   $ref?: string;
+  not?: JsonSchema;
+  contains?: JsonSchema;
+  minContains?: number;
 };
 
 /**
@@ -46,7 +49,27 @@ export function validValue(schema: JsonSchema, document?: OpenApiDocument, depth
   }
   const type = Array.isArray(s.type) ? s.type : s.type === undefined ? undefined : [s.type];
   if (type === undefined) return fc.jsonValue({ maxDepth: 2 });
-  return fc.oneof(...type.map((t) => ofType(t, s, document, depth)));
+  const values = fc.oneof(...type.map((t) => ofType(t, s, document, depth)));
+  // `not` as this library writes it (a list's field at most once): values it excludes are left out.
+  const excluded = s.not;
+  return excluded === undefined ? values : values.filter((v) => !plainlyMatches(excluded as Schema, v));
+}
+
+/**
+ * Whether a value matches a schema of `anyOf`, `contains`/`minContains`, `enum` and `const` (the
+ * keywords of the `not` this library writes); any other keyword makes it not match, so nothing more
+ * is left out than a schema says.
+ */
+function plainlyMatches(s: Schema, value: unknown): boolean {
+  if (s.anyOf !== undefined) return s.anyOf.some((branch) => plainlyMatches(branch as Schema, value));
+  if (s.contains !== undefined) {
+    if (!Array.isArray(value)) return false;
+    const count = value.filter((item) => plainlyMatches(s.contains as Schema, item)).length;
+    return count >= (s.minContains ?? 1);
+  }
+  if (s.enum !== undefined) return s.enum.some((member) => JSON.stringify(member) === JSON.stringify(value));
+  if (s.const !== undefined) return JSON.stringify(s.const) === JSON.stringify(value);
+  return false;
 }
 
 /** A schema with its `allOf` branches folded in: patterns collected, other keywords overlaid. */

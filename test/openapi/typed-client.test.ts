@@ -75,12 +75,15 @@ describe('a typed client generated from the served document (openapi-typescript,
       editor: await bearer('9', 'standards:read standards:write'),
     });
     const document = await (await fetch(`${baseUrl}/openapi.json`)).json();
+    // openapi-typescript 7 writes no type for a QUERY operation (`x-oai-additionalOperations` in 3.1,
+    // nor 3.2's `query`), so openapi-fetch has no typed call for it: every other operation is called.
     const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(
       ([p, item]) =>
         Object.keys(item)
-          .filter((m) => m !== 'description')
+          .filter((m) => m !== 'description' && m !== 'x-oai-additionalOperations')
           .map((m) => `${m.toUpperCase()} ${p}`),
     );
+    expect(document.paths['/api/v1/standards']['x-oai-additionalOperations'].QUERY).toBeDefined();
     expect(called.sort()).toEqual(operations.sort());
   });
 });

@@ -71,7 +71,7 @@ describe('the example requests in README.md and docs/', () => {
   const handle = toFetchHandler(app);
   let token: string;
   beforeAll(async () => {
-    token = (await bearer('1')).slice('Bearer '.length);
+    token = (await bearer('1', 'standards:read')).slice('Bearer '.length);
   });
 
   it('are there to run', () => {

@@ -10,7 +10,7 @@ import { MemoryStandardStore } from '../../examples/reference-app/standards/stan
 import { jwtVerifier } from '../../src/auth/index.js';
 import { redisIdempotencyStore } from '../../src/idempotency/index.js';
 import type { OpenApiDocument } from '../../src/openapi/index.js';
-import { OPENAPI_METHODS } from '../../src/openapi/types.js';
+import { pathItemOperations } from '../../src/openapi/types.js';
 import { redisRateLimitStore } from '../../src/ratelimit/index.js';
 import { operationMatcher } from '../../src/testing/operation-matcher.js';
 import { nodeClient, type TestClient, type TestResponse } from '../support/clients.js';
@@ -201,6 +201,14 @@ async function operationsOf(client: TestClient): Promise<Operation[]> {
       body: { code: 'RFC-9111', name: 'HTTP Caching', status: 'draft' },
     },
     { method: 'GET', path: `/api/v1/standards/${standardId}`, token: STANDARDS },
+    { method: 'QUERY', path: '/api/v1/standards', token: STANDARDS, body: { status: ['draft'] } },
+    {
+      method: 'GET',
+      path: (
+        await send(client, 'QUERY', '/api/v1/standards', { token: STANDARDS, body: { codePrefix: ['RFC-'] } })
+      ).headers.location!,
+      token: STANDARDS,
+    },
     {
       method: 'PATCH',
       path: `/api/v1/standards/${standardId}`,
@@ -360,6 +368,7 @@ describe('what the conventions of each operation answer', () => {
       ['GET', '/api/v1/standards/missing', STANDARDS],
       ['PATCH', '/api/v1/standards/missing', STANDARDS],
       ['DELETE', '/api/v1/standards/missing', STANDARDS],
+      ['GET', '/api/v1/standard-queries/missing', STANDARDS],
       ['GET', '/docs/missing.js'],
     ];
     for (const [method, path, token] of missing) {
@@ -373,7 +382,7 @@ describe('what the conventions of each operation answer', () => {
 
   it('403 for a caller without the right (ownership, scopes)', async () => {
     for (const op of operations) {
-      const token = op.path.startsWith('/api/v1/standards')
+      const token = op.path.startsWith('/api/v1/standard')
         ? NO_SCOPES
         : /^\/(v\d\/)?users\//.test(op.path)
           ? STRANGER
@@ -384,7 +393,7 @@ describe('what the conventions of each operation answer', () => {
   });
 
   it('413 for a body over the limit and 415 for one that is not JSON', async () => {
-    for (const op of writes()) {
+    for (const op of [...writes(), at('QUERY', '/api/v1/standards')]) {
       const big = await send$(client, op, { body: JSON.stringify({ padding: 'x'.repeat(200 * 1024) }) });
       expect(big.status, `${op.method} ${op.path}`).toBe(413);
       const text = await send$(client, op, { headers: { 'content-type': 'text/plain' } });
@@ -481,10 +490,8 @@ describe('coverage of the served document', () => {
 /** `METHOD /template status` of every status the document declares. */
 function pairsOf(document: OpenApiDocument): string[] {
   return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-    OPENAPI_METHODS.flatMap((method) => {
-      const operation = item[method];
-      if (operation === undefined) return [];
-      return Object.keys(operation.responses).map((status) => `${method.toUpperCase()} ${path} ${status}`);
-    }),
+    pathItemOperations(item).flatMap(([method, operation]) =>
+      Object.keys(operation.responses).map((status) => `${method.toUpperCase()} ${path} ${status}`),
+    ),
   );
 }

@@ -2,7 +2,7 @@ import { validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lintOpenApi } from '../../src/lint/index.js';
-import { type OpenApiDocument, resolveRef } from '../../src/openapi/index.js';
+import { type OpenApiDocument, pathItemOperations, resolveRef } from '../../src/openapi/index.js';
 import { fetchClient, nodeClient, type TestClient } from '../support/clients.js';
 import { bearer, referenceApp } from '../support/reference-app.js';
 
@@ -96,8 +96,7 @@ describe('the reference app describes itself at GET /openapi.json', () => {
     expect(item.description).toContain('`/api/v1/standards/`');
     const ajv = new Ajv2020({ strict: false });
     for (const [path, pathItem] of Object.entries(document.paths ?? {})) {
-      for (const [method, operation] of Object.entries(pathItem)) {
-        if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
+      for (const [method, operation] of pathItemOperations(pathItem)) {
         for (const parameter of operation.parameters ?? []) {
           if (parameter.in !== 'path') continue;
           expect(ajv.validate(parameter.schema ?? {}, ''), `${method} ${path} {${parameter.name}}`).toBe(

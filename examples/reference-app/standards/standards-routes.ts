@@ -23,8 +23,17 @@ import {
   type StandardWrite,
 } from './standard-store.js';
 import { LISTING_QUERY, listPage, STANDARD_ATTRIBUTES } from './standards-listing.js';
+import {
+  filterOfToken,
+  filterToken,
+  normalizeFilter,
+  queryPage,
+  StandardsFilter,
+} from './standards-query.js';
 
 export const STANDARDS_PATH = '/api/v1/standards/';
+/** Where a standards query is a resource of its own: its equivalent resource (RFC 10008 section 2.2). */
+export const STANDARD_QUERIES_PATH = '/api/v1/standard-queries/';
 
 /** How a standard is shown: an explicit allow-list (no internal review notes). */
 export const standardResource = defineResourceType<Standard, (typeof STANDARD_ATTRIBUTES)[number]>({
@@ -99,6 +108,35 @@ export interface StandardsDeps {
 }
 
 const READ = { scopes: ['standards:read'] } as const;
+
+/** The filter's results as a collection, linked by the GET of its equivalent resource, page by page. */
+async function queryResults(standards: StandardStore, filter: StandardsFilter) {
+  const normal = normalizeFilter(filter);
+  const { size, number } = normal.page as { size: number; number: number };
+  const page = queryPage(normal, await standards.list());
+  const at = (n: number) =>
+    `${STANDARD_QUERIES_PATH}${filterToken({ ...normal, page: { size, number: n } })}`;
+  const self = at(number);
+  return {
+    self,
+    document: dataDocument(
+      page.standards.map((s) => standardResource.toResource(s)),
+      {
+        links: {
+          self,
+          ...(page.hasNext ? { next: at(number + 1) } : {}),
+          ...(number > 1 ? { prev: at(number - 1) } : {}),
+        },
+        meta: { total: page.total },
+      },
+    ),
+  };
+}
+
+const QUERY_RESULTS = {
+  description: 'A page of the standards the filter selects, by code; `meta.total` counts them all',
+  body: { collection: standardSchema },
+} as const;
 const WRITE = { scopes: ['standards:write'] } as const;
 
 /** The standards collection under `/api/v1/standards/` (docs/envelope.md, docs/caching.md). */
@@ -148,6 +186,58 @@ export function standardsRoutes(deps: StandardsDeps) {
             { links },
           ),
         );
+      },
+    }),
+    defineRoute({
+      method: 'QUERY',
+      path: STANDARDS_PATH,
+      auth: READ,
+      summary: 'Query standards',
+      description:
+        'A filter the query string cannot say (RFC 10008): any of several statuses, any of several code prefixes, a range of publication days (UTC, both ends included), and a page. `Location` is the query as a resource: a GET there runs it again.',
+      body: {
+        codec: StandardsFilter,
+        type: 'standards',
+        example: {
+          status: ['draft', 'published'],
+          codePrefix: ['ISO-', 'RFC-'],
+          publishedAt: { from: '2020-01-01' },
+        },
+      },
+      bodyLimit: 4096,
+      responses: {
+        200: {
+          ...QUERY_RESULTS,
+          headers: {
+            Location: {
+              description:
+                'The equivalent resource: a GET there runs the same query (RFC 10008 section 2.4).',
+              required: true,
+            },
+          },
+        },
+      },
+      use: [v1, conditional({ policy: PRIVATE_REVALIDATED })],
+      handler: async (ctx) => {
+        const { self, document } = await queryResults(standards, ctx.body);
+        const response = json(200, document);
+        response.headers.location = self;
+        return response;
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${STANDARD_QUERIES_PATH}{query_id}`,
+      auth: READ,
+      summary: 'Run a standards query again',
+      description:
+        'The equivalent resource of a `QUERY /api/v1/standards` (RFC 10008 section 2.2), named by its `Location`.',
+      responses: { 200: QUERY_RESULTS },
+      use: [v1, conditional({ policy: PRIVATE_REVALIDATED })],
+      handler: async (ctx) => {
+        const filter = filterOfToken(ctx.params.query_id);
+        if (filter === undefined) throw new ApiError(404, { detail: 'No standards query has this id.' });
+        return json(200, (await queryResults(standards, filter)).document);
       },
     }),
     defineRoute({

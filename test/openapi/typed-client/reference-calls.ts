@@ -139,6 +139,20 @@ export async function callEveryOperation({ baseUrl, user1, user2, editor }: Call
     body: { name: 'HTTP Semantics (2022)' },
   });
   expect(present(renamed.data, 'renamed').data.attributes.name).toBe('HTTP Semantics (2022)');
+  // openapi-typescript types no QUERY operation: the query itself goes out as plain fetch, and its
+  // Location (the query as a resource) is read by the typed GET.
+  const queried = await fetch(`${baseUrl}/api/v1/standards`, {
+    method: 'QUERY',
+    headers: { authorization: editor, 'content-type': 'application/json' },
+    body: JSON.stringify({ status: ['published'], codePrefix: ['RFC-'] }),
+  });
+  expect(queried.status).toBe(200);
+  const location = present(queried.headers.get('location') ?? undefined, 'QUERY Location');
+  const again = await client.GET('/api/v1/standard-queries/{query_id}', {
+    params: { path: { query_id: location.split('/').pop() ?? '' } },
+    headers: as(editor),
+  });
+  expect(present(again.data, 'query results').data.map((s) => s.attributes.code)).toContain('RFC-9110');
   const removed = await client.DELETE('/api/v1/standards/{standard_id}', {
     params: { path: { standard_id: made.id } },
     headers: as(editor),
@@ -148,6 +162,7 @@ export async function callEveryOperation({ baseUrl, user1, user2, editor }: Call
     'POST /api/v1/standards',
     'GET /api/v1/standards',
     'GET /api/v1/standards/{standard_id}',
+    'GET /api/v1/standard-queries/{query_id}',
     'PATCH /api/v1/standards/{standard_id}',
     'DELETE /api/v1/standards/{standard_id}',
   );
