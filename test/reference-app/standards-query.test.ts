@@ -7,7 +7,6 @@ import { ADAPTERS, type Served, serve } from '../../examples/reference-app/serve
 import {
   MemoryStandardStore,
   STANDARD_STATUSES,
-  type Standard,
 } from '../../examples/reference-app/standards/standard-store.js';
 import { send } from '../core/send.js';
 import { bearer, referenceApp } from '../support/reference-app.js';
