@@ -61,7 +61,7 @@ export function operationOf(input: OperationInput): OpenApiOperation {
       : {
           requestBody: {
             required: true,
-            content: requestContent(body),
+            content: requestContent(route, body),
           },
         }),
     responses,
@@ -72,6 +72,7 @@ export function operationOf(input: OperationInput): OpenApiOperation {
 
 /** Bare attributes as JSON, a resource document as JSON:API; the example in each shape. */
 function requestContent(
+  route: DescribedRoute,
   body: NonNullable<ReturnType<typeof requestBodySchemas>>,
 ): Record<string, OpenApiMediaType> {
   // A QUERY's content is the query as JSON, never a resource document (RFC 10008 section 2.1).
@@ -79,7 +80,7 @@ function requestContent(
     return {
       [JSON_MEDIA]: {
         schema: body.attributes,
-        ...(body.example === undefined ? {} : { example: body.example }),
+        ...(body.example === undefined ? {} : { example: body.example.attributes }),
       },
     };
   if (body.example === undefined)
