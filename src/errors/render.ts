@@ -1,6 +1,7 @@
 import { copyWith } from '../http/header-copy.js';
 import { negotiateErrorType, PROBLEM_JSON } from '../http/media-types.js';
 import type { ApiResponse, Context } from '../http/types.js';
+import type { ApiError } from './api-error.js';
 import { clientErrorLog } from './client-error-log.js';
 import { errorDocument, problemDocument } from './error-document.js';
 import { toApiError } from './to-api-error.js';
@@ -11,13 +12,15 @@ const logClientError = clientErrorLog();
  * The response for anything thrown: an error document, or an RFC 9457 problem document when the
  * client prefers `application/problem+json`. Server errors are logged with the request id and their
  * cause; the client sees only the status phrase. A 501 (a request the server does not implement,
- * RFC 9110 section 15.6.2, such as an unknown transfer coding) is the client's doing: a warning
- * without a stack, at most `CLIENT_ERROR_LOGS_PER_SECOND` a second. Other client errors are not
- * logged. Error responses are never stored by caches (`Cache-Control: no-store`).
+ * RFC 9110 section 15.6.2, such as an unknown transfer coding) is the client's doing, and a 503 with
+ * `Retry-After` and no cause is load declined for a moment (no database connection free in time, RFC
+ * 9110 section 15.6.4), not a fault: each a warning without a stack, at most
+ * `CLIENT_ERROR_LOGS_PER_SECOND` a second. Other client errors are not logged. Error responses are
+ * never stored by caches (`Cache-Control: no-store`).
  */
 export function renderError(thrown: unknown, ctx: Context): ApiResponse {
   const error = toApiError(thrown);
-  if (error.status === 501) {
+  if (error.status === 501 || isDeclinedLoad(error)) {
     try {
       logClientError(ctx.logger, {
         requestId: ctx.requestId,
@@ -54,4 +57,9 @@ export function renderError(thrown: unknown, ctx: Context): ApiResponse {
     headers,
     json: type === PROBLEM_JSON ? problemDocument(error) : errorDocument(error),
   };
+}
+
+/** A 503 that asks the client to come back (`Retry-After`) and has no failure behind it. */
+function isDeclinedLoad(error: ApiError): boolean {
+  return error.status === 503 && error.cause === undefined && error.headers['retry-after'] !== undefined;
 }

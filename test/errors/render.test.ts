@@ -196,6 +196,27 @@ describe('error rendering', () => {
       expect(logger.entries[0]?.fields.err).toBe(cause);
     });
 
+    it('logs a 503 that asks to come back, with no cause, as a warning naming its code, without a stack', async () => {
+      const { app, logger } = throwing(
+        () => new ApiError(503, { code: 'database-unavailable', headers: { 'retry-after': '5' } }),
+      );
+      const res = await send(app, 'GET', '/books/1');
+      expect(res.status).toBe(503);
+      expect(logger.entries).toEqual([
+        {
+          level: 'warn',
+          message: 'request refused',
+          fields: {
+            requestId: expect.any(String),
+            method: 'GET',
+            route: '/books/{id}',
+            status: 503,
+            code: 'database-unavailable',
+          },
+        },
+      ]);
+    });
+
     it('does not log client errors', async () => {
       const { app, logger } = throwing(() => new ApiError(404));
       await send(app, 'GET', '/books/1');
