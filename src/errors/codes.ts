@@ -55,6 +55,11 @@ export const ERROR_CODES = {
     modules: ['validation'],
     when: '`data.id` sent where the server assigns ids',
   },
+  'database-unavailable': {
+    status: [503],
+    modules: ['idempotency'],
+    when: "no database connection came free within the pool's bound (`Retry-After`)",
+  },
   forbidden: { status: [403], modules: ['ownership'], when: 'the principal may not act on this resource' },
   'id-mismatch': { status: [409], modules: ['validation'], when: '`data.id` is not the id in the path' },
   'idempotency-key-missing': {

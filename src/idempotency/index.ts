@@ -62,3 +62,4 @@ export {
   type StoredResponse,
   type StoreTransaction,
 } from './stores/store.js';
+export { databaseUnavailableError, transactionOrPool } from './transaction-or-pool.js';

@@ -17,9 +17,13 @@ export interface OwnedResourceOptions<R, N extends string, K extends string = st
   /**
    * Loads the record by its path id, as the route's `params` codec decoded it (`load: (id: number)`
    * on a route that decodes `{id}` to a number; the string otherwise); `undefined`/`null` means absent
-   * (also for an id no record could have).
+   * (also for an id no record could have). It gets the request's context too: under a keyed write on
+   * PostgreSQL, load through its transaction (`transactionOrPool(ctx, pool)`, docs/idempotency.md).
    */
-  readonly load: (id: Id) => R | undefined | null | Promise<R | undefined | null>;
+  readonly load: (
+    id: Id,
+    ctx: Context<ParamsFor<N, Id>>,
+  ) => R | undefined | null | Promise<R | undefined | null>;
   /** The `sub` of the principal who owns the record. */
   readonly ownerOf: (record: R) => string;
   /** The `realm` of the 401 challenge (RFC 6750 section 3). Default `api`, as `requireAuth` uses. */
@@ -99,7 +103,7 @@ export function ownedResource<R, N extends string = 'id', const K extends string
       return Promise.reject(new Error(`ownedResource: the route has no {${param}} parameter`));
     }
     try {
-      const loaded = load(id);
+      const loaded = load(id, ctx);
       return loaded instanceof Promise
         ? loaded.then((record) => owned(ctx, id, record))
         : Promise.resolve(owned(ctx, id, loaded));

@@ -55,4 +55,6 @@ export interface PooledConnection extends Queryable {
 export interface ConnectionPool extends Queryable {
   connect(): Promise<PooledConnection>;
   readonly totalCount: number;
+  /** A `pg` Pool's settings: `max` is its number of connections. */
+  readonly options?: { readonly max?: number };
 }

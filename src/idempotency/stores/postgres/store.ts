@@ -140,7 +140,9 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
     }
   };
 
-  const transactions = transactional ? openTransactions(pool as ConnectionPool) : undefined;
+  const transactions = transactional
+    ? openTransactions(pool as ConnectionPool, ownerMaxTransactions(options, pool as ConnectionPool))
+    : undefined;
 
   /**
    * Completes the record of the claim made in `tx` and commits `tx`, or rolls it back when the
@@ -199,7 +201,7 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
       // The claim opens the handler's transaction, kept under the claim's token for `begin`: the
       // record, the handler's writes and the completion commit at once (docs/idempotency.md,
       // "PostgreSQL: the record in the handler's transaction").
-      return transactions.claim((client) =>
+      return transactions.claim(owner, (client) =>
         claimOn(client, sql.claimLocked, key, fingerprint, leaseMs, owner),
       );
     },
@@ -262,6 +264,22 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
     };
   }
   return store;
+}
+
+/**
+ * The open claim transactions one owner may hold: the option, else half the pool's connections (a
+ * `pg` Pool's `options.max`, 10 unless set), at least one.
+ */
+function ownerMaxTransactions(options: PostgresIdempotencyStoreOptions, pool: ConnectionPool): number {
+  const given = options.ownerMaxTransactions;
+  if (given !== undefined) {
+    if (!Number.isSafeInteger(given) || given < 1)
+      throw new TypeError(
+        `postgresIdempotencyStore: ownerMaxTransactions must be a positive integer, got ${given}`,
+      );
+    return given;
+  }
+  return Math.max(1, Math.floor((pool.options?.max ?? 10) / 2));
 }
 
 function isPool(value: PostgresIdempotencyStoreOptions['pool']): value is ConnectionPool {

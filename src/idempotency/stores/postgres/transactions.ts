@@ -1,9 +1,12 @@
 import type { ClaimOutcome } from '../store.js';
+import { ownerShares } from './owner-shares.js';
 import type { ConnectionPool, PooledConnection } from './types.js';
 
 /** A transaction of the handler's, on a client checked out of the pool. */
 export interface OpenTransaction {
   readonly client: PooledConnection;
+  /** The owner whose share of the pool it holds (a claim's); undefined when `begin` opened it. */
+  readonly owner?: string | undefined;
   /** The token of the claim made in it; undefined when it was opened after the claim. */
   readonly token: string | undefined;
   /** True once the claim was released while the handler ran: the completion must not land. */
@@ -23,8 +26,9 @@ interface HeldTransaction {
  * release only fences its completion (the handler still writes through the client, which must stay
  * in the transaction).
  */
-export function openTransactions(pool: ConnectionPool) {
+export function openTransactions(pool: ConnectionPool, ownerMaxTransactions: number) {
   const byToken = new Map<string, HeldTransaction>();
+  const shares = ownerShares(ownerMaxTransactions);
 
   // pg-pool listens to the `error` event of idle clients only: a held client whose connection
   // breaks (PostgreSQL restarted mid-handler) would emit it with no listener and end the process.
@@ -77,6 +81,8 @@ export function openTransactions(pool: ConnectionPool) {
     } catch (error) {
       giveBack(tx.client, true);
       throw error;
+    } finally {
+      if (tx.owner !== undefined) shares.leave(tx.owner);
     }
     giveBack(tx.client);
     return command;
@@ -92,17 +98,26 @@ export function openTransactions(pool: ConnectionPool) {
 
   return {
     end,
-    async claim(claimOn: (client: PooledConnection) => Promise<ClaimOutcome>) {
-      const client = await checkOut();
+    async claim(owner: string, claimOn: (client: PooledConnection) => Promise<ClaimOutcome>) {
+      await shares.enter(owner);
+      let client: PooledConnection;
+      try {
+        client = await checkOut();
+      } catch (error) {
+        shares.leave(owner);
+        throw error;
+      }
       let outcome: ClaimOutcome;
       try {
         outcome = await beginWith(client, claimOn);
       } catch (error) {
+        shares.leave(owner);
         giveBack(client, true);
         throw error;
       }
       const tx: OpenTransaction = {
         client,
+        owner,
         token: outcome.kind === 'claimed' ? outcome.token : undefined,
         released: false,
         open: true,

@@ -27,6 +27,13 @@ export interface PostgresIdempotencyStoreOptions
    */
   readonly transactional?: boolean;
   /**
+   * With `transactional`: the claim transactions one owner may hold open at once (default half the
+   * pool's connections, at least one). One owner's burst of keyed writes then leaves the rest of the
+   * pool to everyone else; its further claims wait their turn within `storeTimeoutMs`
+   * (docs/idempotency.md, "One connection per keyed write").
+   */
+  readonly ownerMaxTransactions?: number;
+  /**
    * Send the store's statements as named prepared statements (default true): the server parses and
    * plans each once per connection instead of on every request, a third of the claim's cost in
    * PostgreSQL CPU (docs/idempotency.md, "PostgreSQL"). Set false behind a pooler that cannot keep
