@@ -133,8 +133,18 @@ export async function connectInfrastructure(config: Config): Promise<Infrastruct
       : memoryRateLimitStore();
   const readinessChecks: ReadinessCheck[] = [];
   if (pool !== undefined) {
-    const checked = pool;
-    readinessChecks.push({ name: 'postgres', check: () => checked.query('SELECT 1') });
+    // A connection of its own, kept open: readiness asks whether PostgreSQL answers, not whether the
+    // app's pool has a connection free, which one user's burst of writes may hold for a moment
+    // (docs/deployment.md, "Health and readiness").
+    const probe = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: 1,
+      idleTimeoutMillis: 0,
+      connectionTimeoutMillis: STORE_CONNECT_TIMEOUT_MS,
+    });
+    probe.on('error', () => {});
+    closers.push(() => probe.end());
+    readinessChecks.push({ name: 'postgres', check: () => probe.query('SELECT 1') });
   }
   if (redisConnections.size > 0) {
     // Ready when every connection is: each store needs its own.

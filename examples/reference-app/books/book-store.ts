@@ -1,4 +1,4 @@
-import type { WriteOptions } from '../database/write-options.js';
+import type { RequestScope } from '../database/request-scope.js';
 /** A book as stored. Fields beyond `title` and `author` are internal and never sent. */
 export interface Book {
   readonly id: number;
@@ -15,7 +15,7 @@ export interface BookStore {
    * One book. `options.transaction`: read through the write's own transaction (a handler holding the
    * idempotency transaction must not need a second pooled connection, or a full pool deadlocks).
    */
-  get(id: number, options?: WriteOptions): Promise<Book | undefined>;
+  get(id: number, request?: RequestScope): Promise<Book | undefined>;
 }
 
 const SEED: ReadonlyArray<readonly [string, string]> = [

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
-import { pgTransaction, type WriteOptions } from '../database/write-options.js';
+import { transactionOrPool } from 'rest-conventions/idempotency';
+import type { RequestScope } from '../database/request-scope.js';
 import type { Book, BookStore } from './book-store.js';
 
 interface BookRow {
@@ -44,18 +45,23 @@ export class PostgresBookStore implements BookStore {
     };
   }
 
+  /** The request's transaction, or the pool (a connection not free in time: 503, never 500). */
+  private db(request?: RequestScope) {
+    return transactionOrPool(request, this.pool);
+  }
+
   async list(filter: { readonly author?: string }): Promise<readonly Book[]> {
     const { rows } =
       filter.author === undefined
-        ? await this.pool.query<BookRow>(this.sql.all)
-        : await this.pool.query<BookRow>({ ...this.sql.byAuthor, values: [filter.author] });
+        ? await this.db().query<BookRow>(this.sql.all)
+        : await this.db().query<BookRow>({ ...this.sql.byAuthor, values: [filter.author] });
     return rows.map(toBook);
   }
 
-  async get(id: number, options: WriteOptions = {}): Promise<Book | undefined> {
+  async get(id: number, request?: RequestScope): Promise<Book | undefined> {
     // Ids are PostgreSQL integers: a larger one names no book (and must not reach the query).
     if (id > MAX_INTEGER) return undefined;
-    const db = pgTransaction(options) ?? this.pool;
+    const db = this.db(request);
     const { rows } = await db.query<BookRow>({ ...this.sql.get, values: [id] });
     return rows[0] === undefined ? undefined : toBook(rows[0]);
   }

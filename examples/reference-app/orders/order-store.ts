@@ -1,4 +1,4 @@
-import type { WriteOptions } from '../database/write-options.js';
+import type { RequestScope } from '../database/request-scope.js';
 
 /** An order as stored. */
 export interface Order {
@@ -24,9 +24,10 @@ export interface OrderStore {
       readonly bookId: number;
       readonly quantity: number;
     },
-    options?: WriteOptions,
+    request?: RequestScope,
   ): Promise<Order>;
-  find(id: number): Promise<OrderLookup>;
+  /** `request`: a keyed write's layers load through its transaction (see `RequestScope`). */
+  find(id: number, request?: RequestScope): Promise<OrderLookup>;
   /** Delete and leave a tombstone, so a repeated DELETE by the owner still answers 204. */
   delete(id: number): Promise<void>;
   /** Orders of one owner, ordered by id. */
@@ -39,7 +40,7 @@ export interface OrderStore {
     id: number,
     expectedVersion: number,
     quantity: number,
-    options?: WriteOptions,
+    request?: RequestScope,
   ): Promise<Order | undefined>;
 }
 

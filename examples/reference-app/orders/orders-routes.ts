@@ -74,8 +74,10 @@ export function ordersRoutes(deps: OrdersDeps) {
   // Another user's order is indistinguishable from an absent one: always the same 404.
   const ownOrder = ownedResource({
     noun: 'order',
-    // The route's `params` codec decoded the id (and refused any other, 404) before this runs.
-    load: (id: number) => orders.find(id).then((found) => (found.kind === 'live' ? found.order : undefined)),
+    // The route's `params` codec decoded the id (and refused any other, 404) before this runs. A
+    // keyed PATCH loads through its claim's transaction: one connection from claim to completion.
+    load: (id: number, ctx) =>
+      orders.find(id, ctx).then((found) => (found.kind === 'live' ? found.order : undefined)),
     ownerOf: (order: Order) => order.ownerId,
   });
   // DELETE is idempotent: the owner's tombstone answers 204 again, anyone else's the same 404.
@@ -84,8 +86,8 @@ export function ordersRoutes(deps: OrdersDeps) {
     | { readonly id: number; readonly ownerId: string; readonly live: false };
   const ownOrderOrTombstone = ownedResource({
     noun: 'order',
-    load: async (id: number): Promise<OrderOrTombstone | undefined> => {
-      const found = await orders.find(id);
+    load: async (id: number, ctx): Promise<OrderOrTombstone | undefined> => {
+      const found = await orders.find(id, ctx);
       if (found.kind === 'live') return { ...found.order, live: true };
       if (found.kind === 'deleted') return { id, ownerId: found.ownerId, live: false };
       return undefined;
@@ -126,15 +128,14 @@ export function ordersRoutes(deps: OrdersDeps) {
       handler: async (ctx) => {
         const input = ctx.body;
         // The book is read through the write's transaction when there is one: one connection per request.
-        const inTransaction = { transaction: ctx.var.idempotencyTransaction };
-        if ((await books.get(input.bookId, inTransaction)) === undefined) {
+        if ((await books.get(input.bookId, ctx)) === undefined) {
           throw new ApiError(400, {
             code: 'unknown-book',
             detail: `No book with id ${input.bookId}.`,
             source: { pointer: bodyPointer(ctx, 'bookId') },
           });
         }
-        const order = await orders.create({ ownerId: ctx.var.principal.sub, ...input }, inTransaction);
+        const order = await orders.create({ ownerId: ctx.var.principal.sub, ...input }, ctx);
         return created(`/orders/${order.id}`, orderDocument(order), { etag: versionEtag(order.version) });
       },
     }),
@@ -169,7 +170,7 @@ export function ordersRoutes(deps: OrdersDeps) {
         return compareAndSet(
           ctx,
           checked,
-          (version, options) => orders.updateQuantity(checked.id, version, quantity, options),
+          (version, request) => orders.updateQuantity(checked.id, version, quantity, request),
           orderDocument,
         );
       },

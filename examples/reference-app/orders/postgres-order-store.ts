@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
+import { transactionOrPool } from 'rest-conventions/idempotency';
 import { isStorableText } from 'rest-conventions/validation';
-import { pgTransaction, type WriteOptions } from '../database/write-options.js';
+import type { RequestScope } from '../database/request-scope.js';
 import type { Order, OrderLookup, OrderStore } from './order-store.js';
 
 interface OrderRow {
@@ -70,35 +71,40 @@ export class PostgresOrderStore implements OrderStore {
     };
   }
 
+  /** The request's transaction, or the pool (a connection not free in time: 503, never 500). */
+  private db(request?: RequestScope) {
+    return transactionOrPool(request, this.pool);
+  }
+
   async create(
     input: { readonly ownerId: string; readonly bookId: number; readonly quantity: number },
-    options: WriteOptions = {},
+    request?: RequestScope,
   ): Promise<Order> {
-    const db = pgTransaction(options) ?? this.pool;
+    const db = this.db(request);
     const values = [input.ownerId, input.bookId, input.quantity, this.now()];
     const { rows } = await db.query<OrderRow>({ ...this.sql.create, values });
     this.afterInsert();
     return toOrder(rows[0]!);
   }
 
-  async find(id: number): Promise<OrderLookup> {
-    const row = (await this.pool.query<OrderRow>({ ...this.sql.find, values: [id] })).rows[0];
+  async find(id: number, request?: RequestScope): Promise<OrderLookup> {
+    const row = (await this.db(request).query<OrderRow>({ ...this.sql.find, values: [id] })).rows[0];
     if (row === undefined) return { kind: 'absent' };
     if (row.deleted_at !== null) return { kind: 'deleted', ownerId: row.owner_id };
     return { kind: 'live', order: toOrder(row) };
   }
 
   async delete(id: number): Promise<void> {
-    await this.pool.query({ ...this.sql.delete, values: [id, this.now()] });
+    await this.db().query({ ...this.sql.delete, values: [id, this.now()] });
   }
 
   async updateQuantity(
     id: number,
     expectedVersion: number,
     quantity: number,
-    options: WriteOptions = {},
+    request?: RequestScope,
   ): Promise<Order | undefined> {
-    const db = pgTransaction(options) ?? this.pool;
+    const db = this.db(request);
     const values = [id, expectedVersion, quantity, this.now()];
     const row = (await db.query<OrderRow>({ ...this.sql.update, values })).rows[0];
     return row === undefined ? undefined : toOrder(row);
@@ -107,6 +113,6 @@ export class PostgresOrderStore implements OrderStore {
   async listByOwner(ownerId: string): Promise<readonly Order[]> {
     // An owner id from a path may hold U+0000, which PostgreSQL's text refuses: nobody owns that.
     if (!isStorableText(ownerId)) return [];
-    return (await this.pool.query<OrderRow>({ ...this.sql.byOwner, values: [ownerId] })).rows.map(toOrder);
+    return (await this.db().query<OrderRow>({ ...this.sql.byOwner, values: [ownerId] })).rows.map(toOrder);
   }
 }

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
+import { transactionOrPool } from 'rest-conventions/idempotency';
 import { isStorableText } from 'rest-conventions/validation';
-import { pgTransaction, type WriteOptions } from '../database/write-options.js';
+import type { RequestScope } from '../database/request-scope.js';
 import { keysetCondition, orderBy } from './keyset-sql.js';
 import { type Page, type PageRequest, positionOf } from './standard-order.js';
 import type {
@@ -122,8 +123,13 @@ export class PostgresStandardStore implements StandardStore {
     };
   }
 
-  async create(input: StandardInput, options: WriteOptions = {}): Promise<StandardWrite> {
-    const db = pgTransaction(options) ?? this.pool;
+  /** The request's transaction, or the pool (a connection not free in time: 503, never 500). */
+  private db(request?: RequestScope) {
+    return transactionOrPool(request, this.pool);
+  }
+
+  async create(input: StandardInput, request?: RequestScope): Promise<StandardWrite> {
+    const db = this.db(request);
     const values = [
       this.newId(),
       input.code,
@@ -133,16 +139,16 @@ export class PostgresStandardStore implements StandardStore {
       this.now(),
       'internal review pending',
     ];
-    return refusingDuplicates(db, options.transaction !== undefined, async () => {
+    return refusingDuplicates(db, request?.var.idempotencyTransaction !== undefined, async () => {
       const { rows } = await db.query<StandardRow>({ ...this.sql.create, values });
       return { kind: 'ok', standard: toStandard(rows[0]!) };
     });
   }
 
-  async find(id: string): Promise<StandardLookup> {
+  async find(id: string, request?: RequestScope): Promise<StandardLookup> {
     // A path segment may decode to U+0000, which PostgreSQL's text refuses: no standard has that id.
     if (!isStorableText(id)) return { kind: 'absent' };
-    const row = (await this.pool.query<StandardRow>({ ...this.sql.find, values: [id] })).rows[0];
+    const row = (await this.db(request).query<StandardRow>({ ...this.sql.find, values: [id] })).rows[0];
     if (row === undefined) return { kind: 'absent' };
     return row.deleted_at === null ? { kind: 'live', standard: toStandard(row) } : { kind: 'deleted' };
   }
@@ -151,9 +157,9 @@ export class PostgresStandardStore implements StandardStore {
     id: string,
     expectedVersion: number,
     changes: StandardChanges,
-    options: WriteOptions = {},
+    request?: RequestScope,
   ): Promise<StandardWrite | undefined> {
-    const db = pgTransaction(options) ?? this.pool;
+    const db = this.db(request);
     const values = [
       id,
       expectedVersion,
@@ -164,18 +170,18 @@ export class PostgresStandardStore implements StandardStore {
       changes.status ?? null,
       this.now(),
     ];
-    return refusingDuplicates(db, options.transaction !== undefined, async () => {
+    return refusingDuplicates(db, request?.var.idempotencyTransaction !== undefined, async () => {
       const row = (await db.query<StandardRow>({ ...this.sql.update, values })).rows[0];
       return row === undefined ? undefined : { kind: 'ok', standard: toStandard(row) };
     });
   }
 
   async delete(id: string): Promise<void> {
-    await this.pool.query({ ...this.sql.delete, values: [id, this.now()] });
+    await this.db().query({ ...this.sql.delete, values: [id, this.now()] });
   }
 
   async list(): Promise<readonly Standard[]> {
-    return (await this.pool.query<StandardRow>(this.sql.list)).rows.map(toStandard);
+    return (await this.db().query<StandardRow>(this.sql.list)).rows.map(toStandard);
   }
 
   /**
@@ -199,7 +205,7 @@ export class PostgresStandardStore implements StandardStore {
       values.push(...clause.values);
     }
     values.push(size + 1);
-    const { rows } = await this.pool.query<StandardRow>(
+    const { rows } = await this.db().query<StandardRow>(
       `SELECT ${COLUMNS} FROM ${this.table} WHERE ${where.join(' AND ')}
         ORDER BY ${orderBy(keys, backwards)} LIMIT $${values.length}`,
       values,
@@ -230,7 +236,7 @@ export class PostgresStandardStore implements StandardStore {
     values: readonly unknown[],
   ): Promise<boolean> {
     const clause = keysetCondition(keys, positionOf(edge, keys), backwards, values.length + 1);
-    const { rows } = await this.pool.query<{ found: boolean }>(
+    const { rows } = await this.db().query<{ found: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM ${this.table} WHERE ${[...base, clause.text].join(' AND ')}) AS found`,
       [...values, ...clause.values],
     );

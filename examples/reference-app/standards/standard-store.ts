@@ -1,4 +1,4 @@
-import type { WriteOptions } from '../database/write-options.js';
+import type { RequestScope } from '../database/request-scope.js';
 import { type Page, type PageRequest, pageOf } from './standard-order.js';
 
 export const STANDARD_STATUSES = ['draft', 'published', 'retired'] as const;
@@ -41,8 +41,9 @@ export type StandardWrite =
   | { readonly kind: 'duplicate-code' };
 
 export interface StandardStore {
-  create(input: StandardInput, options?: WriteOptions): Promise<StandardWrite>;
-  find(id: string): Promise<StandardLookup>;
+  create(input: StandardInput, request?: RequestScope): Promise<StandardWrite>;
+  /** `request`: a keyed write's layers load through its transaction (see `RequestScope`). */
+  find(id: string, request?: RequestScope): Promise<StandardLookup>;
   /**
    * Apply changes to a live standard still at `expectedVersion` (compare-and-set); `undefined` when
    * it is not live or the version moved on.
@@ -51,7 +52,7 @@ export interface StandardStore {
     id: string,
     expectedVersion: number,
     changes: StandardChanges,
-    options?: WriteOptions,
+    request?: RequestScope,
   ): Promise<StandardWrite | undefined>;
   /** Delete and leave a tombstone, so a repeated DELETE still answers 204. */
   delete(id: string): Promise<void>;

@@ -142,9 +142,10 @@ const WRITE = { scopes: ['standards:write'] } as const;
 /** The standards collection under `/api/v1/standards/` (docs/envelope.md, docs/caching.md). */
 export function standardsRoutes(deps: StandardsDeps) {
   const { standardStore: standards, idempotencyStore } = deps;
-  // The live standard, loaded once for the validators and the handler; anything else is a 404.
+  // The live standard, loaded once for the validators and the handler; anything else is a 404. A
+  // keyed PATCH loads through its claim's transaction: one connection from claim to completion.
   const live = async (ctx: Context<{ readonly standard_id: string }>): Promise<Standard> => {
-    const found = await standards.find(ctx.params.standard_id);
+    const found = await standards.find(ctx.params.standard_id, ctx);
     if (found.kind !== 'live') throw notFound();
     return found.standard;
   };
@@ -260,8 +261,7 @@ export function standardsRoutes(deps: StandardsDeps) {
       },
       use: [v1, idempotency({ store: idempotencyStore, required: true })],
       handler: async (ctx) => {
-        const inTransaction = { transaction: ctx.var.idempotencyTransaction };
-        const standard = written(await standards.create(ctx.body, inTransaction), ctx);
+        const standard = written(await standards.create(ctx.body, ctx), ctx);
         return created(`${STANDARDS_PATH}${standard.id}`, standardDocument(standard));
       },
     }),
@@ -300,8 +300,8 @@ export function standardsRoutes(deps: StandardsDeps) {
         return compareAndSet(
           ctx,
           checked,
-          async (version, options) => {
-            const result = await standards.update(checked.id, version, ctx.body, options);
+          async (version, request) => {
+            const result = await standards.update(checked.id, version, ctx.body, request);
             return result === undefined ? undefined : written(result, ctx);
           },
           standardDocument,

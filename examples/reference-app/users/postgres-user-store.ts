@@ -1,5 +1,7 @@
 import type { Pool } from 'pg';
+import { transactionOrPool } from 'rest-conventions/idempotency';
 import { isStorableText } from 'rest-conventions/validation';
+import type { RequestScope } from '../database/request-scope.js';
 import type { User, UserStore } from './user-store.js';
 
 interface UserRow {
@@ -27,10 +29,15 @@ export class PostgresUserStore implements UserStore {
     };
   }
 
+  /** The request's transaction, or the pool (a connection not free in time: 503, never 500). */
+  private db(request?: RequestScope) {
+    return transactionOrPool(request, this.pool);
+  }
+
   async get(id: string): Promise<User | undefined> {
     // A path segment may decode to U+0000, which PostgreSQL's text refuses: no user has that id.
     if (!isStorableText(id)) return undefined;
-    const row = (await this.pool.query<UserRow>({ ...this.byId, values: [id] })).rows[0];
+    const row = (await this.db().query<UserRow>({ ...this.byId, values: [id] })).rows[0];
     if (row === undefined) return undefined;
     return {
       id: row.id,
