@@ -18,8 +18,12 @@ import { DATABASE_URL, serviceAvailable, uniquePrefix } from '../support/service
 
 const available = await serviceAvailable('PostgreSQL');
 
-/** How long the test pools wait for a free connection before refusing (pg's `connectionTimeoutMillis`). */
-const POOL_WAIT_MS = 300;
+/**
+ * How long a pool waits for a connection before refusing (pg's `connectionTimeoutMillis`): long
+ * enough for a new connection's handshake on a busy machine, but for the test of the refusal itself.
+ */
+const POOL_WAIT_MS = 10_000;
+const REFUSING_POOL_WAIT_MS = 300;
 
 /**
  * `transactionOrPool(ctx, pool)`: one connection per keyed write from claim to completion, a 503
@@ -31,8 +35,8 @@ describe.runIf(available)('transactionOrPool on PostgreSQL', () => {
   const things = `${prefix}_things`;
   const records = `${prefix}_records`;
   const pools: pg.Pool[] = [];
-  const poolOf = (max: number) => {
-    const pool = new pg.Pool({ connectionString: DATABASE_URL, max, connectionTimeoutMillis: POOL_WAIT_MS });
+  const poolOf = (max: number, waitMs = POOL_WAIT_MS) => {
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max, connectionTimeoutMillis: waitMs });
     pools.push(pool);
     return pool;
   };
@@ -121,7 +125,7 @@ describe.runIf(available)('transactionOrPool on PostgreSQL', () => {
   });
 
   it('answers 503 database-unavailable with Retry-After when no connection comes free in time, logging no stack', async () => {
-    const pool = poolOf(1);
+    const pool = poolOf(1, REFUSING_POOL_WAIT_MS);
     const { app, logger } = thingsApp(pool);
     const holder = await pool.connect();
     try {
