@@ -12,8 +12,8 @@ const logClientError = clientErrorLog();
  * The response for anything thrown: an error document, or an RFC 9457 problem document when the
  * client prefers `application/problem+json`. Server errors are logged with the request id and their
  * cause; the client sees only the status phrase. A 501 (a request the server does not implement,
- * RFC 9110 section 15.6.2, such as an unknown transfer coding) is the client's doing, and a 503 with
- * `Retry-After` and no cause is load declined for a moment (no database connection free in time, RFC
+ * RFC 9110 section 15.6.2, such as an unknown transfer coding) is the client's doing, and a 503
+ * `database-unavailable` is load declined for a moment (no database connection free in time, RFC
  * 9110 section 15.6.4), not a fault: each a warning without a stack, at most
  * `CLIENT_ERROR_LOGS_PER_SECOND` a second. Other client errors are not logged. Error responses are
  * never stored by caches (`Cache-Control: no-store`).
@@ -59,7 +59,16 @@ export function renderError(thrown: unknown, ctx: Context): ApiResponse {
   };
 }
 
+/**
+ * 503s that decline load for a moment with no failure behind them, and that no layer logs itself
+ * (the rate limiter logs its store's outage once, so its 503s are not here).
+ */
+const DECLINED_LOAD_CODES: ReadonlySet<string> = new Set(['database-unavailable']);
+
 /** A 503 that asks the client to come back (`Retry-After`) and has no failure behind it. */
 function isDeclinedLoad(error: ApiError): boolean {
-  return error.status === 503 && error.cause === undefined && error.headers['retry-after'] !== undefined;
+  const code = error.errors[0]?.code;
+  return (
+    error.status === 503 && error.cause === undefined && code !== undefined && DECLINED_LOAD_CODES.has(code)
+  );
 }
