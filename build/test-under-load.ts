@@ -1,11 +1,11 @@
 /**
- * `npm run test:load`: the test suite, run again and again while two busy loops keep two cores
+ * `npm run test:load`: the test suite, run again and again while busy loops keep the cores
  * busy, as on a loaded CI machine (docs/testing.md, "Under load"). A test that waits for time
  * rather than for a condition fails here.
  *
- *   npm run test:load -- [--runs <n>] [--minutes <m>] [vitest arguments]
+ *   npm run test:load -- [--runs <n>] [--minutes <m>] [--loops <n>] [vitest arguments]
  *
- * `--runs` (default 2) runs of `vitest run <vitest arguments>` one after the other, stopping at the
+ * `--loops` (default 2, one per core of the 2-core CI machine) busy loops run throughout. `--runs` (default 2) runs of `vitest run <vitest arguments>` one after the other, stopping at the
  * first that fails; the whole is bounded by `--minutes` (default 90): past it, the run in progress is
  * stopped and counted as failed. The busy loops stop when the script ends, and by themselves at that
  * bound should the script be killed. Prints each run's time and result; exits 0 only when every
@@ -16,25 +16,29 @@ import { type ChildProcess, spawn } from 'node:child_process';
 interface Options {
   readonly runs: number;
   readonly minutes: number;
+  readonly loops: number;
   readonly vitestArgs: readonly string[];
 }
 
 function parse(argv: readonly string[]): Options {
   let runs = 2;
   let minutes = 90;
+  let loops = 2;
   const vitestArgs: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--runs' || arg === '--minutes') {
+    if (arg === '--runs' || arg === '--minutes' || arg === '--loops') {
       const value = Number(argv[++i]);
-      if (!(value > 0) || (arg === '--runs' && !Number.isInteger(value))) {
-        throw new TypeError(`test:load: ${arg} takes a positive ${arg === '--runs' ? 'integer' : 'number'}`);
+      const integer = arg !== '--minutes';
+      if (!(value > 0) || (integer && !Number.isInteger(value))) {
+        throw new TypeError(`test:load: ${arg} takes a positive ${integer ? 'integer' : 'number'}`);
       }
       if (arg === '--runs') runs = value;
+      else if (arg === '--loops') loops = value;
       else minutes = value;
     } else vitestArgs.push(arg);
   }
-  return { runs, minutes, vitestArgs };
+  return { runs, minutes, loops, vitestArgs };
 }
 
 /** A busy loop in a process of its own, which ends by itself at `deadline` (epoch ms). */
@@ -57,9 +61,9 @@ function stopGroup(child: ChildProcess): void {
 }
 
 async function main(): Promise<number> {
-  const { runs, minutes, vitestArgs } = parse(process.argv.slice(2));
+  const { runs, minutes, loops, vitestArgs } = parse(process.argv.slice(2));
   const deadline = Date.now() + minutes * 60_000;
-  const burners = [burner(deadline), burner(deadline)];
+  const burners = Array.from({ length: loops }, () => burner(deadline));
   let running: ChildProcess | undefined;
   const stopAll = () => {
     for (const child of burners) child.kill('SIGKILL');
@@ -73,7 +77,7 @@ async function main(): Promise<number> {
     });
   }
   console.log(
-    `test:load: two busy loops (pids ${burners.map((b) => b.pid).join(', ')}), ${runs} run(s), at most ${minutes} min`,
+    `test:load: ${loops} busy loop(s) (pids ${burners.map((b) => b.pid).join(', ')}), ${runs} run(s), at most ${minutes} min`,
   );
   let failed = false;
   for (let run = 1; run <= runs && !failed; run++) {
