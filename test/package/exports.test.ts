@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_SUBPATHS, PEER_TYPED_SUBPATHS, SUBPATHS } from '../../build/entries.js';
-import { ensureBuilt, root } from '../support/built-package.js';
+import { BUILT_HOOK_TIMEOUT_MS, ensureBuilt, root } from '../support/built-package.js';
 
 describe('the built package', () => {
   let consumer: string;
@@ -24,7 +24,7 @@ describe('the built package', () => {
     consumer = mkdtempSync(join(tmpdir(), 'rest-conventions-consumer-'));
     mkdirSync(join(consumer, 'node_modules'));
     symlinkSync(root, join(consumer, 'node_modules', 'rest-conventions'), 'dir');
-  }, 300_000);
+  }, BUILT_HOOK_TIMEOUT_MS);
   afterAll(() => rmSync(consumer, { recursive: true, force: true }));
 
   const run = (args: string[]) => execFileSync(process.execPath, args, { cwd: consumer, encoding: 'utf8' });
@@ -167,7 +167,7 @@ describe('a consumer without the optional peers', () => {
       join(consumer, 'tsconfig.bundler.json'),
       TSCONFIG({ module: 'esnext', moduleResolution: 'bundler' }, ['main.ts']),
     );
-  }, 300_000);
+  }, BUILT_HOOK_TIMEOUT_MS);
   afterAll(() => rmSync(consumer, { recursive: true, force: true }));
 
   /** tsc's diagnostics, empty when the project type-checks. */

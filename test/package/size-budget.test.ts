@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, root } from '../support/built-package.js';
+import { BUILT_HOOK_TIMEOUT_MS, ensureBuilt, root } from '../support/built-package.js';
 import { WORKER_BUILD_OPTIONS } from '../support/runtimes.js';
 
 /**
@@ -75,7 +75,7 @@ beforeAll(async () => {
     metafile: true,
   });
   measured = initialLoad(result.metafile);
-}, 300_000);
+}, BUILT_HOOK_TIMEOUT_MS);
 
 describe('the size budget', () => {
   it(`bundles a small app to at most ${kb(BUDGET_BYTES)} minified, naming what grew`, () => {

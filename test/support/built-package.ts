@@ -9,6 +9,12 @@ export const root = resolve(import.meta.dirname, '..', '..');
 const LOCK = join(root, 'node_modules', '.cache', 'rest-conventions-build.lock');
 /** How long a worker waits for another's build: a bound on a hung one, not a timing. */
 const LOCK_WAIT_MS = 15 * 60_000;
+/**
+ * The bound for a hook that calls {@link ensureBuilt}: another worker's build waited for, then its
+ * own should that one have failed. On a fresh clone of a loaded machine the one build took over
+ * 300 s, so a hook bounded by less failed while the build it waited for went on.
+ */
+export const BUILT_HOOK_TIMEOUT_MS = 2 * LOCK_WAIT_MS;
 
 function newestMtime(dir: string): number {
   let newest = 0;
