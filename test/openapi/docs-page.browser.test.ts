@@ -23,7 +23,7 @@ describe.runIf(available)("the reference app's API reference page in a real brow
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await launchBrowser();
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -39,8 +39,9 @@ describe.runIf(available)("the reference app's API reference page in a real brow
     });
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('request', (request) => origins.add(new URL(request.url()).origin));
-    await page.goto(`${base}/docs`);
-    await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
+    await page.goto(`${base}/docs`, { timeout: 120_000 });
+    // A bound on a page that never renders: Chromium on a loaded machine took over 20 s to show it.
+    await page.locator('.opblock').first().waitFor({ timeout: 120_000 });
     const operations = await page.locator('.opblock-summary-path').allTextContents();
     expect(operations.map((s) => s.replace(/\u200b/g, ''))).toEqual(
       expect.arrayContaining([
@@ -61,7 +62,7 @@ describe.runIf(available)("the reference app's API reference page in a real brow
     mkdirSync(resolve(target, '..'), { recursive: true });
     await page.screenshot({ path: target, fullPage: false });
     await page.close();
-  }, 60_000);
+  }, 180_000);
 
   it('serves the page with its own policy, and the API keeps the strict one', async () => {
     const pageResponse = await fetch(`${base}/docs`);

@@ -26,6 +26,8 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
+    // A bound on a launch that hangs (playwright's default is 30 s): a loaded machine takes longer.
+    timeout: 120_000,
     args: [
       '--no-sandbox',
       '--disable-gpu',
