@@ -6,6 +6,7 @@
  * `app.routes()` lists a rest-conventions app's (see `docs/adapters.md`, `docs/openapi.md`).
  */
 
+import type { DeclareOptions } from '../app/declare-route.js';
 import { enterRoute, runnableRoute } from '../app/route-runner.js';
 import type { RouteDefinition, RouteInfo, RouteRegistry } from '../core/route.js';
 import { renderError } from '../errors/render.js';
@@ -13,6 +14,12 @@ import type { ApiResponse, Context, Params } from '../http/types.js';
 
 /** The routes declared in a framework's own router (see `RouteRegistry`). */
 export interface DescribedRoutes extends RouteRegistry<DescribedRoutes> {}
+
+/**
+ * How a framework's described routes are declared: `jsonSchema`, the JSON Schema 2020-12 of a
+ * Standard Schema validator that gives none itself, as `createApp`'s option.
+ */
+export interface DescribedRoutesOptions extends DeclareOptions {}
 
 /** A declared route as a framework registers it. */
 export interface FrameworkRegistration {
@@ -31,11 +38,14 @@ export interface FrameworkRegistration {
  * The framework-free half of `describedRoutes`: `register` puts one declared route into the
  * framework's router. A declaration the library refuses throws a TypeError naming the route.
  */
-export function describedRoutes(register: (route: FrameworkRegistration) => void): DescribedRoutes {
+export function describedRoutes(
+  register: (route: FrameworkRegistration) => void,
+  options: DescribedRoutesOptions = {},
+): DescribedRoutes {
   const declared: RouteInfo[] = [];
   const described: DescribedRoutes = {
     route(definition) {
-      const route = runnableRoute(definition as unknown as RouteDefinition, renderError);
+      const route = runnableRoute(definition as unknown as RouteDefinition, renderError, options);
       const entry = { pattern: route.info.pattern, facts: route.info, negotiate: route.negotiate };
       register({
         method: route.info.method,

@@ -9,6 +9,7 @@ import { Router } from '../core/router.js';
 import { methodNotAllowedError, notFoundError } from '../core/unmatched.js';
 import { renderError } from '../errors/render.js';
 import type { ApiResponse, Context, Logger, Middleware, RequestView } from '../http/types.js';
+import type { JsonSchemaConverter } from '../validation/standard-schema.js';
 import { enterRoute, runnableRoute } from './route-runner.js';
 
 export interface AppOptions {
@@ -20,6 +21,12 @@ export interface AppOptions {
   readonly naming?: NamingRules;
   /** Request id: header to read and echo (default `x-request-id`) and id generator. */
   readonly requestId?: RequestIdOptions;
+  /**
+   * The JSON Schema 2020-12 of a Standard Schema validator that gives none itself (valibot, through
+   * `@valibot/to-json-schema`); zod 4.2+ and arktype give theirs. Without it such a validator is
+   * refused when its route is registered (docs/validation.md).
+   */
+  readonly jsonSchema?: JsonSchemaConverter;
 }
 
 /** An application: routes plus middleware, answering neutral requests with neutral responses. */
@@ -82,10 +89,11 @@ export function createApp(options: AppOptions = {}): App {
       },
     },
   };
+  const declareOptions = options.jsonSchema === undefined ? {} : { jsonSchema: options.jsonSchema };
   const appContracts = [requestIdContract, ...contractsOf(options.use ?? [])];
   const app: App = {
     route(definition) {
-      const route = runnableRoute(definition as unknown as RouteDefinition, onError);
+      const route = runnableRoute(definition as unknown as RouteDefinition, onError, declareOptions);
       router.add({
         method: definition.method,
         path: definition.path,

@@ -1,10 +1,12 @@
+import type * as t from 'io-ts';
 import { requireAuth, requireScopes } from '../auth/middleware.js';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { defineMiddleware } from '../core/compose.js';
 import { contractsOf } from '../core/contract.js';
 import type {
   AnyCodec,
-  QueryCodecs,
+  ListedCodecs,
+  ListedResponseSpec,
   RouteAuth,
   RouteDefinition,
   RouteDeprecation,
@@ -16,8 +18,24 @@ import { ApiError } from '../errors/api-error.js';
 import { mediaTypeNegotiator } from '../http/media-types.js';
 import { isSafeMethod } from '../http/methods.js';
 import { type ApiResponse, type Context, contextKey, type Handler, type Middleware } from '../http/types.js';
-import { decodeQuery } from '../validation/decode-query.js';
+import { decodeQueryInput } from '../validation/decode-query.js';
+import {
+  isStandardSchema,
+  type JsonSchemaConverter,
+  type SchemaCodec,
+  schemaCodec,
+  validateSchema,
+} from '../validation/standard-schema.js';
 import { acceptQueryLayer, checkQueryContent } from './query-route.js';
+
+/** How routes are declared, app-wide. */
+export interface DeclareOptions {
+  /**
+   * The JSON Schema 2020-12 of a Standard Schema validator that gives none itself (valibot:
+   * `@valibot/to-json-schema`). Without it, such a validator is refused at start-up, naming the route.
+   */
+  readonly jsonSchema?: JsonSchemaConverter;
+}
 
 type BodyDecoder = typeof import('../validation/decode-body.js').decodeJsonBody;
 let bodyDecoder: BodyDecoder | undefined;
@@ -59,26 +77,35 @@ export const NOT_ACCEPTABLE = contextKey<ApiError>('not acceptable');
  * parameter a codec refuses, 400 for the query), then the route's middleware, then the body is
  * decoded and the handler runs with the decoded `params`, `query` and `body`.
  */
-export function declareRoute(definition: RouteDefinition): DeclaredRoute {
+export function declareRoute(definition: RouteDefinition, options: DeclareOptions = {}): DeclaredRoute {
   const name = `${String(definition.method).toUpperCase()} ${String(definition.path)}`;
   const fail = (what: string): never => {
     throw new TypeError(`Route ${name}: ${what}`);
   };
+  // A Standard Schema validator is listed and run as its codec, its JSON Schema taken now.
+  const listed = (schema: unknown, what: string, io: 'input' | 'output' = 'input'): AnyCodec =>
+    isStandardSchema(schema)
+      ? (schemaCodec(schema, io, `Route ${name}: ${what}`, options.jsonSchema) as SchemaCodec).asCodec()
+      : (schema as AnyCodec);
   if (typeof definition.handler !== 'function') fail('handler must be a function');
   const paramNames = parsePattern(definition.path, { enforce: false }).flatMap((segment) =>
     segment.kind === 'param' ? [segment.name] : [],
   );
-  const params = codecsOf(definition.params ?? {}, 'params', fail);
+  const params = codecsOf(definition.params ?? {}, 'params', fail, listed);
   for (const param of Object.keys(params)) {
     if (!paramNames.includes(param)) fail(`params names {${param}}, which is not in the path`);
   }
-  const query = definition.query === undefined ? undefined : codecsOf(definition.query, 'query', fail);
+  const query =
+    definition.query === undefined ? undefined : codecsOf(definition.query, 'query', fail, listed);
   const { body } = definition;
   const isQuery = String(definition.method).toUpperCase() === 'QUERY';
   if (isQuery && body === undefined)
     fail('a QUERY route declares its body: the content is the query (RFC 10008 section 2)');
+  let bodyCodec: AnyCodec | undefined;
   if (body !== undefined) {
-    if (!isCodec(body.codec)) fail('body.codec must be an io-ts codec');
+    if (!isCodec(body.codec) && !isStandardSchema(body.codec))
+      fail('body.codec must be an io-ts codec or a Standard Schema validator');
+    bodyCodec = listed(body.codec, 'body.codec');
     if (typeof body.type !== 'string' || body.type === '')
       fail('body.type must name the JSON:API resource type');
     if (body.id !== undefined && !paramNames.includes(body.id))
@@ -102,11 +129,14 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
   } catch (error) {
     fail((error as Error).message);
   }
-  const responses = definition.responses ?? {};
-  for (const [status, spec] of Object.entries(responses)) {
+  const responses: Record<string, ListedResponseSpec> = {};
+  for (const [status, spec] of Object.entries(definition.responses ?? {})) {
     if (!/^[1-5]\d\d$/.test(status))
       fail(`responses has a status that is not an HTTP status code: ${status}`);
     if (typeof spec?.description !== 'string') fail(`responses[${status}].description must be a string`);
+    responses[status] = isStandardSchema(spec.body)
+      ? { ...spec, body: listed(spec.body, `responses[${status}].body`, 'output') }
+      : (spec as ListedResponseSpec);
   }
   const use = (definition.use ?? []) as readonly Middleware[];
   if (!Array.isArray(use) || use.some((layer) => typeof layer !== 'function'))
@@ -124,7 +154,7 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
       body === undefined
         ? undefined
         : {
-            codec: body.codec as AnyCodec,
+            codec: bodyCodec!,
             type: body.type,
             ...(body.id === undefined ? {} : { id: body.id }),
             ...(body.example === undefined ? {} : { example: body.example }),
@@ -149,7 +179,7 @@ export function declareRoute(definition: RouteDefinition): DeclaredRoute {
       : (ctx: Context): Promise<ApiResponse> => {
           if (isQuery) checkQueryContent(ctx);
           return decodeBody(ctx, {
-            codec: body.codec as AnyCodec,
+            codec: bodyCodec!,
             type: body.type,
             ...(bodyId === undefined ? {} : { id: pathId(ctx, bodyId, params[bodyId]) }),
           }).then((decoded) => {
@@ -180,12 +210,21 @@ function isCodec(value: unknown): value is AnyCodec {
   return typeof value === 'object' && value !== null && typeof (value as AnyCodec).decode === 'function';
 }
 
-function codecsOf(codecs: unknown, what: string, fail: (what: string) => never): QueryCodecs {
-  if (typeof codecs !== 'object' || codecs === null) fail(`${what} must map names to io-ts codecs`);
+function codecsOf(
+  codecs: unknown,
+  what: string,
+  fail: (what: string) => never,
+  listed: (schema: unknown, what: string) => AnyCodec,
+): ListedCodecs {
+  if (typeof codecs !== 'object' || codecs === null)
+    fail(`${what} must map names to io-ts codecs or Standard Schema validators`);
+  const result: Record<string, AnyCodec> = {};
   for (const [name, codec] of Object.entries(codecs as object)) {
-    if (!isCodec(codec)) fail(`${what}.${name} must be an io-ts codec`);
+    if (!isCodec(codec) && !isStandardSchema(codec))
+      fail(`${what}.${name} must be an io-ts codec or a Standard Schema validator`);
+    result[name] = listed(codec, `${what}.${name}`);
   }
-  return codecs as QueryCodecs;
+  return result;
 }
 
 /** The `deprecation` layer a route's `deprecated` field builds; its options are checked here, at start-up. */
@@ -219,21 +258,41 @@ function authMiddleware(auth: RouteAuth, fail: (what: string) => never): Middlew
  * into `ctx.params` and `ctx.query`: from here on the route's layers and its handler read the same
  * decoded values, in the one place, and nothing decodes them again.
  */
-function decodeInput(params: QueryCodecs, query: QueryCodecs | undefined): Middleware {
+function decodeInput(params: ListedCodecs, query: ListedCodecs | undefined): Middleware {
   const names = Object.keys(params);
   return defineMiddleware({
-    before: function decodeRouteInput(ctx) {
+    // Synchronous unless a Standard Schema validator answers with a promise: then awaited, in order.
+    before: function decodeRouteInput(ctx): undefined | Promise<undefined> {
+      let pending: Promise<unknown>[] | undefined;
       if (names.length > 0) {
         const decoded: Record<string, unknown> = { ...ctx.params };
-        for (const name of names) {
-          const result = params[name]!.decode(ctx.params[name]);
+        const settle = (name: string, result: t.Validation<unknown>) => {
           if (result._tag === 'Left') throw new ApiError(404, { detail: 'No resource exists at this path.' });
           decoded[name] = result.right;
+        };
+        for (const name of names) {
+          const result = validateSchema(params[name]!, ctx.params[name]);
+          if (result instanceof Promise) {
+            pending ??= [];
+            pending.push(result.then((r) => settle(name, r)));
+          } else settle(name, result);
         }
         ctx.params = decoded;
       }
-      if (query !== undefined) ctx.query = decodeQuery(ctx, query);
-      return undefined;
+      const decodeQuery = (): undefined | Promise<undefined> => {
+        if (query === undefined) return undefined;
+        const decoded = decodeQueryInput(ctx, query);
+        if (!(decoded instanceof Promise)) {
+          ctx.query = decoded;
+          return undefined;
+        }
+        return decoded.then((value) => {
+          ctx.query = value;
+          return undefined;
+        });
+      };
+      // A path parameter refused (404) answers before the query is looked at.
+      return pending === undefined ? decodeQuery() : Promise.all(pending).then(decodeQuery);
     },
   });
 }
@@ -249,8 +308,8 @@ function pathId(ctx: Context, name: string, codec: AnyCodec | undefined): string
 
 function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  // Codecs are the user's objects: listed as they are, not frozen.
-  if (isCodec(value)) return value;
+  // Codecs and validators are the user's objects: listed as they are, not frozen.
+  if (isCodec(value) || isStandardSchema(value)) return value;
   for (const member of Object.values(value)) deepFreeze(member);
   return Object.freeze(value);
 }

@@ -11,7 +11,7 @@ import type { RouteDefinition } from '../core/route.js';
 import { ApiError } from '../errors/api-error.js';
 import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
 import type { ApiResponse, Context, Handler, Params, RouteFacts } from '../http/types.js';
-import { type DeclaredRoute, declareRoute, NOT_ACCEPTABLE } from './declare-route.js';
+import { type DeclaredRoute, type DeclareOptions, declareRoute, NOT_ACCEPTABLE } from './declare-route.js';
 
 /** A declaration compiled to run: its declaration, and its pipeline with the negotiated type. */
 export interface RunnableRoute extends DeclaredRoute {
@@ -23,8 +23,9 @@ export interface RunnableRoute extends DeclaredRoute {
 export function runnableRoute(
   definition: RouteDefinition,
   onError: (error: unknown, ctx: Context) => ApiResponse,
+  options?: DeclareOptions,
 ): RunnableRoute {
-  const route = declareRoute(definition);
+  const route = declareRoute(definition, options);
   const { handler } = route;
   const withType = (ctx: Context): MaybePromise<ApiResponse> => {
     const response = handler(ctx);

@@ -43,6 +43,7 @@ export {
 export { RESPONSE_MEDIA_TYPE } from './response-media-type.js';
 export {
   type AnyCodec,
+  type AnySchema,
   type AuthVariables,
   type BodySpec,
   type DeclaredRouteDefinition,
@@ -51,6 +52,7 @@ export {
   type DocumentKind,
   defineRoute,
   type LayerContext,
+  type OutputOf,
   type ParamCodecs,
   type QueryCodecs,
   type ResourceBody,

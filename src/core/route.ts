@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type * as t from 'io-ts';
 import type { ApiResponse, Context, Middleware, Principal, RouteFacts, Variables } from '../http/types.js';
 import type { OperationContract } from './contract.js';
@@ -7,11 +8,27 @@ import type { ParamsOf } from './route-pattern.js';
 // biome-ignore lint/suspicious/noExplicitAny: codecs of any output and encoded type
 export type AnyCodec = t.Type<any, any, unknown>;
 
+/**
+ * What validates a route's input: an io-ts codec, or any Standard Schema validator (zod, valibot,
+ * arktype: https://standardschema.dev), typed by its output.
+ */
+export type AnySchema = AnyCodec | StandardSchemaV1;
+
+/** What a codec or a Standard Schema validator decodes to. */
+export type OutputOf<S> = S extends StandardSchemaV1
+  ? StandardSchemaV1.InferOutput<S>
+  : S extends AnyCodec
+    ? t.TypeOf<S>
+    : never;
+
 /** Codecs for some or all of a pattern's `{params}`, by name; the others stay strings. */
-export type ParamCodecs<P extends string> = { readonly [K in keyof ParamsOf<P>]?: AnyCodec };
+export type ParamCodecs<P extends string> = { readonly [K in keyof ParamsOf<P>]?: AnySchema };
 
 /** Codecs for the query parameters a route takes, by name (`author`, `page[size]`, ...). */
-export type QueryCodecs = Readonly<Record<string, AnyCodec>>;
+export type QueryCodecs = Readonly<Record<string, AnySchema>>;
+
+/** Codecs by name as `app.routes()` lists them: a Standard Schema validator as its io-ts codec. */
+export type ListedCodecs = Readonly<Record<string, AnyCodec>>;
 
 /**
  * The body a route takes: its attributes' codec (use `strictObject`), and the JSON:API resource type
@@ -20,7 +37,7 @@ export type QueryCodecs = Readonly<Record<string, AnyCodec>>;
  * `data.id` (see `decodeJsonBody`).
  */
 export interface BodySpec<A, P extends string = string> {
-  readonly codec: t.Type<A, unknown, unknown> | t.Type<A, A, unknown>;
+  readonly codec: t.Type<A, unknown, unknown> | t.Type<A, A, unknown> | StandardSchemaV1<unknown, A>;
   readonly type: string;
   readonly id?: keyof ParamsOf<P> & string;
   /** Example attributes, shown in the API description (they must decode with `codec`). */
@@ -59,8 +76,8 @@ export type ResourceBody =
 /** One documented response of a route. */
 export interface ResponseSpec {
   readonly description: string;
-  /** A codec of the body, typed resources, or the kind of document it is. */
-  readonly body?: AnyCodec | DocumentKind | ResourceBody;
+  /** A codec (or Standard Schema validator) of the body, typed resources, or the kind of document it is. */
+  readonly body?: AnySchema | DocumentKind | ResourceBody;
   /**
    * Response header fields the route sets, with what they mean (`required`: on every such response;
    * `schema`: a JSON Schema of the value, a string by default).
@@ -77,6 +94,11 @@ export interface ResponseSpec {
   >;
   /** An example body, shown in the API description (it must match the body's schema). */
   readonly example?: unknown;
+}
+
+/** A documented response as `app.routes()` lists it: a Standard Schema validator as its io-ts codec. */
+export interface ListedResponseSpec extends Omit<ResponseSpec, 'body'> {
+  readonly body?: AnyCodec | DocumentKind | ResourceBody;
 }
 
 /** Who may call a route: anyone, any authenticated caller, or a caller holding every listed scope. */
@@ -107,15 +129,15 @@ export type AuthVariables<A> = A extends 'principal' | { readonly scopes: readon
 /** `ctx.params` after decoding: a codec's output where one is declared, the string otherwise. */
 export type DecodedParams<P extends string, PC> = {
   readonly [K in keyof ParamsOf<P>]: K extends keyof PC
-    ? PC[K] extends AnyCodec
-      ? t.TypeOf<PC[K]>
+    ? PC[K] extends AnySchema
+      ? OutputOf<PC[K]>
       : string
     : string;
 };
 
 /** `ctx.query` after decoding: each declared parameter, absent when not sent. Undeclared: raw strings. */
 export type DecodedQuery<QC> = [QC] extends [QueryCodecs]
-  ? { readonly [K in keyof QC]?: t.TypeOf<QC[K]> }
+  ? { readonly [K in keyof QC]?: OutputOf<QC[K]> }
   : Readonly<Record<string, string>>;
 
 /**
@@ -227,13 +249,13 @@ export interface RouteInfo extends RouteFacts {
   readonly description?: string;
   /** Parameter names in path order. */
   readonly paramNames: readonly string[];
-  readonly params: Readonly<Record<string, AnyCodec>>;
+  readonly params: ListedCodecs;
   /** Absent when the route does not declare its query (it then reads `ctx.query` as raw strings). */
-  readonly query: QueryCodecs | undefined;
+  readonly query: ListedCodecs | undefined;
   readonly body:
     | { readonly codec: AnyCodec; readonly type: string; readonly id?: string; readonly example?: unknown }
     | undefined;
-  readonly responses: Readonly<Record<number, ResponseSpec>>;
+  readonly responses: Readonly<Record<number, ListedResponseSpec>>;
   readonly auth: RouteAuth;
   /** The declared response media types; `undefined`: the default, `RESPONSE_MEDIA_TYPES`. */
   readonly produces: readonly string[] | undefined;

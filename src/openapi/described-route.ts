@@ -1,9 +1,9 @@
 import type { OperationContract } from '../core/contract.js';
-import type { ResponseSpec, RouteInfo } from '../core/route.js';
+import type { ListedResponseSpec, RouteInfo } from '../core/route.js';
 import type { OpenApiServer } from './types.js';
 
 /** The body kinds and forms a route may document: a codec, typed resources, or a document kind. */
-export type DocumentedBody = NonNullable<ResponseSpec['body']>;
+export type DocumentedBody = NonNullable<ListedResponseSpec['body']>;
 
 /**
  * What the generator reads from a route: an `app.routes()` entry, or any part of one a team

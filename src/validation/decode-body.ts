@@ -9,10 +9,14 @@ import type { Context } from '../http/types.js';
 import { checkMaxErrors, ErrorList, type MAX_ERRORS, type MAX_ERRORS_LIMIT } from './error-cap.js';
 import { addFieldErrors, escapePointerToken } from './field-errors.js';
 import { type JsonText, malformedJsonError, parseJsonText, takeJsonBody } from './json-text.js';
+import { decoderOf, type StandardSchemaV1, validateSchema } from './standard-schema.js';
 
 export interface DecodeBodyOptions<A> {
-  /** The codec of the attributes (use `strictObject` so unknown fields are refused). */
-  readonly codec: t.Type<A, unknown, unknown>;
+  /**
+   * The codec of the attributes (use `strictObject` so unknown fields are refused), or any Standard
+   * Schema validator (a strict zod, valibot or arktype object), whose issues get the same errors.
+   */
+  readonly codec: t.Decoder<unknown, A> | StandardSchemaV1<unknown, A>;
   /**
    * The JSON:API resource type expected in `data.type` when the body is a resource document
    * (`application/vnd.api+json`). A mismatch is 409 Conflict (JSON:API 1.0 "Creating Resources").
@@ -209,24 +213,29 @@ function decodeBytes<A>(
   text: JsonText,
   options: DecodeBodyOptions<A>,
   maxErrors: number,
-): A {
+): A | Promise<A> {
   if (!text.ok) throw malformedJsonError(text);
   const isDocument = kind === 'document';
   const parsed = text.value;
   const attributes = isDocument ? unwrapDocument(parsed, options.type, options.id, maxErrors) : parsed;
-  const decoded = options.codec.decode(attributes);
-  if (decoded._tag === 'Right') return decoded.right;
-  if (!isDocument && isResourceDocument(parsed)) throw documentAsJsonError();
-  const problems = new ErrorList(maxErrors);
-  addFieldErrors(decoded.left, isDocument ? '/data/attributes' : '', problems);
-  throw problems.toBadRequest();
+  const { codec } = options;
+  const decoded = validateSchema(decoderOf(codec), attributes);
+  const settle = (result: t.Validation<A>): A => {
+    if (result._tag === 'Right') return result.right;
+    if (!isDocument && isResourceDocument(parsed)) throw documentAsJsonError();
+    const problems = new ErrorList(maxErrors);
+    addFieldErrors(result.left, isDocument ? '/data/attributes' : '', problems);
+    throw problems.toBadRequest();
+  };
+  return decoded instanceof Promise ? decoded.then(settle) : settle(decoded);
 }
 
 /**
  * The plain-value core of {@link decodeJsonBody}, for a body already in hand (a framework that read
  * it, a queue message, a test): the request's `Content-Type` and the body's bytes in, the decoded
  * value out, or an `ApiError` thrown with the same status, codes and pointers `decodeJsonBody` gives.
- * `limit` is checked on the bytes given (413).
+ * `limit` is checked on the bytes given (413). A validator that validates asynchronously needs
+ * {@link decodeJsonBody}: here it is a `TypeError`.
  *
  * @example
  * const input = decodeJsonBytes('application/vnd.api+json', bytes, { codec: OrderInput, type: 'orders' });
@@ -240,7 +249,12 @@ export function decodeJsonBytes<A>(
   const kind = jsonBodyKind(contentType);
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
   if (body.byteLength > limit) throw bodyTooLargeError(limit);
-  return decodeBytes(kind, parseJsonText(body), options, maxErrors);
+  const decoded = decodeBytes(kind, parseJsonText(body), options, maxErrors);
+  if (decoded instanceof Promise) {
+    decoded.catch(() => undefined);
+    throw new TypeError('decodeJsonBytes: the validator answers asynchronously; use decodeJsonBody');
+  }
+  return decoded;
 }
 
 /**

@@ -5,9 +5,16 @@ import { echo } from '../errors/echo.js';
 import type { Context } from '../http/types.js';
 import { checkMaxErrors, ErrorList } from './error-cap.js';
 import { isListValued, LIST_SEPARATOR } from './query-lists.js';
+import { decoderOf, type StandardSchemaV1, validateSchema } from './standard-schema.js';
 
-type QueryCodecs = Readonly<Record<string, t.Any>>;
-type Decoded<Q extends QueryCodecs> = { readonly [K in keyof Q]?: t.TypeOf<Q[K]> };
+type QueryCodecs = Readonly<Record<string, t.Decoder<unknown, unknown> | StandardSchemaV1>>;
+type Decoded<Q extends QueryCodecs> = {
+  readonly [K in keyof Q]?: Q[K] extends StandardSchemaV1
+    ? StandardSchemaV1.InferOutput<Q[K]>
+    : Q[K] extends t.Decoder<unknown, infer A>
+      ? A
+      : never;
+};
 
 /**
  * Decode query parameters by name (`author`, `page[size]`, `filter[status]`, ...). A parameter that is
@@ -24,6 +31,9 @@ type Decoded<Q extends QueryCodecs> = { readonly [K in keyof Q]?: t.TypeOf<Q[K]>
  * It reads the request's own query string (`ctx.request.search`), never `ctx.query`, which holds what a
  * declared route already decoded: the same request decodes to the same answer wherever it is called.
  *
+ * A parameter's codec may be any Standard Schema validator instead (`z.coerce.number().int()`); one
+ * that validates asynchronously is awaited in a declared route's `query`, and a `TypeError` here.
+ *
  * @example const { author } = decodeQuery(ctx, { author: text({ maxLength: 200 }) });
  */
 export function decodeQuery<Q extends QueryCodecs>(
@@ -31,6 +41,20 @@ export function decodeQuery<Q extends QueryCodecs>(
   codecs: Q,
   options?: { readonly maxErrors?: number },
 ): Decoded<Q> {
+  const decoded = decodeQueryInput(ctx, codecs, options);
+  if (decoded instanceof Promise) {
+    decoded.catch(() => undefined);
+    throw new TypeError('decodeQuery: a validator answers asynchronously; declare it as a route query');
+  }
+  return decoded;
+}
+
+/** {@link decodeQuery}, awaiting validators that answer asynchronously (a declared route's query). */
+export function decodeQueryInput<Q extends QueryCodecs>(
+  ctx: Context,
+  codecs: Q,
+  options?: { readonly maxErrors?: number },
+): Decoded<Q> | Promise<Decoded<Q>> {
   if (ctx.request.search === '') return {};
   const max = checkMaxErrors(options?.maxErrors, 'decodeQuery');
   // Built on the first problem only: a valid query (the common case) allocates nothing for errors.
@@ -47,6 +71,30 @@ export function decodeQuery<Q extends QueryCodecs>(
   // The names each list-valued parameter was given by (`sort`, `sort[]`).
   let lists: Map<string, string[]> | undefined;
   const result: Record<string, unknown> = {};
+  // Validators that answer asynchronously, awaited together once every parameter was looked at.
+  let pending: Promise<void>[] | undefined;
+  const decodeInto = (name: string, codec: QueryCodecs[string], value: string | undefined) => {
+    const decoder = decoderOf(codec);
+    const decoded = validateSchema(decoder, value);
+    const settle = (validation: t.Validation<unknown>) => {
+      if (validation._tag === 'Right') result[name] = validation.right;
+      else
+        report({
+          code: 'invalid-parameter',
+          title: 'Invalid query parameter',
+          detail: `"${name}" must be ${decoder.name}.`,
+          source: { parameter: name },
+        });
+    };
+    if (decoded instanceof Promise) {
+      pending ??= [];
+      pending.push(decoded.then(settle));
+    } else settle(decoded);
+  };
+  const finish = (): Decoded<Q> => {
+    if (problems !== undefined) throw problems.toBadRequest();
+    return result as Decoded<Q>;
+  };
   for (const name of Object.keys(raw.last)) {
     const parameter = listParameterOf(codecs, name);
     if (parameter !== undefined) {
@@ -76,21 +124,22 @@ export function decodeQuery<Q extends QueryCodecs>(
       });
       continue;
     }
-    decodeInto(result, name, codec, raw.last[name], report);
+    decodeInto(name, codec, raw.last[name]);
   }
   if (lists !== undefined)
     for (const [parameter, names] of lists) {
       const text = listValues(search, names, all).join(LIST_SEPARATOR);
-      decodeInto(result, parameter, codecs[parameter]!, text, report);
+      decodeInto(parameter, codecs[parameter]!, text);
     }
-  if (problems !== undefined) throw problems.toBadRequest();
-  return result as Decoded<Q>;
+  return pending === undefined ? finish() : Promise.all(pending).then(finish);
 }
 
 /** The list-valued parameter a query name gives values of (`sort` for `sort` and `sort[]`), if any. */
 function listParameterOf(codecs: QueryCodecs, name: string): string | undefined {
   const parameter = name.endsWith('[]') ? name.slice(0, -2) : name;
-  return Object.hasOwn(codecs, parameter) && isListValued(codecs[parameter]!) ? parameter : undefined;
+  return Object.hasOwn(codecs, parameter) && isListValued(decoderOf(codecs[parameter]!) as t.Any)
+    ? parameter
+    : undefined;
 }
 
 /** The values given under any of `names`, in the order the query has them. */
@@ -100,26 +149,6 @@ function listValues(search: string, names: readonly string[], all: (name: string
   const values: string[] = [];
   for (const [name, value] of new URLSearchParams(search)) if (names.includes(name)) values.push(value);
   return values;
-}
-
-function decodeInto(
-  result: Record<string, unknown>,
-  name: string,
-  codec: t.Any,
-  value: string | undefined,
-  report: (detail: ErrorDetail) => void,
-): void {
-  const decoded = codec.decode(value);
-  if (decoded._tag === 'Left') {
-    report({
-      code: 'invalid-parameter',
-      title: 'Invalid query parameter',
-      detail: `"${name}" must be ${codec.name}.`,
-      source: { parameter: name },
-    });
-  } else {
-    result[name] = decoded.right;
-  }
 }
 
 function allowedList(codecs: QueryCodecs): string {

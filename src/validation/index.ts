@@ -22,3 +22,9 @@ export { escapePointerToken, toFieldErrors } from './field-errors.js';
 export { numericId, stringId } from './id-codecs.js';
 export { JSON_SCHEMA_DIALECT, type ToJsonSchemaOptions, toJsonSchema } from './json-schema.js';
 export { queryInteger, queryList, querySort } from './query-codecs.js';
+export {
+  isStandardSchema,
+  type JsonSchemaConverter,
+  type JsonSchemaRequest,
+  type StandardSchemaV1,
+} from './standard-schema.js';

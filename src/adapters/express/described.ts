@@ -3,7 +3,12 @@
  * `.route({ method, path, params, query, body, responses, auth, handler })`. See `docs/adapters.md`.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { type DescribedRoutes, describedRoutes as described, outsideConventions } from '../described.js';
+import {
+  type DescribedRoutes,
+  type DescribedRoutesOptions,
+  describedRoutes as described,
+  outsideConventions,
+} from '../described.js';
 import { CONTEXTS, sendResponse } from './context.js';
 
 /** What `describedRoutes` registers on: an Express app or router (`route(path).get(handler)`). */
@@ -22,7 +27,10 @@ type RouteMethods = Record<
  * typed `ctx.params`, `ctx.query`, `ctx.body` and `ctx.var.principal`, and its response goes out through
  * Express and the primitives. `routes()` lists the declarations for `openApiDocument`.
  */
-export function describedRoutes(router: ExpressRouterLike): DescribedRoutes {
+export function describedRoutes(
+  router: ExpressRouterLike,
+  options: DescribedRoutesOptions = {},
+): DescribedRoutes {
   if (typeof router?.route !== 'function') {
     throw new TypeError('express describedRoutes: pass the Express app or router the routes go on');
   }
@@ -36,5 +44,5 @@ export function describedRoutes(router: ExpressRouterLike): DescribedRoutes {
       }
       run(ctx, req.params as Record<string, string>).then((response) => sendResponse(res, response), next);
     });
-  });
+  }, options);
 }

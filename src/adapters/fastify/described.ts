@@ -7,6 +7,7 @@ import { bodyBytes } from '../../core/response.js';
 import type { ApiResponse, Params } from '../../http/types.js';
 import {
   type DescribedRoutes,
+  type DescribedRoutesOptions,
   describedRoutes as described,
   type FrameworkRegistration,
   outsideConventions,
@@ -20,7 +21,10 @@ import { conventionsContext } from './context.js';
  * goes out through Fastify and the primitives. The scope leaves bodies unparsed for the route's own
  * decoder (JSON and JSON:API, 415 for anything else). `routes()` lists them for `openApiDocument`.
  */
-export function describedRoutes(server: FastifyInstance): DescribedRoutes {
+export function describedRoutes(
+  server: FastifyInstance,
+  options: DescribedRoutesOptions = {},
+): DescribedRoutes {
   if (typeof server?.register !== 'function' || typeof server.route !== 'function') {
     throw new TypeError('fastify describedRoutes: pass the Fastify instance the routes go on');
   }
@@ -35,7 +39,7 @@ export function describedRoutes(server: FastifyInstance): DescribedRoutes {
   return described((route) => {
     if (scope === undefined) pending.push(route);
     else add(scope, route);
-  });
+  }, options);
 }
 
 function add(scope: FastifyInstance, { method, path, run }: FrameworkRegistration): void {

@@ -12,7 +12,12 @@ import type { ApiResponse, Context, Principal } from '../../http/types.js';
 import { jsonTextOf, malformedJsonError } from '../../validation/json-text.js';
 import { callerCheck, type RequireCallerOptions } from '../caller.js';
 import { type ConventionsOptions, conventionsRunner, mountPrefix, requestView } from '../conventions.js';
-import { type DescribedRoutes, describedRoutes as described, outsideConventions } from '../described.js';
+import {
+  type DescribedRoutes,
+  type DescribedRoutesOptions,
+  describedRoutes as described,
+  outsideConventions,
+} from '../described.js';
 import { fromFetchRequest, toFetchResponse } from '../fetch.js';
 import { fetchHeaders } from '../fetch-headers.js';
 import { type FrameworkRoute, unmatched } from '../unmatched.js';
@@ -218,9 +223,12 @@ export function conventionsNotFound(app: {
  * `ctx.body` and `ctx.var.principal`, and its response becomes Hono's. `routes()` lists the declarations
  * for `openApiDocument`.
  */
-export function describedRoutes(app: {
-  on(method: string, path: string, handler: (c: HonoContext) => Promise<Response>): unknown;
-}): DescribedRoutes {
+export function describedRoutes(
+  app: {
+    on(method: string, path: string, handler: (c: HonoContext) => Promise<Response>): unknown;
+  },
+  options: DescribedRoutesOptions = {},
+): DescribedRoutes {
   if (typeof app?.on !== 'function') {
     throw new TypeError('hono describedRoutes: pass the Hono app the routes go on');
   }
@@ -230,7 +238,7 @@ export function describedRoutes(app: {
       if (ctx === undefined) throw outsideConventions('hono');
       return toFetchResponse(await run(ctx, c.req.param() as Record<string, string>));
     });
-  });
+  }, options);
 }
 
 /** Options of {@link mountApp}. */

@@ -18,7 +18,12 @@ import {
   neutralHeaders,
   RecordedBody,
 } from '../conventions.js';
-import { type DescribedRoutes, describedRoutes as described, outsideConventions } from '../described.js';
+import {
+  type DescribedRoutes,
+  type DescribedRoutesOptions,
+  describedRoutes as described,
+  outsideConventions,
+} from '../described.js';
 import { writeFallback500 } from '../fallback.js';
 import { frameworkBody, fromBodyParser } from '../framework-body.js';
 import { writeNodeResponse } from '../node.js';
@@ -126,7 +131,7 @@ export function requireCaller(options?: RequireCallerOptions): KoaMiddleware<Cal
  * `createApp` does, the handler gets typed `ctx.params`, `ctx.query`, `ctx.body` and `ctx.var.principal`,
  * and its response becomes Koa's. `routes()` lists the declarations for `openApiDocument`.
  */
-export function describedRoutes(router: object): DescribedRoutes {
+export function describedRoutes(router: object, options: DescribedRoutesOptions = {}): DescribedRoutes {
   if (
     typeof router !== 'object' ||
     router === null ||
@@ -145,7 +150,7 @@ export function describedRoutes(router: object): DescribedRoutes {
       ctx.set(response.headers);
       ctx.body = bytes === undefined ? null : Buffer.from(bytes);
     });
-  });
+  }, options);
 }
 
 /** What `conventionsNotFound` reads of a router: `@koa/router`'s `match(path, method)`. */
