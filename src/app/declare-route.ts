@@ -1,4 +1,3 @@
-import type * as t from 'io-ts';
 import { requireAuth, requireScopes } from '../auth/middleware.js';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { defineMiddleware } from '../core/compose.js';
@@ -14,18 +13,17 @@ import type {
 } from '../core/route.js';
 import { parsePattern } from '../core/route-pattern.js';
 import { deprecation } from '../deprecation/middleware.js';
-import { ApiError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
 import { mediaTypeNegotiator } from '../http/media-types.js';
 import { isSafeMethod } from '../http/methods.js';
 import { type ApiResponse, type Context, contextKey, type Handler, type Middleware } from '../http/types.js';
-import { decodeQueryInput } from '../validation/decode-query.js';
 import {
   isStandardSchema,
   type JsonSchemaConverter,
   type SchemaCodec,
   schemaCodec,
-  validateSchema,
 } from '../validation/standard-schema.js';
+import { decodeInput } from './decode-input.js';
 import { acceptQueryLayer, checkQueryContent } from './query-route.js';
 
 /** How routes are declared, app-wide. */
@@ -251,50 +249,6 @@ function authMiddleware(auth: RouteAuth, fail: (what: string) => never): Middlew
     }
   }
   return fail(`auth must be 'none', 'principal' or { scopes: [...] }, got ${JSON.stringify(auth)}`);
-}
-
-/**
- * Decodes path parameters and query before the route's middleware, so a bad one is refused first,
- * into `ctx.params` and `ctx.query`: from here on the route's layers and its handler read the same
- * decoded values, in the one place, and nothing decodes them again.
- */
-function decodeInput(params: ListedCodecs, query: ListedCodecs | undefined): Middleware {
-  const names = Object.keys(params);
-  return defineMiddleware({
-    // Synchronous unless a Standard Schema validator answers with a promise: then awaited, in order.
-    before: function decodeRouteInput(ctx): undefined | Promise<undefined> {
-      let pending: Promise<unknown>[] | undefined;
-      if (names.length > 0) {
-        const decoded: Record<string, unknown> = { ...ctx.params };
-        const settle = (name: string, result: t.Validation<unknown>) => {
-          if (result._tag === 'Left') throw new ApiError(404, { detail: 'No resource exists at this path.' });
-          decoded[name] = result.right;
-        };
-        for (const name of names) {
-          const result = validateSchema(params[name]!, ctx.params[name]);
-          if (result instanceof Promise) {
-            pending ??= [];
-            pending.push(result.then((r) => settle(name, r)));
-          } else settle(name, result);
-        }
-        ctx.params = decoded;
-      }
-      const decodeQuery = (): undefined | Promise<undefined> => {
-        if (query === undefined) return undefined;
-        const decoded = decodeQueryInput(ctx, query);
-        if (!(decoded instanceof Promise)) {
-          ctx.query = decoded;
-          return undefined;
-        }
-        return decoded.then((value) => {
-          ctx.query = value;
-          return undefined;
-        });
-      };
-      // A path parameter refused (404) answers before the query is looked at.
-      return pending === undefined ? decodeQuery() : Promise.all(pending).then(decodeQuery);
-    },
-  });
 }
 
 /**

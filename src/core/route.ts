@@ -1,34 +1,16 @@
-import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type * as t from 'io-ts';
 import type { ApiResponse, Context, Middleware, Principal, RouteFacts, Variables } from '../http/types.js';
 import type { OperationContract } from './contract.js';
 import type { ParamsOf } from './route-pattern.js';
+import type { AnyCodec, AnySchema, ListedCodecs, OutputOf, StandardSchemaV1 } from './route-schemas.js';
 
-/** Any io-ts codec that decodes from `unknown` (what a path segment, query value or body is). */
-// biome-ignore lint/suspicious/noExplicitAny: codecs of any output and encoded type
-export type AnyCodec = t.Type<any, any, unknown>;
-
-/**
- * What validates a route's input: an io-ts codec, or any Standard Schema validator (zod, valibot,
- * arktype: https://standardschema.dev), typed by its output.
- */
-export type AnySchema = AnyCodec | StandardSchemaV1;
-
-/** What a codec or a Standard Schema validator decodes to. */
-export type OutputOf<S> = S extends StandardSchemaV1
-  ? StandardSchemaV1.InferOutput<S>
-  : S extends AnyCodec
-    ? t.TypeOf<S>
-    : never;
+export type { AnyCodec, AnySchema, ListedCodecs, OutputOf } from './route-schemas.js';
 
 /** Codecs for some or all of a pattern's `{params}`, by name; the others stay strings. */
 export type ParamCodecs<P extends string> = { readonly [K in keyof ParamsOf<P>]?: AnySchema };
 
 /** Codecs for the query parameters a route takes, by name (`author`, `page[size]`, ...). */
 export type QueryCodecs = Readonly<Record<string, AnySchema>>;
-
-/** Codecs by name as `app.routes()` lists them: a Standard Schema validator as its io-ts codec. */
-export type ListedCodecs = Readonly<Record<string, AnyCodec>>;
 
 /**
  * The body a route takes: its attributes' codec (use `strictObject`), and the JSON:API resource type

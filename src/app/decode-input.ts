@@ -1,0 +1,51 @@
+import type * as t from 'io-ts';
+import { defineMiddleware } from '../core/compose.js';
+import type { ListedCodecs } from '../core/route-schemas.js';
+import { ApiError } from '../errors/api-error.js';
+import type { Middleware } from '../http/types.js';
+import { decodeQueryInput } from '../validation/decode-query.js';
+import { validateSchema } from '../validation/standard-schema.js';
+
+/**
+ * Decodes path parameters and query before the route's middleware, so a bad one is refused first,
+ * into `ctx.params` and `ctx.query`: from here on the route's layers and its handler read the same
+ * decoded values, in the one place, and nothing decodes them again.
+ */
+export function decodeInput(params: ListedCodecs, query: ListedCodecs | undefined): Middleware {
+  const names = Object.keys(params);
+  return defineMiddleware({
+    // Synchronous unless a Standard Schema validator answers with a promise: then awaited, in order.
+    before: function decodeRouteInput(ctx): undefined | Promise<undefined> {
+      let pending: Promise<unknown>[] | undefined;
+      if (names.length > 0) {
+        const decoded: Record<string, unknown> = { ...ctx.params };
+        const settle = (name: string, result: t.Validation<unknown>) => {
+          if (result._tag === 'Left') throw new ApiError(404, { detail: 'No resource exists at this path.' });
+          decoded[name] = result.right;
+        };
+        for (const name of names) {
+          const result = validateSchema(params[name]!, ctx.params[name]);
+          if (result instanceof Promise) {
+            pending ??= [];
+            pending.push(result.then((r) => settle(name, r)));
+          } else settle(name, result);
+        }
+        ctx.params = decoded;
+      }
+      const decodeQuery = (): undefined | Promise<undefined> => {
+        if (query === undefined) return undefined;
+        const decoded = decodeQueryInput(ctx, query);
+        if (!(decoded instanceof Promise)) {
+          ctx.query = decoded;
+          return undefined;
+        }
+        return decoded.then((value) => {
+          ctx.query = value;
+          return undefined;
+        });
+      };
+      // A path parameter refused (404) answers before the query is looked at.
+      return pending === undefined ? decodeQuery() : Promise.all(pending).then(decodeQuery);
+    },
+  });
+}
