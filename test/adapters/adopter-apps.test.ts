@@ -15,6 +15,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type Served } from '../../examples/reference-app/serve.js';
 import { signHs256Token } from '../../src/auth/index.js';
+import { scenarios, stderrLines } from '../hardening/client-disconnects.js';
 import { ensureBuilt, root } from '../support/built-package.js';
 
 const run = promisify(execFile);
@@ -61,7 +62,7 @@ async function redoclyProblems(text: string): Promise<string[]> {
   return problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`);
 }
 
-async function serve(framework: string): Promise<Served> {
+async function serve(framework: string): Promise<Served & { server: http.Server }> {
   const { app } = await import(join(dir, `${framework}.ts`));
   switch (framework) {
     case 'express':
@@ -72,7 +73,7 @@ async function serve(framework: string): Promise<Served> {
       return listen(http.createServer(getRequestListener(app.fetch)), 0);
     default: {
       await app.listen({ port: 0, host: '127.0.0.1' });
-      return { port: app.server.address().port, close: () => app.close() };
+      return { port: app.server.address().port, server: app.server, close: () => app.close() };
     }
   }
 }
@@ -94,53 +95,62 @@ describe('the adopter apps of docs/adapters.md', () => {
   }, 300_000);
 
   for (const framework of ['express', 'fastify', 'koa', 'hono']) {
+    // One server per app for both tests: a module's Fastify instance cannot listen again once closed.
+    let served: Awaited<ReturnType<typeof serve>>;
+    beforeAll(async () => {
+      served = await serve(framework);
+    });
+    afterAll(() => served?.close());
+
     it(`${framework}: lints clean (its own linter, Redocly recommended) and passes rest-conventions check over a socket`, async () => {
-      const served = await serve(framework);
-      try {
-        const base = `http://127.0.0.1:${served.port}`;
-        const lint = await cli('lint', `${base}/openapi.json`);
-        expect(lint.out).toContain('No findings.');
-        expect(await redoclyProblems(await (await fetch(`${base}/openapi.json`)).text())).toEqual([]);
-        const page = await fetch(`${base}/docs`);
-        expect(page.status).toBe(200);
-        expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-        const [a, b] = await Promise.all(['alice', 'bob'].map((sub) => signHs256Token(SECRET, { sub })));
-        // A resource's `data.id` goes back into the next path as it is.
-        const book = await fetch(`${base}/books/1`);
-        expect(book.status).toBe(200);
-        expect((await book.json()).data.attributes.title).toBe('Kindred');
-        const made = await fetch(`${base}/orders`, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${a}`,
-            'content-type': 'application/json',
-            'idempotency-key': 'k-1',
-          },
-          body: JSON.stringify({ bookId: 1, quantity: 1 }),
-        });
-        expect(made.status).toBe(201);
-        const { data } = (await made.json()) as { data: { id: string } };
-        const read = await fetch(`${base}/orders/${data.id}`, { headers: { authorization: `Bearer ${a}` } });
-        expect(read.status).toBe(200);
-        const check = await cli(
-          'check',
-          ...['--base', base, '--token-a', a!, '--token-b', b!],
-          ...[
-            '--create',
-            '/orders={"bookId":1,"quantity":1}',
-            '--runs',
-            '5',
-            '--seconds',
-            '5',
-            '--seed',
-            '25',
-          ],
-        );
-        expect(check.code, check.out).toBe(0);
-        expect(check.out).toMatch(/^\d+ passed, 0 failed$/m);
-      } finally {
-        await served.close();
-      }
+      const base = `http://127.0.0.1:${served.port}`;
+      const lint = await cli('lint', `${base}/openapi.json`);
+      expect(lint.out).toContain('No findings.');
+      expect(await redoclyProblems(await (await fetch(`${base}/openapi.json`)).text())).toEqual([]);
+      const page = await fetch(`${base}/docs`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      const [a, b] = await Promise.all(['alice', 'bob'].map((sub) => signHs256Token(SECRET, { sub })));
+      // A resource's `data.id` goes back into the next path as it is.
+      const book = await fetch(`${base}/books/1`);
+      expect(book.status).toBe(200);
+      expect((await book.json()).data.attributes.title).toBe('Kindred');
+      const made = await fetch(`${base}/orders`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${a}`,
+          'content-type': 'application/json',
+          'idempotency-key': 'k-1',
+        },
+        body: JSON.stringify({ bookId: 1, quantity: 1 }),
+      });
+      expect(made.status).toBe(201);
+      const { data } = (await made.json()) as { data: { id: string } };
+      const read = await fetch(`${base}/orders/${data.id}`, { headers: { authorization: `Bearer ${a}` } });
+      expect(read.status).toBe(200);
+      const check = await cli(
+        'check',
+        ...['--base', base, '--token-a', a!, '--token-b', b!],
+        ...['--create', '/orders={"bookId":1,"quantity":1}', '--runs', '5', '--seconds', '5', '--seed', '25'],
+      );
+      expect(check.code, check.out).toBe(0);
+      expect(check.out).toMatch(/^\d+ passed, 0 failed$/m);
     }, 180_000);
+
+    // Issue 41, finding 1: Koa's default error listener printed a stack for each client reset.
+    it(`${framework}: logs nothing when a client resets, aborts or breaks the pipe`, async () => {
+      const output = stderrLines();
+      try {
+        const token = `Bearer ${await signHs256Token(SECRET, { sub: 'alice' })}`;
+        for (const leave of Object.values(scenarios(() => token))) {
+          await leave(served);
+          const after = await fetch(`http://127.0.0.1:${served.port}/books/1`);
+          expect(after.status).toBe(200);
+        }
+        expect(output.lines).toEqual([]);
+      } finally {
+        output.restore();
+      }
+    });
   }
 });
