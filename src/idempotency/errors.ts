@@ -51,6 +51,18 @@ export function storeUnavailableError(cause: unknown): ApiError {
   });
 }
 
+/**
+ * 503 with `Retry-After` (RFC 9110 section 15.6.4): no database connection came free within the
+ * pool's bound. The request's own work did not run; the pool frees up as requests end.
+ */
+export function databaseUnavailableError(): ApiError {
+  return new ApiError(503, {
+    code: 'database-unavailable',
+    detail: 'The database is busy; try again shortly.',
+    headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  });
+}
+
 /** `Retry-After` in whole seconds (at least 1) for a refusal the store estimated in milliseconds. */
 export function retryAfterSeconds(retryAfterMs: number): string {
   return String(Math.max(1, Math.ceil(retryAfterMs / 1000)));

@@ -7,6 +7,7 @@ export {
   toStoredResponse,
 } from './decision.js';
 export {
+  databaseUnavailableError,
   IN_PROGRESS_RETRY_AFTER_SECONDS,
   retryAfterSeconds,
   UNAVAILABLE_RETRY_AFTER_SECONDS,
@@ -62,4 +63,4 @@ export {
   type StoredResponse,
   type StoreTransaction,
 } from './stores/store.js';
-export { databaseUnavailableError, transactionOrPool } from './transaction-or-pool.js';
+export { transactionOrPool } from './transaction-or-pool.js';

@@ -1,6 +1,5 @@
-import { ApiError } from '../errors/api-error.js';
 import type { LayerVariables } from '../http/types.js';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.js';
+import { databaseUnavailableError } from './errors.js';
 import type { IdempotencyAdds } from './middleware.js';
 import type { Queryable } from './stores/sql-connection.js';
 
@@ -12,18 +11,6 @@ const NO_CONNECTION_IN_TIME = new Set([
   'timeout exceeded when trying to connect',
   'Connection terminated due to connection timeout',
 ]);
-
-/**
- * 503 with `Retry-After` (RFC 9110 section 15.6.4): no database connection came free within the
- * pool's bound. The request's own work did not run; the pool frees up as requests end.
- */
-export function databaseUnavailableError(): ApiError {
-  return new ApiError(503, {
-    code: 'database-unavailable',
-    detail: 'The database is busy; try again shortly.',
-    headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
-  });
-}
 
 function refusedForWantOfConnection(error: unknown): never {
   if (error instanceof Error && NO_CONNECTION_IN_TIME.has(error.message)) throw databaseUnavailableError();
