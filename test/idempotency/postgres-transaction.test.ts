@@ -335,13 +335,15 @@ describe.skipIf(!available).each([
       'BEGIN',
       'WITH',
       'INSERT',
-      // The completion reads the owner's usage first (WITH), to keep the response whole or brief.
+      // The owner's completion lock (SELECT), then the completion, which reads the owner's usage
+      // first (WITH) to keep the response whole or brief.
+      'SELECT',
       'WITH',
       'COMMIT',
     ]);
-    // Sent while another of the connection's queries was unanswered: the claim after BEGIN, COMMIT
-    // after the completion; nothing else.
-    const early = pipeline ? [1, 4] : [];
+    // Sent while another of the connection's queries was unanswered: the claim after BEGIN, the
+    // completion after the lock, COMMIT after the completion; nothing else.
+    const early = pipeline ? [1, 4, 5] : [];
     expect(sent.flatMap((q, i) => (q.waiting > 0 ? [i] : []))).toEqual(early);
     expect(await count('tx-pipelined')).toBe(1);
   });
@@ -411,5 +413,49 @@ describe.skipIf(!available).each([
       expect(response.status === 409 || response.status === 201).toBe(true);
     }
     expect(await count('tx-burst')).toBe(1);
+  });
+  it("keeps an owner's budget when two of its transactions complete before either commits", async () => {
+    const table = `${prefix}_budget`;
+    const store = postgresIdempotencyStore({
+      pool,
+      table,
+      transactional: true,
+      now: () => clock.t,
+      ownerMaxEntries: 3,
+      ownerMaxBytes: 5_000,
+    });
+    await store.migrate();
+    const answer = (fill: string) => ({
+      status: 201,
+      headers: {},
+      body: new Uint8Array(3_000).fill(fill.charCodeAt(0)),
+    });
+    const claimed = async (key: string) => {
+      const outcome = await store.claim(key, 'fp', 60_000, 'tess', { withTransaction: true });
+      if (outcome.kind !== 'claimed') throw new Error(`${key}: ${outcome.kind}`);
+      return {
+        token: outcome.token,
+        tx: await (store.begin as NonNullable<typeof store.begin>)(outcome.token),
+      };
+    };
+    const first = await claimed('t1');
+    const second = await claimed('t2');
+    expect(await first.tx.complete('t1', first.token, answer('x'), 60_000)).toBe(true);
+    // The second completion waits for the first transaction's end, and then sees its whole answer:
+    // room for one 3 000-byte answer beside the claim still to come, so the second is kept brief.
+    const secondDone = second.tx.complete('t2', second.token, answer('y'), 60_000);
+    await first.tx.commit();
+    expect(await secondDone).toBe(true);
+    await second.tx.commit();
+    // Before: each completion saw only its own answer, both were kept whole, and this was refused.
+    expect((await store.claim('t3', 'fp', 60_000, 'tess')).kind).toBe('claimed');
+    const { rows } = await pool.query(
+      `SELECT scope_key, length(body) AS kept FROM ${table} WHERE state = 'completed' ORDER BY scope_key`,
+    );
+    expect(rows).toEqual([
+      { scope_key: 't1', kept: 3_000 },
+      { scope_key: 't2', kept: 0 },
+    ]);
+    await pool.query(`DROP TABLE ${table}`);
   });
 });

@@ -321,6 +321,26 @@ export function describeStoreContract(name: string, factory: StoreFactory, enabl
         expect((await store.claim('n50', 'fp', LEASE, 'nina')).kind).toBe('full');
       });
 
+      it('takes every claim an owner may make when its answers complete side by side', async () => {
+        const store = await (factory.makeLimited as NonNullable<StoreFactory['makeLimited']>)(() => clock.t, {
+          ownerMaxEntries: 3,
+          ownerMaxBytes: 5_000,
+        });
+        const s1 = expectClaimed(await store.claim('s1', 'fp', LEASE, 'sam'));
+        const s2 = expectClaimed(await store.claim('s2', 'fp', LEASE, 'sam'));
+        // Room for one 3 000-byte answer beside the claim still to come: whichever completes second
+        // sees the first one's and is kept brief, so the third claim still fits.
+        const completions = await Promise.all([
+          store.complete('s1', s1, response(201, 'x'.repeat(3_000)), RETENTION),
+          store.complete('s2', s2, response(201, 'y'.repeat(3_000)), RETENTION),
+        ]);
+        expect(completions).toEqual([true, true]);
+        expectClaimed(await store.claim('s3', 'fp', LEASE, 'sam'));
+        const replays = await Promise.all(['s1', 's2'].map((key) => store.claim(key, 'fp', LEASE, 'sam')));
+        const kept = replays.map((r) => (r.kind === 'completed' ? r.response.body.byteLength : -1));
+        expect(kept.sort((a, b) => a - b)).toEqual([0, 3_000]);
+      });
+
       describe('when any owners hold any records', () => {
         it("a refusal's wait is enough, and no other owner's records change it", async () => {
           await fc.assert(

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
+  type ConnectionPool,
   idempotencyTableDdl,
   postgresIdempotencyStore,
   type Queryable,
@@ -37,7 +38,7 @@ describeStoreContract(
 );
 
 // The same contract without prepared statements, through a pool that takes only `(text, values)`:
-// what a pooler that cannot keep prepared statements, or a hand-written Queryable, sees.
+// what a pooler that cannot keep prepared statements sees.
 const unprepared = `${table}_unprepared`;
 let textPool: pg.Pool | undefined;
 let unpreparedLimited = 0;
@@ -78,13 +79,31 @@ describeStoreContract(
   available,
 );
 
-/** `pool` behind the `(text, values)` form only: a named statement is refused. */
-function textOnly(pool: pg.Pool): Queryable {
-  const query = (text: unknown, values?: unknown[]) => {
-    if (typeof text !== 'string') throw new TypeError('this pool takes (text, values) only');
-    return pool.query(text, values);
+/**
+ * `pool` whose queries and connections take the `(text, values)` form only: a named statement is
+ * refused, as by a pooler that cannot keep prepared statements.
+ */
+function textOnly(pool: pg.Pool): ConnectionPool {
+  const refuseNamed = (on: pg.Pool | pg.PoolClient) =>
+    ((text: unknown, values?: unknown[]) => {
+      if (typeof text !== 'string') throw new TypeError('this pool takes (text, values) only');
+      return on.query(text, values);
+    }) as Queryable['query'];
+  return {
+    query: refuseNamed(pool),
+    connect: async () => {
+      const client = await pool.connect();
+      return {
+        query: refuseNamed(client),
+        release: (destroy?: boolean) => client.release(destroy),
+        on: (event, listener) => client.on(event, listener),
+        off: (event, listener) => client.off(event, listener),
+      };
+    },
+    get totalCount() {
+      return pool.totalCount;
+    },
   };
-  return { query } as Queryable;
 }
 
 describe('the PostgreSQL store, when configured', () => {

@@ -31,6 +31,9 @@ export function storeStatements(table: string) {
     release: `DELETE FROM ${table}
       WHERE scope_key = $1 AND token = $2 AND state = 'in-progress' AND expires_at > $3::bigint`,
     deleteExpired: `DELETE FROM ${table} WHERE expires_at <= $1::bigint`,
+    // Taken before a completion, in the same transaction: see `OWNER_LOCK_SEED`.
+    lockOwner: `SELECT pg_advisory_xact_lock(hashtextextended(owner, ${OWNER_LOCK_SEED}))
+      FROM ${table} WHERE scope_key = $1 AND token = $2`,
   });
 }
 
@@ -143,6 +146,16 @@ export function completionParameters(completion: {
 
 /** `hashtextextended`'s seed argument for the key's advisory lock: "idem" in ASCII. */
 const ADVISORY_LOCK_SEED = 0x6964656d;
+/**
+ * The seed of the owner's completion lock ("ownr"): an owner named like a key must not take that
+ * key's lock. The lock serializes one owner's completions. Each decides whether its whole answer
+ * still fits the owner's budget (`keepsWhole`) from the owner's records, and under READ COMMITTED
+ * a statement sees only what was committed before it began: two completions side by side would
+ * each miss the other's answer, both keep theirs whole, and together take room the owner's later
+ * claims were promised. Taken in a statement of its own, the completion's snapshot is taken once
+ * the lock is held, so after the previous completion of that owner committed.
+ */
+const OWNER_LOCK_SEED = 0x6f776e72;
 
 export type ClaimRow = {
   readonly token: string | null;

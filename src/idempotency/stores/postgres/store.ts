@@ -1,5 +1,6 @@
 import { ANONYMOUS_OWNER, claimBytes, readStoreLimits, untilOwnerRoom } from '../limits.js';
 import { type ClaimOutcome, newToken, type StoredResponse, type StoreTransaction } from '../store.js';
+import { checkOut, giveBack, isPool } from './connections.js';
 import { checkTable, idempotencyTableDdl } from './ddl.js';
 import {
   type ClaimRow,
@@ -11,6 +12,7 @@ import {
 import { type OpenTransaction, openTransactions, type Transactions } from './transactions.js';
 import type {
   ConnectionPool,
+  PooledConnection,
   PostgresIdempotencyStore,
   PostgresIdempotencyStoreOptions,
   Queryable,
@@ -32,7 +34,9 @@ export type {
  * expired`), and every later write is fenced by the claim's token. Per owner at most
  * `ownerMaxEntries` live records and `ownerMaxBytes` (defaults 1 000 and 4 MiB): past them a claim
  * is refused (`full`), never by dropping a live record. Concurrent claims of one owner can each
- * see room, so the quota may be passed by the owner's concurrent claims. With `transactional`, the
+ * see room, so the quota may be passed by the owner's concurrent claims; its completions take turns
+ * (an advisory lock on the owner), so together they never take the room promised to its later
+ * claims (docs/idempotency.md, "Budgets"). With `transactional`, the
  * claim opens the handler's transaction and a concurrent claim of a key held by an open one is in
  * progress at once. The application passes its own `pg` pool; no `pg` type is imported.
  *
@@ -70,16 +74,68 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
   /** The completion's parameters. May throw (the clock is the application's): before anything is sent. */
   const completionValues = (key: string, token: string, response: StoredResponse, retentionMs: number) =>
     completionParameters({ key, token, at: now(), retentionMs, response, limits });
-  const complete = async (
-    db: Queryable,
+  /**
+   * Completes with `statement` on `client`, inside a transaction that client holds: the owner's
+   * completion lock first (`lockOwner`, held until the transaction ends), then the completion; a
+   * pipelining client sends both at once.
+   */
+  const completeIn = async (
+    client: PooledConnection,
+    statement: Statement,
+    key: string,
+    token: string,
+    values: unknown[],
+  ): Promise<boolean> => {
+    if (client.pipeline !== true) {
+      await run(client, sql.lockOwner, [key, token]);
+      return (await run(client, statement, values)).rowCount === 1;
+    }
+    const [locked, completed] = await Promise.allSettled([
+      run(client, sql.lockOwner, [key, token]),
+      run(client, statement, values),
+    ]);
+    if (locked.status === 'rejected') throw locked.reason;
+    if (completed.status === 'rejected') throw completed.reason;
+    return completed.value.rowCount === 1;
+  };
+  /**
+   * Completes with `statement` outside any transaction. With a pool, in a short transaction of its
+   * own on one connection (`BEGIN`, the owner's lock, the completion, `COMMIT`, queued together), so
+   * that an owner's completions are serialized as in {@link completeIn}. Given one connection or a
+   * hand-written `Queryable`, in the one statement: concurrent completions of one owner may then
+   * each keep an answer whole that together pass the owner's bytes.
+   */
+  const completeOutside = async (
     statement: Statement,
     key: string,
     token: string,
     response: StoredResponse,
     retentionMs: number,
   ): Promise<boolean> => {
-    const result = await run(db, statement, completionValues(key, token, response, retentionMs));
-    return result.rowCount === 1;
+    const values = completionValues(key, token, response, retentionMs);
+    if (!isPool(pool)) return (await run(pool, statement, values)).rowCount === 1;
+    const client = await checkOut(pool);
+    let settled = false;
+    try {
+      let completed: boolean;
+      if (client.pipeline !== true) {
+        await client.query('BEGIN');
+        completed = await completeIn(client, statement, key, token, values);
+        await client.query('COMMIT');
+      } else {
+        const steps = await Promise.allSettled([
+          client.query('BEGIN'),
+          completeIn(client, statement, key, token, values),
+          client.query('COMMIT'),
+        ]);
+        for (const step of steps) if (step.status === 'rejected') throw step.reason;
+        completed = (steps[1] as PromiseFulfilledResult<boolean>).value;
+      }
+      settled = true;
+      return completed;
+    } finally {
+      giveBack(client, !settled);
+    }
   };
 
   /**
@@ -167,7 +223,7 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
     if (tx.client.pipeline !== true) {
       let completed: boolean;
       try {
-        completed = (await run(tx.client, sql.completeOwn, values)).rowCount === 1;
+        completed = await completeIn(tx.client, sql.completeOwn, key, token, values);
       } catch (error) {
         await end(tx, 'ROLLBACK').catch(() => undefined);
         throw error;
@@ -175,14 +231,14 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
       await end(tx, completed ? 'COMMIT' : 'ROLLBACK');
       return completed;
     }
-    // Both statements are written before either answer is read: `run` and `end` each send their
-    // query as they are called, with nothing awaited before.
+    // All three statements are written before any answer is read: `completeIn` and `end` each send
+    // their queries as they are called, with nothing awaited before.
     const [completion, commit] = await Promise.allSettled([
-      run(tx.client, sql.completeOwnOrAbort, values),
+      completeIn(tx.client, sql.completeOwnOrAbort, key, token, values),
       end(tx, 'COMMIT'),
     ]);
     if (commit.status === 'rejected') throw commit.reason;
-    if (completion.status === 'fulfilled') return completion.value.rowCount === 1;
+    if (completion.status === 'fulfilled') return completion.value;
     // A completion that ran and failed aborted the transaction: the COMMIT rolled back.
     if (commit.value !== 'COMMIT') {
       if (isDivisionByZero(completion.reason)) return false;
@@ -190,7 +246,7 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
     }
     // The completion never reached the server (refused by the client), yet the COMMIT did: the claim
     // and the handler's writes are committed, so the record is completed now, outside.
-    return complete(pool, sql.completeOwn, key, token, response, retentionMs);
+    return completeOutside(sql.completeOwn, key, token, response, retentionMs);
   };
 
   const store: PostgresIdempotencyStore = {
@@ -212,7 +268,7 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
     },
     async complete(key, token, response, retentionMs) {
       const unbegun = transactions?.takeUnbegun(token);
-      if (unbegun === undefined) return complete(pool, sql.complete, key, token, response, retentionMs);
+      if (unbegun === undefined) return completeOutside(sql.complete, key, token, response, retentionMs);
       // The claim opened a transaction that no `begin` took (a wrapper that claims `withTransaction`
       // but has no `begin`): the record is completed and committed in it, so its connection is not
       // held for ever and the key not blocked until a restart.
@@ -236,11 +292,17 @@ export function postgresIdempotencyStore(options: PostgresIdempotencyStoreOption
       const tx = await transactions.begin(token);
       const opened: StoreTransaction = {
         connection: tx.client,
-        complete: (key, token, response, retentionMs) => {
-          if (tx.token === undefined)
-            return complete(tx.client, sql.complete, key, token, response, retentionMs);
-          if (tx.released || token !== tx.token) return Promise.resolve(false);
-          return complete(tx.client, sql.completeOwn, key, token, response, retentionMs);
+        complete: async (key, token, response, retentionMs) => {
+          if (tx.released || (tx.token !== undefined && token !== tx.token)) return false;
+          // A record claimed outside this transaction needs the lease-checked completion.
+          const statement = tx.token === undefined ? sql.complete : sql.completeOwn;
+          return completeIn(
+            tx.client,
+            statement,
+            key,
+            token,
+            completionValues(key, token, response, retentionMs),
+          );
         },
         commit: async () => {
           await transactions.end(tx, 'COMMIT');
@@ -280,11 +342,4 @@ function ownerMaxTransactions(options: PostgresIdempotencyStoreOptions, pool: Co
     return given;
   }
   return Math.max(1, Math.floor((pool.options?.max ?? 10) / 2));
-}
-
-function isPool(value: PostgresIdempotencyStoreOptions['pool']): value is ConnectionPool {
-  return (
-    typeof (value as ConnectionPool).connect === 'function' &&
-    typeof (value as ConnectionPool).totalCount === 'number'
-  );
 }

@@ -1,4 +1,5 @@
 import type { ClaimOutcome } from '../store.js';
+import { checkOut as checkOutOf, giveBack } from './connections.js';
 import { ownerShares } from './owner-shares.js';
 import type { ConnectionPool, PooledConnection } from './types.js';
 
@@ -30,20 +31,7 @@ export function openTransactions(pool: ConnectionPool, ownerMaxTransactions: num
   const byToken = new Map<string, HeldTransaction>();
   const shares = ownerShares(ownerMaxTransactions);
 
-  // pg-pool listens to the `error` event of idle clients only: a held client whose connection
-  // breaks (PostgreSQL restarted mid-handler) would emit it with no listener and end the process.
-  // The failure reaches the store and the handler through their queries instead.
-  const ignore = () => {};
-  const checkOut = async (): Promise<PooledConnection> => {
-    const client = await pool.connect();
-    client.on?.('error', ignore);
-    return client;
-  };
-  /** Back to the pool, or destroyed (`destroy`: a connection in an unknown state is never reused). */
-  const giveBack = (client: PooledConnection, destroy = false): void => {
-    if (!destroy) client.off?.('error', ignore);
-    client.release(destroy);
-  };
+  const checkOut = () => checkOutOf(pool);
   const open = async (): Promise<PooledConnection> => {
     const client = await checkOut();
     try {
