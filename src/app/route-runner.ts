@@ -4,11 +4,12 @@
  * RFC 9110 section 12.5.1), `ctx.params`, `ctx.route` set, then the route's pipeline (auth, decoding,
  * its `use`, the body, the handler) and the negotiated `Content-Type` (see `docs/architecture.md`).
  */
-import { composePipeline, type MaybePromise } from '../core/compose.js';
+import { composePipeline, defineMiddleware, type MaybePromise } from '../core/compose.js';
 import { underMountPath } from '../core/mount-path.js';
 import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
 import type { RouteDefinition } from '../core/route.js';
 import { ApiError } from '../errors/api-error.js';
+import { appendListHeader } from '../http/header-copy.js';
 import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
 import type { ApiResponse, Context, Handler, Params, RouteFacts } from '../http/types.js';
 import { type DeclaredRoute, type DeclareOptions, declareRoute, NOT_ACCEPTABLE } from './declare-route.js';
@@ -33,8 +34,23 @@ export function runnableRoute(
       ? response.then((r) => withContentType(r, ctx))
       : withContentType(response, ctx);
   };
-  return { ...route, pipeline: composePipeline(route.use, withType, onError) };
+  return { ...route, pipeline: composePipeline([varyOnAccept, ...route.use], withType, onError) };
 }
+
+const VARY_ACCEPT: readonly string[] = ['Accept'];
+
+/**
+ * `Vary: Accept` on every answer of a declared route, outermost, so an answer a layer gives early (a
+ * 304, a 412, an idempotency replay) says it as the handler's does: which format is sent, JSON:API
+ * or JSON, and whether a 406, is chosen from `Accept` (RFC 9110 section 12.5.5). JSON:API 1.1
+ * ("Content Negotiation") asks it of a server reading `ext` and `profile`, with or without either.
+ */
+const varyOnAccept = defineMiddleware({
+  after: (_ctx, response) => {
+    appendListHeader(response.headers, 'vary', VARY_ACCEPT);
+    return response;
+  },
+});
 
 /** What entering a matched route needs: its pattern, facts and media type negotiator. */
 export interface MatchedRoute {

@@ -1,4 +1,4 @@
-import { appendListHeader } from '../core/response.js';
+import { appendListHeader } from '../http/header-copy.js';
 import type { ApiResponse, Context } from '../http/types.js';
 import { type CachePolicy, cachePolicyApplies } from './cache-policy.js';
 

@@ -1,4 +1,5 @@
 export { type App, type AppOptions, createApp, jsonLineLogger } from '../app/app.js';
+export { appendListHeader } from '../http/header-copy.js';
 export {
   essence,
   JSON_API,
@@ -32,7 +33,6 @@ export { type ExceptCondition, except } from './except.js';
 export { httpDate } from './http-date.js';
 export {
   appendFieldLine,
-  appendListHeader,
   appendListMember,
   bodyBytes,
   collectBody,

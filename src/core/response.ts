@@ -59,26 +59,6 @@ export async function collectBody(response: ApiResponse): Promise<Uint8Array | u
 }
 
 /**
- * Add tokens to a list-valued header (`Vary`, `Allow`, ...) without duplicating or overwriting the
- * tokens already there. Comparison is case-insensitive.
- */
-export function appendListHeader(
-  headers: Record<string, string>,
-  name: string,
-  tokens: readonly string[],
-): void {
-  const current = headers[name];
-  if (current === undefined || current === '') {
-    headers[name] = tokens.join(', ');
-    return;
-  }
-  if (current.trim() === '*') return;
-  const present = new Set(current.split(',').map((t) => t.trim().toLowerCase()));
-  const added = tokens.filter((t) => !present.has(t.toLowerCase()));
-  if (added.length > 0) headers[name] = `${current}, ${added.join(', ')}`;
-}
-
-/**
  * Append one member to a list-valued header as it is, after what is there. Unlike
  * {@link appendListHeader} nothing is split or deduplicated: for members that may contain commas or
  * legitimately repeat (`Link`, `RateLimit`, `RateLimit-Policy`).

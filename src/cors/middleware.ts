@@ -1,6 +1,6 @@
 import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
-import { appendListHeader } from '../core/response.js';
+import { appendListHeader } from '../http/header-copy.js';
 import type { ApiResponse, Context, Middleware } from '../http/types.js';
 import { type CorsRequest, corsDecision } from './decision.js';
 import { type CorsOptions, corsPolicy } from './policy.js';

@@ -1,4 +1,4 @@
-import { copyWith } from '../http/header-copy.js';
+import { appendListHeader, copyWith } from '../http/header-copy.js';
 import { negotiateErrorType, PROBLEM_JSON } from '../http/media-types.js';
 import type { ApiResponse, Context } from '../http/types.js';
 import type { ApiError } from './api-error.js';
@@ -7,6 +7,7 @@ import { errorDocument, problemDocument } from './error-document.js';
 import { toApiError } from './to-api-error.js';
 
 const logClientError = clientErrorLog();
+const VARY_ACCEPT: readonly string[] = ['Accept'];
 
 /**
  * The response for anything thrown: an error document, or an RFC 9457 problem document when the
@@ -16,7 +17,8 @@ const logClientError = clientErrorLog();
  * `database-unavailable` is load declined for a moment (no database connection free in time, RFC
  * 9110 section 15.6.4), not a fault: each a warning without a stack, at most
  * `CLIENT_ERROR_LOGS_PER_SECOND` a second. Other client errors are not logged. Error responses are
- * never stored by caches (`Cache-Control: no-store`).
+ * never stored by caches (`Cache-Control: no-store`), and say `Vary: Accept`: their format is chosen
+ * from it (RFC 9110 section 12.5.5; JSON:API 1.1 "Content Negotiation" asks it of every response).
  */
 export function renderError(thrown: unknown, ctx: Context): ApiResponse {
   const error = toApiError(thrown);
@@ -52,6 +54,7 @@ export function renderError(thrown: unknown, ctx: Context): ApiResponse {
   // Copied without a spread, as `created()` does: later layers add fields to this object.
   const headers = copyWith(error.headers, 'content-type', type);
   headers['cache-control'] = 'no-store';
+  appendListHeader(headers, 'vary', VARY_ACCEPT);
   return {
     status: error.status,
     headers,

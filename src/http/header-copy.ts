@@ -13,3 +13,23 @@ export function copyWith(
   copy[name] = value;
   return copy;
 }
+
+/**
+ * Add tokens to a list-valued header (`Vary`, `Allow`, ...) without duplicating or overwriting the
+ * tokens already there. Comparison is case-insensitive.
+ */
+export function appendListHeader(
+  headers: Record<string, string>,
+  name: string,
+  tokens: readonly string[],
+): void {
+  const current = headers[name];
+  if (current === undefined || current === '') {
+    headers[name] = tokens.join(', ');
+    return;
+  }
+  if (current.trim() === '*') return;
+  const present = new Set(current.split(',').map((t) => t.trim().toLowerCase()));
+  const added = tokens.filter((t) => !present.has(t.toLowerCase()));
+  if (added.length > 0) headers[name] = `${current}, ${added.join(', ')}`;
+}

@@ -4,7 +4,7 @@ import type { StoredResponse } from './stores/store.js';
 
 /**
  * Response headers stored and replayed by default: those that describe the stored representation or
- * the created resource. `Set-Cookie` is never stored (a replay must not hand one client's session
+ * the created resource, and what it varies on. `Set-Cookie` is never stored (a replay must not hand one client's session
  * to a retry); per-response headers such as `Date` and `X-Request-Id` are set afresh on the replay.
  */
 export const DEFAULT_REPLAY_HEADERS: readonly string[] = Object.freeze([
@@ -17,6 +17,8 @@ export const DEFAULT_REPLAY_HEADERS: readonly string[] = Object.freeze([
   'last-modified',
   'link',
   'cache-control',
+  // What the representation depends on (RFC 9110 section 12.5.5): a replay varies as its original.
+  'vary',
 ]);
 
 /**

@@ -1,7 +1,7 @@
 import { describeLayer } from '../core/contract.js';
-import { appendListHeader } from '../core/response.js';
 import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
 import { ApiError } from '../errors/api-error.js';
+import { appendListHeader } from '../http/header-copy.js';
 import { essence } from '../http/media-types.js';
 import { type ApiResponse, type Context, contextKey, type Middleware } from '../http/types.js';
 import { negotiateVersion, VERSION_PARAMETER, type VersionDecision } from './negotiate.js';

@@ -65,7 +65,7 @@ describe('the idempotency decision core', () => {
     expect(shouldStore(status, storeClientErrors)).toBe(stored);
   });
 
-  it('stores and replays, by default, the headers that describe the representation or the created resource', () => {
+  it('stores and replays, by default, the headers that describe the representation, what it varies on, or the created resource', () => {
     // Written out here, not taken from the constant under test.
     expect([...DEFAULT_REPLAY_HEADERS]).toEqual([
       'content-type',
@@ -77,6 +77,7 @@ describe('the idempotency decision core', () => {
       'last-modified',
       'link',
       'cache-control',
+      'vary',
     ]);
   });
 
