@@ -113,19 +113,30 @@ outlive(ARGV[6])
 CLAIMED
 `;
 
+/**
+ * A Lua function counting the replicas an `INFO replication` text shows online with a `lag` of at
+ * most MAX_LAG seconds. `lag` is the seconds since a replica's last acknowledgement, which it sends
+ * every second (on a loaded machine, a few seconds late). One that stopped (hung, or cut off by a
+ * partition) stays `state=online` until `repl-timeout`, 60 s by default: past MAX_LAG it is not
+ * counted, so completions stop queueing WAITs that can only time out. `lag` is -1 for the few
+ * milliseconds after a second begins in which an acknowledgement has just come: Redis stamps it with
+ * its cached clock and subtracts it from `time()`, which can still read the second before (a coarse
+ * clock), so a sign is allowed wherever a number is.
+ */
+export const ONLINE_REPLICAS_FUNCTION = `local function onlineReplicas(info)
+  local online = 0
+  for lag in string.gmatch(info, 'state=online,offset=%-?%d+,lag=(%-?%d+)') do
+    if tonumber(lag) <= MAX_LAG then online = online + 1 end
+  end
+  return online
+end`;
+
 // An integer: the cheapest answer for Redis to make and for the client to read.
 const CLAIMED = 'return 1';
 // With the replicas this master has online and acknowledging (its INFO is local, cheap, and
 // allowed in a script), so that the completion knows whether a WAIT for them could be answered.
-// `lag` is the seconds since a replica's last acknowledgement, which it sends every second (on a
-// loaded machine, a few seconds late). One that stopped (hung, or cut off by a partition) stays
-// `state=online` until `repl-timeout`, 60 s by default: past MAX_LAG it is not counted, so
-// completions stop queueing WAITs that can only time out.
-const CLAIMED_WITH_REPLICAS = `local online = 0
-for lag in string.gmatch(redis.call('INFO', 'replication'), 'state=online,offset=%d+,lag=(%d+)') do
-  if tonumber(lag) <= MAX_LAG then online = online + 1 end
-end
-return {'claimed', online}`;
+const CLAIMED_WITH_REPLICAS = `${ONLINE_REPLICAS_FUNCTION}
+return {'claimed', onlineReplicas(redis.call('INFO', 'replication'))}`;
 
 /** `source` with the owner's budgets (and `more`) written in as Lua values. */
 function withBudgets(source: string, limits: ResolvedStoreLimits, more: Record<string, string> = {}): Script {
