@@ -7,6 +7,7 @@ import {
   recordBytes,
 } from '../limits.js';
 import type { StoredResponse } from '../store.js';
+import type { Queryable, QueryResult } from './types.js';
 
 // The PostgreSQL idempotency store's statements: their texts, names and result rows.
 
@@ -169,6 +170,16 @@ export type ClaimRow = {
   readonly headers: string | null;
   readonly body: Buffer | null;
 };
+
+/** The statements of a store on one table. */
+export type StoreStatements = ReturnType<typeof storeStatements>;
+
+/** Runs `statement` on `db`, prepared under its name or not, as the store's options say. */
+export type RunStatement = <Row extends Record<string, unknown> = Record<string, unknown>>(
+  db: Queryable,
+  statement: Statement,
+  values: unknown[],
+) => Promise<QueryResult<Row>>;
 
 /** A statement of the store: its text, and the name it is prepared under. */
 export interface Statement {
