@@ -24,5 +24,22 @@ export type OutputOf<S> = S extends StandardSchemaV1
     ? t.TypeOf<S>
     : never;
 
+/** What a declared parameter's schema decodes to; the text itself when it is not a schema. */
+export type OutputOrText<S> = S extends StandardSchemaV1
+  ? StandardSchemaV1.InferOutput<S>
+  : S extends AnyCodec
+    ? t.TypeOf<S>
+    : string;
+
+/**
+ * What each declared schema must be: a Standard Schema validator is left as it is, anything else
+ * must be an io-ts codec. Checked member by member, never by intersecting a validator's type with
+ * an io-ts codec's: for a validator as rich as arktype's `Type`, that intersection exceeds
+ * TypeScript's instantiation depth (TS2589).
+ */
+export type SchemasOf<C> = { readonly [K in keyof C]: SchemaCheck<C[K]> };
+/** Distributes over a union: a value typed `AnySchema` passes. */
+type SchemaCheck<S> = S extends StandardSchemaV1 ? unknown : AnyCodec;
+
 /** Codecs by name as `app.routes()` lists them: a Standard Schema validator as its io-ts codec. */
 export type ListedCodecs = Readonly<Record<string, AnyCodec>>;

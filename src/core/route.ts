@@ -2,7 +2,15 @@ import type * as t from 'io-ts';
 import type { ApiResponse, Context, Middleware, Principal, RouteFacts, Variables } from '../http/types.js';
 import type { OperationContract } from './contract.js';
 import type { ParamsOf } from './route-pattern.js';
-import type { AnyCodec, AnySchema, ListedCodecs, OutputOf, StandardSchemaV1 } from './route-schemas.js';
+import type {
+  AnyCodec,
+  AnySchema,
+  ListedCodecs,
+  OutputOf,
+  OutputOrText,
+  SchemasOf,
+  StandardSchemaV1,
+} from './route-schemas.js';
 
 export type { AnyCodec, AnySchema, ListedCodecs, OutputOf } from './route-schemas.js';
 
@@ -110,17 +118,13 @@ export type AuthVariables<A> = A extends 'principal' | { readonly scopes: readon
 
 /** `ctx.params` after decoding: a codec's output where one is declared, the string otherwise. */
 export type DecodedParams<P extends string, PC> = {
-  readonly [K in keyof ParamsOf<P>]: K extends keyof PC
-    ? PC[K] extends AnySchema
-      ? OutputOf<PC[K]>
-      : string
-    : string;
+  readonly [K in keyof ParamsOf<P>]: K extends keyof PC ? OutputOrText<PC[K]> : string;
 };
 
 /** `ctx.query` after decoding: each declared parameter, absent when not sent. Undeclared: raw strings. */
-export type DecodedQuery<QC> = [QC] extends [QueryCodecs]
-  ? { readonly [K in keyof QC]?: OutputOf<QC[K]> }
-  : Readonly<Record<string, string>>;
+export type DecodedQuery<QC> = [QC] extends [undefined]
+  ? Readonly<Record<string, string>>
+  : { readonly [K in keyof QC]?: OutputOf<QC[K]> };
 
 /**
  * The context a declared route's middleware sees: its `params` and `query` as the route's codecs
@@ -191,9 +195,9 @@ export interface RouteDefinition<
   /** More about it (CommonMark, the API description's `description`). */
   readonly description?: string;
   /** Codecs for path parameters; a value a codec refuses names no resource: 404. */
-  readonly params?: PC & ParamCodecs<P> & { readonly [K in Exclude<keyof PC, keyof ParamsOf<P>>]: never };
+  readonly params?: PC & SchemasOf<PC> & { readonly [K in Exclude<keyof PC, keyof ParamsOf<P>>]: never };
   /** Codecs for the query parameters the route takes; any other, a repeated or an invalid one: 400. */
-  readonly query?: QC & QueryCodecs;
+  readonly query?: QC & SchemasOf<QC>;
   /** The request body the route takes: 415, 413 and 400 as `decodeJsonBody` answers them. */
   readonly body?: BodySpec<B, P>;
   /** The responses the route documents, by status code. */

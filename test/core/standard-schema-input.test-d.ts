@@ -1,3 +1,4 @@
+import { type } from 'arktype';
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
@@ -11,8 +12,6 @@ import { integer, strictObject, text } from '../../src/validation/codecs.js';
 import { numericId } from '../../src/validation/id-codecs.js';
 import { queryInteger } from '../../src/validation/query-codecs.js';
 
-// arktype's routes are typed at run time only (test/validation/standard-schema.test.ts): checking a
-// route over its types here exceeds TypeScript's instantiation depth (TS2589).
 // The same inputs in each library: a body { title: string; quantity: number; note?: string }, an
 // {id} decoded to a number, a `limit` query parameter decoded to a number.
 const ID = /^[1-9][0-9]{0,14}$/;
@@ -31,6 +30,11 @@ const schemas = {
     body: v.strictObject({ title: v.string(), quantity: v.number(), note: v.optional(v.string()) }),
     id: v.pipe(v.string(), v.transform(Number)),
     limit: v.pipe(v.string(), v.transform(Number)),
+  },
+  arktype: {
+    body: type({ title: 'string', quantity: 'number.integer', 'note?': 'string' }),
+    id: type(ID).pipe(Number),
+    limit: type('string').pipe(Number),
   },
 };
 
@@ -51,7 +55,16 @@ describe('handler input typed from any Standard Schema validator, without a type
       params: { id },
       query: { limit },
       body: { codec: body, type: 'notes', id: 'id' },
-      use: [byNumber, requireAuth(), conditional({ validators: (ctx) => ({ etag: `"${ctx.params.id}"` }) })],
+      use: [
+        byNumber,
+        requireAuth(),
+        conditional({ validators: (ctx) => ({ etag: `"${ctx.params.id}"` }) }),
+        async (ctx, next) => {
+          expectTypeOf(ctx.params.id).toEqualTypeOf<number>();
+          expectTypeOf(ctx.query.limit).toEqualTypeOf<number | undefined>();
+          return next();
+        },
+      ],
       handler: (ctx) => {
         expectTypeOf(ctx.params.id).toEqualTypeOf<number>();
         expectTypeOf(ctx.query.limit).toEqualTypeOf<number | undefined>();
@@ -125,6 +138,57 @@ describe('handler input typed from any Standard Schema validator, without a type
         expectTypeOf(ctx.var.principal).toEqualTypeOf<Principal>();
         return json(200, {});
       },
+    });
+  });
+
+  it('arktype', () => {
+    const { body, id, limit } = schemas.arktype;
+    createApp().route({
+      method: 'PATCH',
+      path: '/notes/{id}',
+      params: { id },
+      query: { limit },
+      body: { codec: body, type: 'notes', id: 'id' },
+      use: [
+        byNumber,
+        requireAuth(),
+        conditional({ validators: (ctx) => ({ etag: `"${ctx.params.id}"` }) }),
+        async (ctx, next) => {
+          expectTypeOf(ctx.params.id).toEqualTypeOf<number>();
+          expectTypeOf(ctx.query.limit).toEqualTypeOf<number | undefined>();
+          return next();
+        },
+      ],
+      handler: (ctx) => {
+        expectTypeOf(ctx.params.id).toEqualTypeOf<number>();
+        expectTypeOf(ctx.query.limit).toEqualTypeOf<number | undefined>();
+        expectTypeOf(ctx.body.title).toEqualTypeOf<string>();
+        expectTypeOf(ctx.body.note).toEqualTypeOf<string | undefined>();
+        expectTypeOf(ctx.var.principal).toEqualTypeOf<Principal>();
+        // @ts-expect-error: the body has no such field
+        ctx.body.author;
+        return json(200, {});
+      },
+    });
+    createApp().route({
+      method: 'GET',
+      path: '/notes/{id}',
+      params: { id },
+      // @ts-expect-error: the route decodes {id} to a number, the layer reads a string
+      use: [byText],
+      handler: () => json(200, {}),
+    });
+  });
+
+  it('refuses what is neither an io-ts codec nor a Standard Schema validator', () => {
+    createApp().route({
+      method: 'GET',
+      path: '/notes/{id}',
+      // @ts-expect-error: a string is no schema
+      params: { id: 'number' },
+      // @ts-expect-error: nor is a function
+      query: { limit: (text: string) => Number(text) },
+      handler: () => json(200, {}),
     });
   });
 
