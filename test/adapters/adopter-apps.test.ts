@@ -6,7 +6,7 @@
  * cannot drift from what works.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -17,31 +17,18 @@ import { listen, type Served } from '../../examples/reference-app/serve.js';
 import { signHs256Token } from '../../src/auth/index.js';
 import { scenarios, stderrLines } from '../hardening/client-disconnects.js';
 import { ensureBuilt, root } from '../support/built-package.js';
+import { compileBlocks, taggedBlocks, writeBlocks } from '../support/doc-blocks.js';
 
 const run = promisify(execFile);
 const SECRET = 'adopter-apps test secret, thirty-two bytes or more';
 
 /** The `adopter:<file>` code blocks of the page, by file name. */
-function adopterBlocks(): Map<string, string> {
-  const page = readFileSync(join(root, 'docs', 'adapters.md'), 'utf8');
-  const blocks = new Map<string, string>();
-  for (const [, file, code] of page.matchAll(/```ts adopter:(\S+)\n([\s\S]*?)```/g)) blocks.set(file!, code!);
-  return blocks;
-}
+const adopterBlocks = () => taggedBlocks('adapters.md', 'adopter');
 
 let dir: string;
 beforeAll(async () => {
   ensureBuilt();
-  dir = mkdtempSync(join(root, 'test', 'adapters', '.adopter-'));
-  for (const [file, code] of adopterBlocks()) writeFileSync(join(dir, file), code);
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      extends: '../../../tsconfig.json',
-      include: ['./*.ts'],
-      compilerOptions: { noEmit: true },
-    }),
-  );
+  dir = writeBlocks(join(root, 'test', 'adapters'), '.adopter-', adopterBlocks());
   process.env.AUTH_SECRET = SECRET;
 }, 600_000);
 afterAll(() => {
@@ -87,11 +74,7 @@ describe('the adopter apps of docs/adapters.md', () => {
       'koa.ts',
       'shop.ts',
     ]);
-    const tsc = join(root, 'node_modules', '.bin', 'tsc');
-    const { stdout } = await run(tsc, ['-p', join(dir, 'tsconfig.json')], { cwd: root }).catch(
-      (error: { stdout: string }) => ({ stdout: error.stdout }),
-    );
-    expect(stdout).toBe('');
+    expect(await compileBlocks(dir)).toBe('');
   }, 300_000);
 
   for (const framework of ['express', 'fastify', 'koa', 'hono']) {

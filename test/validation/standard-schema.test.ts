@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { fc, test } from '@fast-check/vitest';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,8 @@ import { openApiDocument } from '../../src/openapi/document.js';
 import { decodeJsonBody, decodeJsonBytes } from '../../src/validation/decode-body.js';
 import { decodeQuery } from '../../src/validation/decode-query.js';
 import { recordingLogger, type Sent, send } from '../core/send.js';
-import { LIBRARIES, notesApp, valibot, valibotConverter } from './four-validators.js';
+import { compileBlocks, writeBlocks } from '../support/doc-blocks.js';
+import { BLOCKS, LIBRARIES, notesApp, valibotConverter } from './four-validators.js';
 
 const BARE = { 'content-type': 'application/json' };
 const DOCUMENT = { 'content-type': 'application/vnd.api+json' };
@@ -163,6 +165,18 @@ describe('one API declared with io-ts, zod, valibot and arktype', () => {
   );
 });
 
+describe('the four blocks of docs/validation.md', () => {
+  it('compile under tsc --strict, each handler typed from its own schemas', async () => {
+    expect([...BLOCKS.keys()]).toEqual(LIBRARIES.map((library) => `${library}.ts`));
+    const dir = writeBlocks(import.meta.dirname, '.validation-tsc-', BLOCKS);
+    try {
+      expect(await compileBlocks(dir)).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
+
 describe('a Standard Schema validator in a route', () => {
   it('is refused at registration, naming the route, when it can give no JSON Schema', () => {
     const app = createApp({ logger: recordingLogger() });
@@ -170,7 +184,7 @@ describe('a Standard Schema validator in a route', () => {
       app.route({
         method: 'POST',
         path: '/notes',
-        body: { codec: valibot.body, type: 'notes' },
+        body: { codec: v.strictObject({ title: v.string() }), type: 'notes' },
         handler: () => json(204, undefined),
       }),
     ).toThrow(
