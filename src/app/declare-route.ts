@@ -6,6 +6,8 @@ import type {
   AnyCodec,
   ListedCodecs,
   ListedResponseSpec,
+  ResourceBody,
+  ResourceSchema,
   RouteAuth,
   RouteDefinition,
   RouteDeprecation,
@@ -132,9 +134,12 @@ export function declareRoute(definition: RouteDefinition, options: DeclareOption
     if (!/^[1-5]\d\d$/.test(status))
       fail(`responses has a status that is not an HTTP status code: ${status}`);
     if (typeof spec?.description !== 'string') fail(`responses[${status}].description must be a string`);
+    const where = `responses[${status}].body`;
     responses[status] = isStandardSchema(spec.body)
-      ? { ...spec, body: listed(spec.body, `responses[${status}].body`, 'output') }
-      : (spec as ListedResponseSpec);
+      ? { ...spec, body: listed(spec.body, where, 'output') }
+      : isResourceBody(spec.body)
+        ? { ...spec, body: listedResources(spec.body, where, listed) }
+        : (spec as ListedResponseSpec);
   }
   const use = (definition.use ?? []) as readonly Middleware[];
   if (!Array.isArray(use) || use.some((layer) => typeof layer !== 'function'))
@@ -223,6 +228,31 @@ function codecsOf(
     result[name] = listed(codec, `${what}.${name}`);
   }
   return result;
+}
+
+function isResourceBody(body: unknown): body is ResourceBody {
+  return typeof body === 'object' && body !== null && ('resource' in body || 'collection' in body);
+}
+
+/**
+ * Typed resources as `app.routes()` lists them: a validator's id by its input side (the text a path
+ * and `data.id` carry), its attributes by its output side (what a response holds).
+ */
+function listedResources(
+  body: ResourceBody,
+  where: string,
+  listed: (schema: unknown, what: string, io?: 'input' | 'output') => AnyCodec,
+): ResourceBody<AnyCodec> {
+  const each = ({ id, attributes, ...resource }: ResourceSchema, at: string): ResourceSchema<AnyCodec> => ({
+    ...resource,
+    ...(id === undefined ? {} : { id: listed(id, `${at}.id`) }),
+    attributes: listed(attributes, `${at}.attributes`, 'output'),
+  });
+  const included = body.included?.map((resource, i) => each(resource, `${where}.included[${i}]`));
+  const rest = included === undefined ? {} : { included };
+  return 'resource' in body
+    ? { resource: each(body.resource, `${where}.resource`), ...rest }
+    : { collection: each(body.collection, `${where}.collection`), ...rest };
 }
 
 /** The `deprecation` layer a route's `deprecated` field builds; its options are checked here, at start-up. */

@@ -38,20 +38,23 @@ export interface BodySpec<A, P extends string = string> {
 export type DocumentKind = 'resource' | 'collection' | 'errors' | 'meta' | 'empty';
 
 /**
- * A JSON:API resource type as an API description names it: its `type`, the codec of its attributes
- * (a `strictObject`; an attribute not always sent is optional) and its relationships, by name, with
- * the resource type each names (`many` for a to-many one). See `rest-conventions/openapi`.
+ * A JSON:API resource type as an API description names it: its `type`, the codec (or Standard
+ * Schema validator) of its attributes (a `strictObject`; an attribute not always sent is optional)
+ * and its relationships, by name, with the resource type each names (`many` for a to-many one). See
+ * `rest-conventions/openapi`. `S` is what its schemas are: `AnyCodec` once a route is registered.
  */
-export interface ResourceSchema {
+export interface ResourceSchema<S = AnySchema> {
   readonly type: string;
   /**
    * The codec of the resource's id as text (`numericId()`, `stringId(...)` from
-   * `rest-conventions/validation`): the document gives the resource object's `id` member its schema (a
-   * string, JSON:API 1.0 "Identification"). Declare the same codec as the `params` of the routes whose
-   * path names the resource (`/books/{id}`), and both are described alike. Default: any string.
+   * `rest-conventions/validation`, or a validator of the text): the document gives the resource
+   * object's `id` member its schema (a string, JSON:API 1.0 "Identification"; a validator's input
+   * side). Declare the same codec as the `params` of the routes whose path names the resource
+   * (`/books/{id}`), and both are described alike. Default: any string.
    */
-  readonly id?: AnyCodec;
-  readonly attributes: AnyCodec;
+  readonly id?: S;
+  /** The attributes' codec; a validator's output side, as a response holds it. */
+  readonly attributes: S;
   readonly relationships?: Readonly<Record<string, { readonly type: string; readonly many?: boolean }>>;
 }
 
@@ -59,9 +62,9 @@ export interface ResourceSchema {
  * A JSON:API document of typed resources: one (`resource`) or a page of them (`collection`), and the
  * types its `included` member may hold.
  */
-export type ResourceBody =
-  | { readonly resource: ResourceSchema; readonly included?: readonly ResourceSchema[] }
-  | { readonly collection: ResourceSchema; readonly included?: readonly ResourceSchema[] };
+export type ResourceBody<S = AnySchema> =
+  | { readonly resource: ResourceSchema<S>; readonly included?: readonly ResourceSchema<S>[] }
+  | { readonly collection: ResourceSchema<S>; readonly included?: readonly ResourceSchema<S>[] };
 
 /** One documented response of a route. */
 export interface ResponseSpec {
@@ -88,7 +91,7 @@ export interface ResponseSpec {
 
 /** A documented response as `app.routes()` lists it: a Standard Schema validator as its io-ts codec. */
 export interface ListedResponseSpec extends Omit<ResponseSpec, 'body'> {
-  readonly body?: AnyCodec | DocumentKind | ResourceBody;
+  readonly body?: AnyCodec | DocumentKind | ResourceBody<AnyCodec>;
 }
 
 /** Who may call a route: anyone, any authenticated caller, or a caller holding every listed scope. */

@@ -20,7 +20,7 @@ export function embedded(codec: AnyCodec, where: string): JsonSchema {
 }
 
 /** Whether a documented body is typed resources (not a codec, not a document kind). */
-export function isResourceBody(body: DocumentedBody): body is ResourceBody {
+export function isResourceBody(body: DocumentedBody): body is ResourceBody<AnyCodec> {
   return typeof body === 'object' && ('resource' in body || 'collection' in body);
 }
 
@@ -36,7 +36,7 @@ function identifier(type: string): JsonSchema {
  * A resource object's `id` member: the schema of the resource's id codec, which must describe a string
  * (JSON:API 1.0 "Identification"), or any string when it names none.
  */
-function idSchema(resource: ResourceSchema, where: string): JsonSchema {
+function idSchema(resource: ResourceSchema<AnyCodec>, where: string): JsonSchema {
   if (resource.id === undefined) return { type: 'string' };
   const schema = embedded(resource.id, `${where}: ${resource.type} id`);
   if (schema.type !== 'string')
@@ -47,7 +47,11 @@ function idSchema(resource: ResourceSchema, where: string): JsonSchema {
 }
 
 /** `<Type>Resource`: the resource object, its attributes and relationships typed. */
-function resourceRef(resource: ResourceSchema, registry: ComponentRegistry, where: string): JsonSchema {
+function resourceRef(
+  resource: ResourceSchema<AnyCodec>,
+  registry: ComponentRegistry,
+  where: string,
+): JsonSchema {
   const name = pascalCase(resource.type);
   const attributes = registry.add(`${name}Attributes`, embedded(resource.attributes, where));
   const relationships = Object.entries(resource.relationships ?? {}).map(([relation, related]) => {
@@ -74,7 +78,7 @@ function resourceRef(resource: ResourceSchema, registry: ComponentRegistry, wher
 
 /** The `$ref` of a typed single-resource or collection document. */
 export function resourceDocumentRef(
-  body: ResourceBody,
+  body: ResourceBody<AnyCodec>,
   registry: ComponentRegistry,
   where: string,
 ): JsonSchema {

@@ -194,6 +194,21 @@ describe('a Standard Schema validator in a route', () => {
     );
   });
 
+  it('is refused in a typed resource of a response, naming where', () => {
+    const app = createApp({ logger: recordingLogger() });
+    const notes = { type: 'notes', id: z.string(), attributes: v.strictObject({ title: v.string() }) };
+    expect(() =>
+      app.route({
+        method: 'GET',
+        path: '/notes',
+        responses: { 200: { description: 'Notes', body: { collection: notes } } },
+        handler: () => json(200, { data: [] }),
+      }),
+    ).toThrow(
+      /^Route GET \/notes: responses\[200\]\.body\.collection\.attributes: the valibot schema gives no JSON Schema/,
+    );
+  });
+
   it('is refused when its JSON Schema is not 2020-12', () => {
     const app = createApp({
       logger: recordingLogger(),
