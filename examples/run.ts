@@ -1,10 +1,10 @@
-/** `npm run example -- express|fastify|koa|hono`: one framework example on PORT (default 3000). */
-import { EXAMPLES, type ExampleName, serveExample } from './bookshop/serve-example.js';
+/** `npm run example -- express|fastify|koa|hono|zod`: one framework example on PORT (default 3000). */
+import { ALL_EXAMPLES, type ExampleName, serveExample } from './bookshop/serve-example.js';
 import { configFromEnv } from './reference-app/config.js';
 
 const name = process.argv[2] as ExampleName;
-if (!EXAMPLES.includes(name)) {
-  process.stderr.write(`usage: npm run example -- ${EXAMPLES.join('|')}\n`);
+if (!ALL_EXAMPLES.includes(name)) {
+  process.stderr.write(`usage: npm run example -- ${ALL_EXAMPLES.join('|')}\n`);
   process.exit(2);
 }
 const config = configFromEnv();

@@ -1,4 +1,7 @@
-/** Starts one of the four framework examples on a node server (`npm run example -- <framework>`). */
+/**
+ * Starts one of the four framework examples, or the zod one (Hono with zod schemas), on a node
+ * server (`npm run example -- <name>`).
+ */
 import http from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { expressShop } from '../express/server.js';
@@ -7,9 +10,13 @@ import { honoShop } from '../hono/server.js';
 import { koaShop } from '../koa/server.js';
 import type { Config } from '../reference-app/config.js';
 import { listen, type ServedServer } from '../reference-app/serve.js';
+import { zodShop } from '../zod/server.js';
 
+/** The bookshop written the way of each framework, with the library's codecs. */
 export const EXAMPLES = ['express', 'fastify', 'koa', 'hono'] as const;
-export type ExampleName = (typeof EXAMPLES)[number];
+/** Every example `npm run example` serves. */
+export const ALL_EXAMPLES = [...EXAMPLES, 'zod'] as const;
+export type ExampleName = (typeof ALL_EXAMPLES)[number];
 
 export async function serveExample(name: ExampleName, config: Config, port: number): Promise<ServedServer> {
   switch (name) {
@@ -19,6 +26,8 @@ export async function serveExample(name: ExampleName, config: Config, port: numb
       return listen(http.createServer(koaShop(config).callback()), port);
     case 'hono':
       return listen(http.createServer(getRequestListener(honoShop(config).fetch)), port);
+    case 'zod':
+      return listen(http.createServer(getRequestListener(zodShop(config).fetch)), port);
     case 'fastify': {
       const app = await fastifyShop(config);
       await app.listen({ port, host: '::' });

@@ -32,7 +32,7 @@ function withHeaders(
   return new Response(status === 304 || status === 204 ? null : response.body, { status, headers });
 }
 
-function withRequest(request: Request, edit: (headers: Headers) => void): Request {
+export function withRequest(request: Request, edit: (headers: Headers) => void): Request {
   const headers = new Headers(request.headers);
   edit(headers);
   return new Request(request, { headers });
