@@ -1,8 +1,7 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Served, serve } from '../../examples/reference-app/serve.js';
 import { bearer, referenceApp } from '../support/reference-app.js';
@@ -11,6 +10,7 @@ import {
   documentOperations,
   strictDiagnostics,
   withoutComments,
+  writeOpenapiTypes,
 } from './typed-client/generated-clients.js';
 
 const CALLS_MODULE = './typed-client/reference-calls.ts';
@@ -38,7 +38,7 @@ describe('a typed client generated from the served document (openapi-typescript,
     baseUrl = `http://127.0.0.1:${served.port}`;
     dir = await mkdtemp(path.join(tmpdir(), 'typed-client-'));
     const document = await (await fetch(`${baseUrl}/openapi.json`)).json();
-    await writeFile(path.join(dir, 'reference-api.d.ts'), astToString(await openapiTS(document)));
+    await writeOpenapiTypes(document, path.join(dir, 'reference-api.d.ts'));
   });
   afterAll(async () => {
     await served.close();

@@ -1,9 +1,12 @@
 /**
- * What the generated-client tests share: the strict compile every generated client and the code
- * calling it must pass, the check that the calling code casts nothing, and the operations a document
- * declares, which each client must call.
+ * What the generated-client tests share: the generators, the strict compile every generated client
+ * and the code calling it must pass, the check that the calling code casts nothing, and the
+ * operations a document declares, which each client must call.
  */
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createClient } from '@hey-api/openapi-ts';
+import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 
 /** `tsc --strict` (and `noUncheckedIndexedAccess`) over `roots`: each diagnostic as `file:line message`. */
@@ -54,4 +57,26 @@ export function documentOperations(document: {
         .map((m) => `${m.toUpperCase()} ${p}`),
     )
     .sort();
+}
+
+/** Writes openapi-typescript's types of `document` (its `paths`, for openapi-fetch) to `file`. */
+export async function writeOpenapiTypes(document: object, file: string): Promise<void> {
+  await writeFile(file, astToString(await openapiTS(document as Parameters<typeof openapiTS>[0])));
+}
+
+/** Generates @hey-api/openapi-ts's fetch client of `document` into `dir` (`sdk.gen.ts`, `client.gen.ts`, ...). */
+export async function writeHeyApiClient(document: object, dir: string): Promise<void> {
+  await createClient({
+    input: document,
+    output: { path: dir },
+    plugins: ['@hey-api/client-fetch'],
+    logs: { level: 'silent' },
+  } as Parameters<typeof createClient>[0]);
+}
+
+/** The `.ts` files under `dir`, generated clients' included. */
+export async function tsFiles(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true }))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(dir, f));
 }

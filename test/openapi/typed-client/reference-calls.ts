@@ -9,12 +9,7 @@
 import createClient from 'openapi-fetch';
 import { expect } from 'vitest';
 import type { paths } from '#reference-api';
-
-/** The value, or a failure naming what was missing (narrows without a cast). */
-function present<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what}: no data (the response was not a documented success)`);
-  return value;
-}
+import { present } from './present.js';
 
 export interface Callers {
   readonly baseUrl: string;
