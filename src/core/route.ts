@@ -1,6 +1,7 @@
 import type * as t from 'io-ts';
 import type { ApiResponse, Context, Middleware, Principal, RouteFacts, Variables } from '../http/types.js';
 import type { OperationContract } from './contract.js';
+import type { DocumentKind, ResourceBody } from './resource-bodies.js';
 import type { ParamsOf } from './route-pattern.js';
 import type {
   AnyCodec,
@@ -12,6 +13,7 @@ import type {
   StandardSchemaV1,
 } from './route-schemas.js';
 
+export type { DocumentKind, ResourceBody, ResourceSchema } from './resource-bodies.js';
 export type { AnyCodec, AnySchema, ListedCodecs, OutputOf } from './route-schemas.js';
 
 /** Codecs for some or all of a pattern's `{params}`, by name; the others stay strings. */
@@ -33,38 +35,6 @@ export interface BodySpec<A, P extends string = string> {
   /** Example attributes, shown in the API description (they must decode with `codec`). */
   readonly example?: A;
 }
-
-/** The JSON:API document kinds a response may carry, when no codec describes its body. */
-export type DocumentKind = 'resource' | 'collection' | 'errors' | 'meta' | 'empty';
-
-/**
- * A JSON:API resource type as an API description names it: its `type`, the codec (or Standard
- * Schema validator) of its attributes (a `strictObject`; an attribute not always sent is optional)
- * and its relationships, by name, with the resource type each names (`many` for a to-many one). See
- * `rest-conventions/openapi`. `S` is what its schemas are: `AnyCodec` once a route is registered.
- */
-export interface ResourceSchema<S = AnySchema> {
-  readonly type: string;
-  /**
-   * The codec of the resource's id as text (`numericId()`, `stringId(...)` from
-   * `rest-conventions/validation`, or a validator of the text): the document gives the resource
-   * object's `id` member its schema (a string, JSON:API 1.0 "Identification"; a validator's input
-   * side). Declare the same codec as the `params` of the routes whose path names the resource
-   * (`/books/{id}`), and both are described alike. Default: any string.
-   */
-  readonly id?: S;
-  /** The attributes' codec; a validator's output side, as a response holds it. */
-  readonly attributes: S;
-  readonly relationships?: Readonly<Record<string, { readonly type: string; readonly many?: boolean }>>;
-}
-
-/**
- * A JSON:API document of typed resources: one (`resource`) or a page of them (`collection`), and the
- * types its `included` member may hold.
- */
-export type ResourceBody<S = AnySchema> =
-  | { readonly resource: ResourceSchema<S>; readonly included?: readonly ResourceSchema<S>[] }
-  | { readonly collection: ResourceSchema<S>; readonly included?: readonly ResourceSchema<S>[] };
 
 /** One documented response of a route. */
 export interface ResponseSpec {
