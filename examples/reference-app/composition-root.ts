@@ -51,6 +51,7 @@ function limiterFrom(config: Config, store: RateLimitStore): Limiter {
   return rateLimit({
     policies: [{ name: 'default', quota: limits.max, windowSeconds: limits.windowSeconds }],
     store,
+    timeoutMs: limits.storeTimeoutMs,
     onStoreError: limits.onStoreError,
   });
 }
@@ -58,6 +59,7 @@ limiterFrom.inject = ['config', 'rateLimitStore'] as const;
 
 /** Every feature's routes, from their dependencies, in the order they are registered. */
 function featureRoutes(
+  config: Config,
   bookStore: BookStore,
   orderStore: OrderStore,
   userStore: UserStore,
@@ -65,7 +67,8 @@ function featureRoutes(
   idempotencyStore: IdempotencyStore,
   readinessChecks: readonly ReadinessCheck[],
 ) {
-  const deps = { bookStore, orderStore, userStore, standardStore, idempotencyStore, readinessChecks };
+  const keyedWrites = { store: idempotencyStore, storeTimeoutMs: config.idempotencyStoreTimeoutMs };
+  const deps = { bookStore, orderStore, userStore, standardStore, keyedWrites, readinessChecks };
   return [
     ...healthRoutes(deps),
     ...booksRoutes(deps),
@@ -75,6 +78,7 @@ function featureRoutes(
   ];
 }
 featureRoutes.inject = [
+  'config',
   'bookStore',
   'orderStore',
   'userStore',

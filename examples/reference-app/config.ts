@@ -48,6 +48,11 @@ export interface Config {
    * The Redis and PostgreSQL stores enforce per-owner budgets only.
    */
   readonly idempotencyLimits: { readonly maxEntries?: number; readonly maxBytes?: number };
+  /**
+   * The bound on each idempotency store call (`IDEMPOTENCY_STORE_TIMEOUT_MS`, default 2 000): past
+   * it the keyed request answers 503 with nothing executed.
+   */
+  readonly idempotencyStoreTimeoutMs: number;
   /** Namespace of this app's data in shared stores: Redis key prefix, PostgreSQL table prefix. */
   readonly storePrefix: string;
   /** How long a SIGTERM/SIGINT waits for requests in flight before cutting them (`SHUTDOWN_TIMEOUT`, s). */
@@ -64,6 +69,8 @@ export interface Config {
     readonly max: number;
     readonly windowSeconds: number;
     readonly store: 'memory' | 'redis';
+    /** The bound on each store call (`RATE_LIMIT_TIMEOUT_MS`, default 200), then `onStoreError`. */
+    readonly storeTimeoutMs: number;
     /** When the store fails: let requests through (`open`, default) or refuse them with 503 (`closed`). */
     readonly onStoreError: 'open' | 'closed';
   };
@@ -183,6 +190,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: positiveInteger('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10),
     idempotencyStore,
     idempotencyLimits,
+    idempotencyStoreTimeoutMs: positiveInteger(
+      'IDEMPOTENCY_STORE_TIMEOUT_MS',
+      env.IDEMPOTENCY_STORE_TIMEOUT_MS,
+      2_000,
+    ),
     storePrefix: storePrefix(env.STORE_PREFIX),
     shutdownTimeoutSeconds: positiveInteger('SHUTDOWN_TIMEOUT', env.SHUTDOWN_TIMEOUT, 10),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
@@ -191,6 +203,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       max: positiveInteger('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX, 1000),
       windowSeconds: positiveInteger('RATE_LIMIT_WINDOW', env.RATE_LIMIT_WINDOW, 60),
       store: choice('RATE_LIMIT_STORE', env.RATE_LIMIT_STORE, ['memory', 'redis'] as const, 'memory'),
+      storeTimeoutMs: positiveInteger('RATE_LIMIT_TIMEOUT_MS', env.RATE_LIMIT_TIMEOUT_MS, 200),
       onStoreError: choice(
         'RATE_LIMIT_ON_STORE_ERROR',
         env.RATE_LIMIT_ON_STORE_ERROR,

@@ -1,7 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createReferenceApp } from '../../examples/reference-app/composition-root.js';
 import { configFromEnv } from '../../examples/reference-app/config.js';
 import { connectInfrastructure } from '../../examples/reference-app/infrastructure.js';
+import { memoryIdempotencyStore } from '../../src/idempotency/index.js';
+import { memoryRateLimitStore } from '../../src/ratelimit/index.js';
 import { nodeClient } from '../support/clients.js';
 import { bearer, memoryLogger } from '../support/reference-app.js';
 
@@ -119,6 +122,64 @@ describe('the reference app’s idempotency store budgets', () => {
     } finally {
       await client.close();
       await infrastructure.close();
+    }
+  });
+});
+
+describe('the reference app’s store call bounds', () => {
+  it('bounds idempotency store calls at 2 s and rate-limit store calls at 200 ms unless told otherwise', () => {
+    const config = configFromEnv({});
+    expect(config.idempotencyStoreTimeoutMs).toBe(2_000);
+    expect(config.rateLimit.storeTimeoutMs).toBe(200);
+    const set = configFromEnv({ IDEMPOTENCY_STORE_TIMEOUT_MS: '30000', RATE_LIMIT_TIMEOUT_MS: '1500' });
+    expect(set.idempotencyStoreTimeoutMs).toBe(30_000);
+    expect(set.rateLimit.storeTimeoutMs).toBe(1_500);
+  });
+
+  it.each([
+    [{ IDEMPOTENCY_STORE_TIMEOUT_MS: '0' }, /IDEMPOTENCY_STORE_TIMEOUT_MS must be a positive integer/],
+    [{ RATE_LIMIT_TIMEOUT_MS: 'soon' }, /RATE_LIMIT_TIMEOUT_MS must be a positive integer/],
+  ])('refuses %o at start-up with a TypeError naming the variable', (env, message) => {
+    expect(() => configFromEnv(env)).toThrow(TypeError);
+    expect(() => configFromEnv(env)).toThrow(message);
+  });
+
+  it('bounds each store call as told: a keyed write behind a 300 ms claim is refused at 50 ms, a read behind a 300 ms decision is decided within 5 s', async () => {
+    // Timers fire in the order of their ends, whatever the machine's load: 50 ms before 300 ms, and
+    // 300 ms before the defaults would have (200 ms for the limiter would have failed this read open).
+    const slow =
+      <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+      async (...args: A) => {
+        await sleep(300);
+        return call(...args);
+      };
+    const idempotencyStore = memoryIdempotencyStore();
+    const rateLimitStore = memoryRateLimitStore();
+    const config = configFromEnv({ IDEMPOTENCY_STORE_TIMEOUT_MS: '50', RATE_LIMIT_TIMEOUT_MS: '5000' });
+    const client = await nodeClient(
+      createReferenceApp(config, memoryLogger(), {
+        // Not `inProcess`: stores that answer from memory and cannot hang are not bounded.
+        idempotencyStore: {
+          ...idempotencyStore,
+          inProcess: false,
+          claim: slow(idempotencyStore.claim.bind(idempotencyStore)),
+        },
+        rateLimitStore: { consume: slow(rateLimitStore.consume.bind(rateLimitStore)) },
+      }),
+    );
+    try {
+      const authorization = await bearer('1');
+      const read = await client.request('GET', '/books', { headers: { authorization } });
+      expect(read.status).toBe(200);
+      expect(read.headers.ratelimit).toMatch(/^"default";r=\d+;t=\d+$/);
+      const write = await client.request('POST', '/orders', {
+        headers: { 'content-type': 'application/json', authorization, 'idempotency-key': '"k"' },
+        body: JSON.stringify({ bookId: 1, quantity: 1 }),
+      });
+      expect(write.status).toBe(503);
+      expect(write.body.errors[0].code).toBe('idempotency-store-unavailable');
+    } finally {
+      await client.close();
     }
   });
 });

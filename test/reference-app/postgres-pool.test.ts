@@ -31,7 +31,9 @@ describe.runIf(available)('keyed POST /orders on PostgreSQL with a small pool', 
       migrations: [...dataMigrations(prefix), idempotencyMigration(table)],
     });
     const { app } = referenceApp(
-      { STORE_PREFIX: prefix },
+      // The store call bound raised from 2 s: this is about a full pool never deadlocking, and on a
+      // loaded machine the last of 12 requests sharing 2 connections can wait longer than 2 s.
+      { STORE_PREFIX: prefix, IDEMPOTENCY_STORE_TIMEOUT_MS: '60000' },
       {
         ...postgresDataStores(pool, prefix),
         idempotencyStore: postgresIdempotencyStore({ pool, table, transactional: true }),

@@ -53,6 +53,9 @@ describe.skipIf(!available)('REDIS_WAIT_REPLICAS=1 on a Redis whose replica neve
       RATE_LIMIT_STORE: 'redis',
       REDIS_WAIT_REPLICAS: '1',
       RATE_LIMIT_MAX: '1000000',
+      // 2 s, not the default 200 ms: a loaded machine can delay a decision on a connection of its
+      // own past 200 ms, but not past 2 s, while one queued behind the 40 WAITs waits up to 4 s.
+      RATE_LIMIT_TIMEOUT_MS: '2000',
       STORE_PREFIX: prefix,
     });
     const { url, logger } = app;
@@ -66,10 +69,10 @@ describe.skipIf(!available)('REDIS_WAIT_REPLICAS=1 on a Redis whose replica neve
       };
       // Warm: the first request compiles what later ones reuse.
       await (await fetch(`${url}/books`, { headers: { authorization: token } })).arrayBuffer();
-      // 20 keyed writes at once: each completion's WAIT holds the idempotency connection 100 ms,
+      // 40 keyed writes at once: each completion's WAIT holds the idempotency connection 100 ms,
       // one after the other.
       const writes = Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
+        Array.from({ length: 40 }, (_, i) =>
           timed(() =>
             fetch(`${url}/orders`, {
               method: 'POST',
@@ -99,10 +102,10 @@ describe.skipIf(!available)('REDIS_WAIT_REPLICAS=1 on a Redis whose replica neve
       }
       const written = await writes;
       for (const { response } of written) expect(response.status).toBe(201);
-      // The completions waited: the last of them answered after most of 20 × 100 ms.
-      expect(Math.max(...written.map((w) => w.ms))).toBeGreaterThan(1_000);
+      // The completions waited: the last of them answered after most of 40 × 100 ms.
+      expect(Math.max(...written.map((w) => w.ms))).toBeGreaterThan(2_000);
       // Every read was decided: RateLimit fields, so its store call answered within the limiter's
-      // 200 ms bound (behind a WAIT it would wait 100 ms for each one queued before it, and fail
+      // 2 s bound (behind the WAITs it would wait 100 ms for each one queued before it, and fail
       // open). Their times are not asserted: a loaded machine stretches them, not the queue.
       expect(ratelimits.length).toBeGreaterThan(5);
       for (const ratelimit of ratelimits) expect(ratelimit).not.toBeNull();
@@ -116,7 +119,7 @@ describe.skipIf(!available)('REDIS_WAIT_REPLICAS=1 on a Redis whose replica neve
       // A completion past the store's 2 s bound answers its client while its WAIT still holds the
       // idempotency connection; a PING queued behind such WAITs misses readiness's 1 s, so the
       // instance is ready once they have drained (each lasts 100 ms, up to a Redis cron tick more).
-      await until('readiness once the queued WAITs have drained', 20 * 200, async () => {
+      await until('readiness once the queued WAITs have drained', 40 * 200, async () => {
         const ready = await fetch(`${url}/health/ready`);
         await ready.arrayBuffer();
         return ready.status === 200;

@@ -9,7 +9,7 @@ import {
 } from 'rest-conventions/core';
 import { dataDocument, defineResourceType, toOne } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
-import { type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
+import { type IdempotencyOptions, idempotency } from 'rest-conventions/idempotency';
 import { ownedResource } from 'rest-conventions/ownership';
 import { bodyPointer, integer, positiveInteger, strictObject } from 'rest-conventions/validation';
 import type { BookStore } from '../books/book-store.js';
@@ -62,7 +62,8 @@ export const OrderChange = strictObject({ quantity: integer({ min: 1, max: 100 }
 export interface OrdersDeps {
   readonly orderStore: OrderStore;
   readonly bookStore: BookStore;
-  readonly idempotencyStore: IdempotencyStore;
+  /** The idempotency options every keyed route shares: the store and its call bound. */
+  readonly keyedWrites: Pick<IdempotencyOptions, 'store' | 'storeTimeoutMs'>;
 }
 
 /**
@@ -70,7 +71,7 @@ export interface OrdersDeps {
  * `Idempotency-Key`; `PATCH` requires `If-Match` (optimistic concurrency).
  */
 export function ordersRoutes(deps: OrdersDeps) {
-  const { orderStore: orders, bookStore: books, idempotencyStore } = deps;
+  const { orderStore: orders, bookStore: books, keyedWrites } = deps;
   // Another user's order is indistinguishable from an absent one: always the same 404.
   const ownOrder = ownedResource({
     noun: 'order',
@@ -124,7 +125,7 @@ export function ordersRoutes(deps: OrdersDeps) {
           },
         },
       },
-      use: [idempotency({ store: idempotencyStore })],
+      use: [idempotency(keyedWrites)],
       handler: async (ctx) => {
         const input = ctx.body;
         // The book is read through the write's transaction when there is one: one connection per request.
@@ -163,7 +164,7 @@ export function ordersRoutes(deps: OrdersDeps) {
           headers: { ETag: ORDER_ETAG },
         },
       },
-      use: [idempotency({ store: idempotencyStore }), writable],
+      use: [idempotency(keyedWrites), writable],
       handler: (ctx) => {
         const checked = ctx.var.entity;
         const { quantity } = ctx.body;

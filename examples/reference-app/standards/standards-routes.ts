@@ -10,7 +10,7 @@ import {
 } from 'rest-conventions/core';
 import { dataDocument, defineResourceType } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
-import { type IdempotencyStore, idempotency } from 'rest-conventions/idempotency';
+import { type IdempotencyOptions, idempotency } from 'rest-conventions/idempotency';
 import { bodyPointer, nullable, oneOf, strictObject, text, withSchema } from 'rest-conventions/validation';
 import { versioning } from 'rest-conventions/versioning';
 import { compareAndSet } from '../concurrency/compare-and-set.js';
@@ -104,7 +104,8 @@ function standardDocument(standard: Standard) {
 
 export interface StandardsDeps {
   readonly standardStore: StandardStore;
-  readonly idempotencyStore: IdempotencyStore;
+  /** The idempotency options every keyed route shares: the store and its call bound. */
+  readonly keyedWrites: Pick<IdempotencyOptions, 'store' | 'storeTimeoutMs'>;
 }
 
 const READ = { scopes: ['standards:read'] } as const;
@@ -141,7 +142,7 @@ const WRITE = { scopes: ['standards:write'] } as const;
 
 /** The standards collection under `/api/v1/standards/` (docs/envelope.md, docs/caching.md). */
 export function standardsRoutes(deps: StandardsDeps) {
-  const { standardStore: standards, idempotencyStore } = deps;
+  const { standardStore: standards, keyedWrites } = deps;
   // The live standard, loaded once for the validators and the handler; anything else is a 404. A
   // keyed PATCH loads through its claim's transaction: one connection from claim to completion.
   const live = async (ctx: Context<{ readonly standard_id: string }>): Promise<Standard> => {
@@ -259,7 +260,7 @@ export function standardsRoutes(deps: StandardsDeps) {
         },
         409: { description: 'A standard with this code exists', body: 'errors' },
       },
-      use: [v1, idempotency({ store: idempotencyStore, required: true })],
+      use: [v1, idempotency({ ...keyedWrites, required: true })],
       handler: async (ctx) => {
         const standard = written(await standards.create(ctx.body, ctx), ctx);
         return created(`${STANDARDS_PATH}${standard.id}`, standardDocument(standard));
@@ -294,7 +295,7 @@ export function standardsRoutes(deps: StandardsDeps) {
           },
         },
       },
-      use: [v1, idempotency({ store: idempotencyStore }), writable],
+      use: [v1, idempotency(keyedWrites), writable],
       handler: (ctx) => {
         const checked = ctx.var.entity;
         return compareAndSet(
