@@ -3,7 +3,7 @@
  * that hold few, so that no single site (nor a handful) can take every slot of a server. The
  * decision is on plain numbers; `boundedServer` counts (docs/security.md, "Connection shares").
  */
-import type http from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { addressGroup, parseIp } from '../ratelimit/client-address.js';
 
@@ -56,7 +56,7 @@ export function admitsConnection(shares: ConnectionShares, open: number, groupOp
  * Connections per address group and the reserved slots (`admitsConnection`): a connection refused is
  * destroyed at once, before node reads a byte of it (as node does past `maxConnections`).
  */
-export function shareConnections(server: http.Server, shares: ConnectionShares, ipv6Prefix: number): void {
+export function shareConnections(server: Server, shares: ConnectionShares, ipv6Prefix: number): void {
   const held = new Map<string, number>();
   let open = 0;
   server.on('connection', (socket: Socket) => {

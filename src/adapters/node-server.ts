@@ -3,7 +3,7 @@
  * the node adapter's own (`createNodeServer`), or an Express app, Koa's `callback()`, Fastify's
  * handler (`serverFactory`), `@hono/node-server`'s listener. Only node:http is imported here.
  */
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { DEFAULT_IPV6_PREFIX } from '../ratelimit/key.js';
@@ -152,7 +152,7 @@ interface Drain {
   readonly sockets: Set<Socket>;
 }
 
-const drains = new WeakMap<http.Server, Drain>();
+const drains = new WeakMap<Server, Drain>();
 
 /**
  * Once the server drains, every response whose head is not written yet ends its keep-alive
@@ -187,10 +187,10 @@ function startDraining(drain: Drain): void {
  *
  * @example boundedServer(expressApp).listen(3000)
  */
-export function boundedServer(listener: RequestListener, options: NodeServerOptions = {}): http.Server {
+export function boundedServer(listener: RequestListener, options: NodeServerOptions = {}): Server {
   const limits = nodeServerLimits(options);
   const drain: Drain = { draining: false, sockets: new Set() };
-  const server = http.createServer(
+  const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
@@ -225,7 +225,7 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
  * @example process.once('SIGTERM', () => closeGracefully(server).then(() => process.exit(0)))
  */
 export function closeGracefully(
-  server: http.Server,
+  server: Server,
   options: { readonly timeoutMs?: number } = {},
 ): Promise<'drained' | 'timed-out'> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;

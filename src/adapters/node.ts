@@ -2,8 +2,7 @@
  * node:http adapter: `createNodeServer(app, options)`, or `http.createServer(toNodeHandler(app))`.
  * The core never sees IncomingMessage.
  */
-import type http from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { App } from '../app/app.js';
 import { bodyBytes, fieldsOf } from '../core/response.js';
 import { originForm } from '../http/request-target.js';
@@ -187,6 +186,6 @@ export function toNodeHandler(app: App): (req: IncomingMessage, res: ServerRespo
  *
  * @example createNodeServer(app, { bodyLimit: 1 << 20 }).listen(3000)
  */
-export function createNodeServer(app: App, options: NodeServerOptions = {}): http.Server {
+export function createNodeServer(app: App, options: NodeServerOptions = {}): Server {
   return boundedServer(toNodeHandler(app), options);
 }

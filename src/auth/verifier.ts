@@ -27,6 +27,24 @@ export type JwtKeyResolver = (
   token: { readonly payload: string | Uint8Array; readonly signature: string; readonly protected?: string },
 ) => unknown;
 
+/**
+ * A Web Crypto key (W3C Web Cryptography API, `CryptoKey`), as the consumer's own typings declare it:
+ * the type `crypto.subtle.importKey` resolves to (the DOM lib, `@types/node`), so that compiling the
+ * published declarations needs no DOM lib and no global `CryptoKey` (which `@types/node` 20 does not
+ * declare); the key's shape where no typings declare Web Crypto. Written out, not imported from jose:
+ * jose is an ES module only, whose types a CommonJS consumer's declarations cannot import plainly.
+ */
+type WebCryptoKey = typeof globalThis extends {
+  readonly crypto: { readonly subtle: { importKey(...args: never[]): Promise<infer Key> } };
+}
+  ? Key
+  : {
+      readonly type: string;
+      readonly algorithm: { readonly name: string };
+      readonly extractable: boolean;
+      readonly usages: readonly string[];
+    };
+
 /** A verified JWT claims set (RFC 7519 section 4): `sub` and `scope` are read, the rest kept. */
 export type JwtClaims = {
   readonly sub?: string;
@@ -36,7 +54,7 @@ export type JwtClaims = {
 
 export interface JwtVerifierOptions {
   /** A shared secret (HS*), a public key, or a key resolver such as jose's `createRemoteJWKSet`. */
-  readonly key: Uint8Array | CryptoKey | JwtKeyResolver;
+  readonly key: Uint8Array | WebCryptoKey | JwtKeyResolver;
   /** Accepted `alg` values. Required: `none` and unlisted algorithms are always refused. */
   readonly algorithms: readonly string[];
   readonly issuer?: string;

@@ -46,6 +46,14 @@ describe('the built package', () => {
     }
   });
 
+  it('maps each subpath to its declarations for a consumer resolving without exports (node10), as `types` does the root', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const mapped: Record<string, string[]> = manifest.typesVersions['*'];
+    expect(Object.keys(mapped).sort()).toEqual([...SUBPATHS].sort());
+    for (const subpath of SUBPATHS)
+      expect(mapped[subpath], subpath).toEqual([manifest.exports[`./${subpath}`].import.types]);
+  });
+
   it.each(['.', ...SUBPATHS])(
     'imports %s as ESM and requires it as CJS with the same export names',
     (subpath) => {
