@@ -5,6 +5,15 @@ import type { ApiResponse, Context, Middleware } from '../http/types.js';
 import { type CorsRequest, corsDecision } from './decision.js';
 import { type CorsOptions, corsPolicy } from './policy.js';
 
+/**
+ * What `before` hands on for a request without `Origin` (no script on another origin made it): one
+ * shared value, so the common case allocates nothing.
+ */
+const NO_ORIGIN: CorsRequest = Object.freeze({ method: '', origin: undefined, requestMethod: undefined });
+
+/** `Origin` among the members of a `Vary` value (RFC 9110 section 12.5.5), case-insensitively. */
+const VARIES_ON_ORIGIN = /(?:^|,)[ \t]*origin[ \t]*(?:,|$)/i;
+
 /** Headers of an answer to a preflight that no longer has a body. */
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'etag', 'last-modified'];
 
@@ -26,14 +35,23 @@ export function cors(options: CorsOptions): Middleware {
   const layer = defineMiddleware<Context, CorsRequest>({
     before: function readCorsRequest(ctx) {
       const { headers, method } = ctx.request;
+      const origin = headers.get('origin');
+      if (origin === undefined) return NO_ORIGIN;
       return {
         method,
-        origin: headers.get('origin'),
+        origin,
         requestMethod: method === 'OPTIONS' ? headers.get('access-control-request-method') : undefined,
       };
     },
     after: function addCorsHeaders(_ctx, response, request) {
       if (request === undefined) return response;
+      // corsDecision's no-origin answer, added in place: most requests (same origin, not a browser)
+      // carry no `Origin`, and should pay next to nothing for CORS.
+      if (request.origin === undefined) {
+        if (policy.anyOrigin) response.headers['access-control-allow-origin'] = '*';
+        else varyOnOrigin(response.headers);
+        return response;
+      }
       const decision = corsDecision(
         request,
         { status: response.status, allow: response.headers.allow },
@@ -70,6 +88,13 @@ export function cors(options: CorsOptions): Middleware {
           }),
     },
   });
+}
+
+/** `Vary` with `Origin` among its members, as `appendListHeader` would add it, without splitting it. */
+function varyOnOrigin(headers: Record<string, string>): void {
+  const current = headers.vary;
+  if (current === undefined || current === '') headers.vary = 'Origin';
+  else if (current.trim() !== '*' && !VARIES_ON_ORIGIN.test(current)) headers.vary = `${current}, Origin`;
 }
 
 /** The route table's answer to a preflight, as one: `204` with its headers and no body. */

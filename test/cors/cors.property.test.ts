@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/app.js';
+import { defineMiddleware } from '../../src/core/compose.js';
 import { created, json } from '../../src/core/response.js';
 import { cors } from '../../src/cors/index.js';
 import type { CorsOptions } from '../../src/cors/policy.js';
+import type { Middleware } from '../../src/http/types.js';
 import { recordingLogger, send } from '../core/send.js';
 import {
   type BrowserRequest,
@@ -173,6 +175,58 @@ describe('cors() against a model of the Fetch standard', () => {
           if (origin !== 'https://app.example') expect(allowOrigin).toBeUndefined();
         },
       ),
+    );
+  });
+
+  it('adds Origin to the Vary of an answer to a request without Origin exactly when it lacks it (property)', async () => {
+    // Model (RFC 9110 section 12.5.5): a Vary value is a list of field names or `*`; `Origin` is added
+    // once, after what is there, unless the list names it (in any case) or is `*`. The app around
+    // both layers adds its own members the same way.
+    const member = fc.constantFrom(
+      'Accept',
+      'origin',
+      'Origin',
+      'ORIGIN',
+      'Origin-Agent',
+      'X-Origin',
+      '*',
+      '',
+    );
+    const vary = fc.option(
+      fc
+        .array(fc.tuple(member, fc.constantFrom('', ' ', '\t')), { maxLength: 4 })
+        .map((members) => members.map(([name, space]) => `${space}${name}${space}`).join(',')),
+      { nil: undefined },
+    );
+    const varyOnOrigin = defineMiddleware({
+      after: (_ctx, response) => {
+        const current = response.headers.vary;
+        const names = (current ?? '').split(',').map((m) => m.trim().toLowerCase());
+        if (current === undefined || current === '') response.headers.vary = 'Origin';
+        else if (current.trim() !== '*' && !names.includes('origin'))
+          response.headers.vary = `${current}, Origin`;
+        return response;
+      },
+    });
+    const varyHeader = (current: string | undefined): Record<string, string> =>
+      current === undefined ? {} : { vary: current };
+    const appWithLayer = (layer: Middleware, current: string | undefined) =>
+      createApp({ use: [layer] }).route({
+        method: 'GET',
+        path: '/v',
+        handler: () => ({
+          status: 200,
+          headers: varyHeader(current),
+          json: { meta: {} },
+        }),
+      });
+    await fc.assert(
+      fc.asyncProperty(vary, async (current) => {
+        const answer = await send(appWithLayer(cors({ origins: [...ORIGINS] }), current), 'GET', '/v');
+        const model = await send(appWithLayer(varyOnOrigin, current), 'GET', '/v');
+        expect(answer.headers.vary).toBe(model.headers.vary);
+        expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+      }),
     );
   });
 });
