@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import net from 'node:net';
 import { promisify } from 'node:util';
 import { fc, test } from '@fast-check/vitest';
 import { parseList } from 'structured-headers';
@@ -148,6 +149,65 @@ describe('QUERY /api/v1/standards through every adapter, from fetch and from cur
           .status,
       ).toBe(304);
       expect((await curl('-H', 'Content-Type: application/sql', '-d', 'select 1')).status).toBe(415);
+    },
+  );
+});
+
+/** One request written to a socket as given, and everything read back until the server closes. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+  });
+}
+
+describe('QUERY without Content-Type, on a raw socket and from curl, through every adapter', () => {
+  const servers = new Map<string, Served>();
+  let reader: string;
+  beforeAll(async () => {
+    reader = await bearer('1', 'standards:read');
+    for (const adapter of ADAPTERS) servers.set(adapter, await serve(adapter, referenceApp().app, 0));
+  });
+  afterAll(async () => {
+    for (const served of servers.values()) await served.close();
+  });
+
+  it.each(ADAPTERS)(
+    "%s: the library's 400 missing-content-type error document, with Accept-Query",
+    async (adapter) => {
+      const { port } = servers.get(adapter)!;
+      const content = '{"status":["draft"]}';
+      // RFC 10008 section 2.1: a QUERY's content is read by its Content-Type, so one without is refused.
+      const raw = await rawExchange(
+        port,
+        `QUERY ${BASE} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${reader}\r\nContent-Length: ${content.length}\r\nConnection: close\r\n\r\n${content}`,
+      );
+      const [head = '', body = ''] = raw.split('\r\n\r\n');
+      expect(head.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+      expect(head).toMatch(/^accept-query: application\/json$/im);
+      expect(head).toMatch(/^content-type: application\/vnd\.api\+json$/im);
+      expect(JSON.parse(body).errors[0]).toMatchObject({
+        code: 'missing-content-type',
+        source: { header: 'Content-Type' },
+      });
+
+      const { stdout } = await run('curl', [
+        '-s',
+        '-i',
+        '-X',
+        'QUERY',
+        `http://127.0.0.1:${port}${BASE}`,
+        '-H',
+        `Authorization: ${reader}`,
+        '-H',
+        'Accept: application/problem+json',
+      ]);
+      const [curlHead = '', curlBody = ''] = stdout.split('\r\n\r\n');
+      expect(curlHead.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+      expect(JSON.parse(curlBody)).toMatchObject({ status: 400, code: 'missing-content-type' });
     },
   );
 });

@@ -2,7 +2,7 @@
  * Described routes in Fastify's own router: `describedRoutes(server)` after the `conventions` plugin,
  * then `.route({ method, path, params, query, body, responses, auth, handler })`. See `docs/adapters.md`.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { bodyBytes } from '../../core/response.js';
 import type { ApiResponse, Params } from '../../http/types.js';
 import {
@@ -43,15 +43,31 @@ export function describedRoutes(
 }
 
 function add(scope: FastifyInstance, { method, path, run }: FrameworkRegistration): void {
+  const handler = async function fastifyDescribedRoute(request: FastifyRequest, reply: FastifyReply) {
+    const ctx = conventionsContext(request);
+    if (ctx === undefined) throw outsideConventions('fastify');
+    return reply.send(payload(reply, await run(ctx, request.params as Params)));
+  };
   scope.route({
     method,
     url: path,
-    handler: async function fastifyDescribedRoute(request: FastifyRequest, reply: FastifyReply) {
-      const ctx = conventionsContext(request);
-      if (ctx === undefined) throw outsideConventions('fastify');
-      return reply.send(payload(reply, await run(ctx, request.params as Params)));
-    },
+    handler,
+    ...(method === 'QUERY' ? { preParsing: queryWithoutContentType(handler) } : {}),
   });
+}
+
+/**
+ * Fastify refuses a QUERY without Content-Type itself, with its own 400, between `preParsing` and the
+ * handler (RFC 10008 section 2.1); the route refuses it instead, with its error document and
+ * `Accept-Query`, as on the other adapters. Its primitives ran already (`onRequest`).
+ */
+function queryWithoutContentType(
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
+): preParsingHookHandler {
+  return (request, reply, body, done) => {
+    if (request.headers['content-type'] !== undefined) done(null, body);
+    else handler(request, reply).catch((error: unknown) => reply.send(error));
+  };
 }
 
 function payload(reply: FastifyReply, response: ApiResponse): Buffer {

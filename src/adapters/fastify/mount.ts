@@ -63,6 +63,14 @@ export function mountApp(app: App, options: Omit<FastifyMountOptions, 'prefix'> 
     const handler = appHandler(app, { ...options, prefix: fastify.prefix });
     fastify.removeAllContentTypeParsers();
     fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    // Fastify refuses a QUERY without Content-Type itself, with its own 400, before any handler
+    // (RFC 10008 section 2.1); the app refuses it too, with its error document, Accept-Query and
+    // every layer's headers, as on the other adapters.
+    fastify.addHook('onRequest', (request, reply, done) => {
+      if (request.method === 'QUERY' && request.headers['content-type'] === undefined) {
+        handler(request, reply).catch((error: unknown) => reply.send(error));
+      } else done();
+    });
     fastify.all('/*', handler);
     fastify.all('/', handler);
     // `all` is Fastify's list of methods; any other (PROPFIND, PURGE) reaches its not-found handler,
