@@ -16,7 +16,6 @@ import type {
 import { parsePattern } from '../core/route-pattern.js';
 import { deprecation } from '../deprecation/middleware.js';
 import type { ApiError } from '../errors/api-error.js';
-import { mediaTypeNegotiator } from '../http/media-types.js';
 import { isSafeMethod } from '../http/methods.js';
 import { type ApiResponse, type Context, contextKey, type Handler, type Middleware } from '../http/types.js';
 import {
@@ -27,6 +26,7 @@ import {
 } from '../validation/standard-schema.js';
 import { decodeInput } from './decode-input.js';
 import { acceptQueryLayer, checkQueryContent } from './query-route.js';
+import { responseTypes } from './response-types.js';
 
 /** How routes are declared, app-wide. */
 export interface DeclareOptions {
@@ -122,13 +122,7 @@ export function declareRoute(definition: RouteDefinition, options: DeclareOption
   const declared = [isQuery ? acceptQueryLayer() : undefined, deprecationLayer, authLayer].filter(
     (layer) => layer !== undefined,
   );
-  const { produces } = definition;
-  let negotiate: DeclaredRoute['negotiate'];
-  try {
-    negotiate = produces === undefined ? undefined : mediaTypeNegotiator(produces);
-  } catch (error) {
-    fail((error as Error).message);
-  }
+  const { negotiate, produces, profiles } = responseTypes(definition, fail);
   const responses: Record<string, ListedResponseSpec> = {};
   for (const [status, spec] of Object.entries(definition.responses ?? {})) {
     if (!/^[1-5]\d\d$/.test(status))
@@ -165,7 +159,8 @@ export function declareRoute(definition: RouteDefinition, options: DeclareOption
     responses,
     auth,
     bodyLimit,
-    produces: produces === undefined ? undefined : produces.map((type) => type.toLowerCase()),
+    produces,
+    ...(profiles === undefined ? {} : { profiles }),
     deprecated: definition.deprecated,
     middlewareCount: use.length,
     contracts: contractsOf([...declared, ...use]),

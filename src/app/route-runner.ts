@@ -10,7 +10,7 @@ import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
 import type { RouteDefinition } from '../core/route.js';
 import { ApiError } from '../errors/api-error.js';
 import { appendListHeader } from '../http/header-copy.js';
-import { negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
+import { JSON_API, negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
 import type { ApiResponse, Context, Handler, Params, RouteFacts } from '../http/types.js';
 import { type DeclaredRoute, type DeclareOptions, declareRoute, NOT_ACCEPTABLE } from './declare-route.js';
 
@@ -91,7 +91,11 @@ function withContentType(response: ApiResponse, ctx: Context): ApiResponse {
     (response.json !== undefined || (response.raw !== undefined && ctx.route?.produces !== undefined)) &&
     response.headers['content-type'] === undefined
   ) {
-    response.headers['content-type'] = ctx.get(RESPONSE_MEDIA_TYPE) ?? RESPONSE_MEDIA_TYPES[0]!;
+    const type = ctx.get(RESPONSE_MEDIA_TYPE) ?? RESPONSE_MEDIA_TYPES[0]!;
+    const profiles = ctx.route?.profiles;
+    // JSON:API 1.1 "Profiles": the profiles applied are named in the `profile` parameter.
+    response.headers['content-type'] =
+      profiles === undefined || type !== JSON_API ? type : `${JSON_API}; profile="${profiles.join(' ')}"`;
   }
   return response;
 }

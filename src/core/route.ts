@@ -181,6 +181,8 @@ export interface RouteDefinition<
   readonly bodyLimit?: number;
   /** Response media types, in server preference (default JSON:API, then JSON). Negotiated on `Accept`. */
   readonly produces?: readonly string[];
+  /** JSON:API 1.1 profiles (URIs) its JSON:API answers apply: in their `Content-Type`, and described. */
+  readonly profiles?: readonly string[];
   /**
    * Set when the route is deprecated: the `deprecation` middleware runs first of the route's layers and
    * sends `Deprecation`, `Sunset` and `Link` on every response (docs/deprecation.md).

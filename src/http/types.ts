@@ -173,6 +173,8 @@ export interface RouteFacts {
   readonly bodyLimit: number;
   /** The route's own response media types, when it declares them (`produces`). */
   readonly produces?: readonly string[] | undefined;
+  /** The JSON:API 1.1 profiles (URIs) its JSON:API answers apply, when it declares any. */
+  readonly profiles?: readonly string[] | undefined;
 }
 
 /**

@@ -22,6 +22,7 @@ export type DescribedRoute = Pick<RouteInfo, 'method' | 'pattern'> &
       | 'auth'
       | 'bodyLimit'
       | 'produces'
+      | 'profiles'
       | 'deprecated'
       | 'contracts'
     >

@@ -67,6 +67,8 @@ export function operationOf(input: OperationInput): OpenApiOperation {
     responses,
     security,
     ...(announced.here ? { deprecated: true } : {}),
+    // JSON:API 1.1 "Profiles": what its JSON:API answers apply. OpenAPI has no field for it.
+    ...(route.profiles === undefined ? {} : { 'x-jsonapi-profiles': [...route.profiles] }),
   };
 }
 
