@@ -10,6 +10,7 @@ import { JSON_API } from '../http/media-types.js';
 import { originForm } from '../http/request-target.js';
 import type { ApiResponse, RequestView } from '../http/types.js';
 import { fetchHeaders } from './fetch-headers.js';
+import { runtimePeerAddress, warnOnceWithoutAddress } from './runtime-address.js';
 
 const EMPTY_BODY: AsyncIterable<Uint8Array> = { async *[Symbol.asyncIterator]() {} };
 
@@ -111,28 +112,34 @@ export interface FetchRequestInfo {
 /** Options of {@link toFetchHandler}. */
 export interface FetchHandlerOptions {
   /**
-   * The client's address when the runtime knows it but the caller of the handler does not pass
-   * `info.remoteAddress` (Bun: `server.requestIP(request)?.address`; behind a trusted proxy, the
-   * proxy's header). Without either, anonymous callers share the rate-limit bucket `ip:unknown`.
+   * The client's address when the caller of the handler passes no `info.remoteAddress`: for
+   * runtimes whose address this adapter cannot read, or behind a trusted proxy (its header). Without
+   * either, what the runtime passed as the handler's second argument (Bun's server, Deno's serve
+   * info, `@hono/node-server`'s bindings); with none, anonymous callers share the rate-limit bucket
+   * `ip:unknown`, and the first such request logs a warning through the app's logger.
    */
   readonly clientAddress?: (request: Request) => string | undefined;
 }
 
 /**
- * A fetch handler.
+ * A fetch handler, for any runtime: `Bun.serve({ fetch })`, `Deno.serve(fetch)`, a Worker's
+ * `fetch` (with `{ remoteAddress }` from `CF-Connecting-IP`), `@hono/node-server`'s `serve`.
  * @example export default { fetch: toFetchHandler(app) }
  */
 export function toFetchHandler(
   app: App,
   options: FetchHandlerOptions = {},
-): (request: Request, info?: FetchRequestInfo) => Promise<Response> {
+): (request: Request, info?: FetchRequestInfo | object) => Promise<Response> {
   const { clientAddress } = options;
   if (clientAddress !== undefined && typeof clientAddress !== 'function') {
     throw new TypeError('toFetchHandler: clientAddress must be a function (request) => string | undefined');
   }
+  const warnWithoutAddress = warnOnceWithoutAddress('toFetchHandler', app.logger);
   return async function fetchHandler(request, info) {
-    const address = info?.remoteAddress ?? clientAddress?.(request);
-    return toFetchResponse(await app.handle(fromFetchRequest(request, address, info?.target)));
+    const given = info as FetchRequestInfo | undefined;
+    const address = given?.remoteAddress ?? clientAddress?.(request) ?? runtimePeerAddress(request, info);
+    if (address === undefined) warnWithoutAddress();
+    return toFetchResponse(await app.handle(fromFetchRequest(request, address, given?.target)));
   };
 }
 

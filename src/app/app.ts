@@ -33,6 +33,8 @@ export interface AppOptions {
 export interface App extends RouteRegistry<App> {
   /** Answer one request. Never rejects: every failure becomes an error response. */
   handle(request: RequestView): Promise<ApiResponse>;
+  /** Where the app logs (`createApp`'s `logger`); adapters warn about their set-up through it. */
+  readonly logger: Logger;
 }
 
 /** Default logger: one JSON line per event on stderr (`info` and `debug` are left out). */
@@ -92,6 +94,7 @@ export function createApp(options: AppOptions = {}): App {
   const declareOptions = options.jsonSchema === undefined ? {} : { jsonSchema: options.jsonSchema };
   const appContracts = [requestIdContract, ...contractsOf(options.use ?? [])];
   const app: App = {
+    logger,
     route(definition) {
       const route = runnableRoute(definition as unknown as RouteDefinition, onError, declareOptions);
       router.add({

@@ -91,6 +91,8 @@ function freePort(): Promise<number> {
 
 export interface RunningRuntime {
   readonly origin: string;
+  /** What the runtime printed so far, stdout and stderr together. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -177,9 +179,9 @@ export async function startRuntime(
   try {
     if (runtime === 'workerd') {
       await accepting(child, port, output);
-      return { origin: `http://127.0.0.1:${port}`, stop };
+      return { origin: `http://127.0.0.1:${port}`, output, stop };
     }
-    return { origin: `http://127.0.0.1:${await announcedPort(child, output)}`, stop };
+    return { origin: `http://127.0.0.1:${await announcedPort(child, output)}`, output, stop };
   } catch (error) {
     await stop();
     throw new Error(`${runtime} did not start: ${(error as Error).message}`);

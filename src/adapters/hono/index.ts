@@ -5,10 +5,10 @@
  * Workers). Hono is an optional peer dependency, imported for its types only. See `docs/adapters.md`.
  */
 import type { ErrorHandler, Context as HonoContext, MiddlewareHandler } from 'hono';
-import type { App } from '../../app/app.js';
+import { type App, jsonLineLogger } from '../../app/app.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError } from '../../errors/render.js';
-import type { ApiResponse, Context, Principal } from '../../http/types.js';
+import type { ApiResponse, Context, Logger, Principal } from '../../http/types.js';
 import { jsonTextOf, malformedJsonError } from '../../validation/json-text.js';
 import { callerCheck, type RequireCallerOptions } from '../caller.js';
 import { type ConventionsOptions, conventionsRunner, mountPrefix, requestView } from '../conventions.js';
@@ -20,6 +20,7 @@ import {
 } from '../described.js';
 import { fromFetchRequest, toFetchResponse } from '../fetch.js';
 import { fetchHeaders } from '../fetch-headers.js';
+import { runtimePeerAddress, warnOnceWithoutAddress } from '../runtime-address.js';
 import { type FrameworkRoute, unmatched } from '../unmatched.js';
 
 export type { RequireCallerOptions } from '../caller.js';
@@ -46,10 +47,6 @@ function nodeIncoming(c: HonoContext): { socket?: { remoteAddress?: string }; ur
     ?.incoming;
 }
 
-function nodePeer(c: HonoContext): string | undefined {
-  return nodeIncoming(c)?.socket?.remoteAddress;
-}
-
 /**
  * The target as the client sent it, where `@hono/node-server` keeps it (Hono's own URL has been
  * resolved by the WHATWG parser), else the path and query of Hono's URL.
@@ -62,14 +59,24 @@ function targetOf(c: HonoContext): string {
   return pathStart === -1 ? '/' : url.slice(pathStart);
 }
 
+/**
+ * The client's address of each request: the option, else what the runtime passed as `c.env`
+ * (`runtimePeerAddress`); the first request with neither logs a warning through `logger`.
+ */
 function addressOf(
   option: ((c: HonoContext) => string | undefined) | undefined,
   where: string,
+  logger: Pick<Logger, 'warn'>,
 ): (c: HonoContext) => string | undefined {
   if (option !== undefined && typeof option !== 'function') {
     throw new TypeError(`${where}: clientAddress must be a function (c) => string | undefined`);
   }
-  return option ?? nodePeer;
+  const warnWithoutAddress = warnOnceWithoutAddress(where, logger);
+  return function clientAddressOf(c) {
+    const address = option?.(c) ?? runtimePeerAddress(c.req.raw, c.env);
+    if (address === undefined) warnWithoutAddress();
+    return address;
+  };
 }
 
 /** Hono's `HTTPException` (and anything shaped like it) keeps its status; its message shows below 500. */
@@ -100,7 +107,11 @@ async function neutralOf(response: Response): Promise<ApiResponse> {
  */
 export function conventions(options: HonoConventionsOptions): MiddlewareHandler {
   const run = conventionsRunner(options, 'hono');
-  const clientAddress = addressOf(options.clientAddress, 'hono conventions');
+  const clientAddress = addressOf(
+    options.clientAddress,
+    'hono conventions',
+    options.logger ?? jsonLineLogger,
+  );
   return async function honoConventions(c, next) {
     const view = requestView({
       method: c.req.method,
@@ -254,7 +265,7 @@ export interface HonoMountOptions extends HonoClientAddressOption {
  */
 export function mountApp(app: App, options: HonoMountOptions = {}): (c: HonoContext) => Promise<Response> {
   const prefix = mountPrefix(options.prefix, 'hono mountApp');
-  const clientAddress = addressOf(options.clientAddress, 'hono mountApp');
+  const clientAddress = addressOf(options.clientAddress, 'hono mountApp', app.logger);
   return async function honoMountedApp(c) {
     const view = fromFetchRequest(c.req.raw, clientAddress(c), nodeIncoming(c)?.url);
     const inside = view.path.startsWith(prefix) ? view.path.slice(prefix.length) : view.path;
