@@ -1,6 +1,5 @@
 import { requireAuth, requireScopes } from '../auth/middleware.js';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
-import { defineMiddleware } from '../core/compose.js';
 import { contractsOf } from '../core/contract.js';
 import type {
   AnyCodec,
