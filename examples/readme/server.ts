@@ -10,10 +10,10 @@ const app = rc.createApp({ use: [rc.securityHeaders(), rc.authenticate({ verifie
 app.route({
   method: 'POST',
   path: '/notes',
-  use: [rc.requireAuth()],
-  handler: async (ctx) => {
-    const input = await rc.decodeJsonBody(ctx, { codec: NoteInput, type: 'notes' }); // 400, 413, 415 for you
-    const note = { id: crypto.randomUUID(), body: input.body, owner: ctx.var.principal.sub };
+  auth: 'principal', // 401 without a valid bearer token
+  body: { codec: NoteInput, type: 'notes' }, // decoded into ctx.body; 400, 413, 415 for you
+  handler: (ctx) => {
+    const note = { id: crypto.randomUUID(), body: ctx.body.body, owner: ctx.var.principal.sub };
     notes.set(note.id, note);
     return rc.created(`/notes/${note.id}`, rc.dataDocument(noteType.toResource(note)));
   },
