@@ -10,15 +10,15 @@ import { WORKER_BUILD_OPTIONS } from '../support/runtimes.js';
  * bundled (docs/runtimes.md). Code only a dynamic `import()` reaches (jose, for asymmetric JWTs) is
  * a chunk of its own, loaded on first use, and not counted.
  */
-const BUDGET_BYTES = 70 * 1024;
+const BUDGET_BYTES = 72 * 1024;
 
 /**
  * The last measured size of each part of the bundle, in bytes: a failure names the parts that
  * grew past these. Update them when the bundle changes on purpose.
  */
 const MEASURED: Readonly<Record<string, number>> = {
-  'rest-conventions': 66_458,
-  'jose/errors': 2_460,
+  'rest-conventions': 68_137,
+  'jose/errors': 2_424,
 };
 
 /** `node_modules/<package>/...` → the package (jose's errors apart); the library's own files → `rest-conventions`. */

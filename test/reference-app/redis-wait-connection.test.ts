@@ -56,6 +56,9 @@ describe.skipIf(!available)('REDIS_WAIT_REPLICAS=1 on a Redis whose replica neve
       // 2 s, not the default 200 ms: a loaded machine can delay a decision on a connection of its
       // own past 200 ms, but not past 2 s, while one queued behind the 40 WAITs waits up to 4 s.
       RATE_LIMIT_TIMEOUT_MS: '2000',
+      // And the idempotency bound raised from 2 s: a claim queued behind the WAITs before it waits
+      // up to 4 s on this connection, which is what this test makes happen, not a fault.
+      IDEMPOTENCY_STORE_TIMEOUT_MS: '30000',
       STORE_PREFIX: prefix,
     });
     const { url, logger } = app;
