@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { checkCommand } from '../../src/cli/check-command.js';
 import { rawToken } from './reference-kit.js';
 
@@ -11,4 +12,17 @@ export async function runCheck(args: readonly string[]): Promise<{ code: number;
 /** The three flags a team gives: the base URL and the development tokens of `a` and `b`. */
 export async function basicArgs(base: string, a = '1', b = '2'): Promise<string[]> {
   return ['--base', base, '--token-a', await rawToken(a), '--token-b', await rawToken(b)];
+}
+
+/**
+ * `rest-conventions check` as a team runs it first, given only the base URL and two tokens (of
+ * development users `a` and `b`): no property fails, and the keyed-write, validator and ownership
+ * properties pass rather than being left unchecked.
+ */
+export async function expectCheckPasses(base: string, a: string, b: string): Promise<void> {
+  const { code, output } = await runCheck([...(await basicArgs(base, a, b)), '--runs', '4']);
+  expect(output).not.toMatch(/^FAIL/m);
+  for (const id of ['idempotency', 'validators', 'ownership'])
+    expect(output).toMatch(new RegExp(`^pass {2}${id}: `, 'm'));
+  expect(code).toBe(0);
 }
