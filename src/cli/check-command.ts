@@ -19,7 +19,8 @@ versions, deprecated operations and moved URLs come from its OpenAPI document.
   --reporter text|json|junit   the report's form (default text)
   --config <file>           a JSON object of these flags ("token-a": "..."); flags given win
 Exit status: 0 every property held, 1 one failed, 2 wrong arguments or no document, 3 none
-failed but the API's own quotas refused the kit (429) so that some could not be checked.`;
+failed but the API refused the kit (429, or 401/403: a token lacks a scope) so that some could not
+be checked.`;
 
 /** `rest-conventions check`: the convention properties against a base URL. */
 export async function checkCommand(args: readonly string[], out: (line: string) => void): Promise<number> {

@@ -15,7 +15,7 @@ function summary(reports: readonly PropertyReport[]): string {
   return (
     `${reports.length - failed - skipped - refused} passed, ${failed} failed` +
     `${skipped > 0 ? `, ${skipped} skipped` : ''}` +
-    `${refused > 0 ? `, ${refused} not checked (the API's quotas refused the kit)` : ''}`
+    `${refused > 0 ? `, ${refused} not checked (the API refused the kit)` : ''}`
   );
 }
 

@@ -8,10 +8,13 @@ class Violation extends Error {}
 export class NotApplicable extends Error {}
 
 /**
- * The API's own quota refused the kit (a 429 the kit could not wait out): the property could not be
- * checked. It is the environment the kit ran in, not a broken convention, and is reported apart.
+ * The property could not be checked: the API refused the kit (its quota is spent, its tokens lack a
+ * scope). It is the environment the kit ran in, not a broken convention, and is reported apart.
  */
-export class QuotaRefused extends Error {}
+export class NotChecked extends Error {}
+
+/** The API's own quota refused the kit (a 429 the kit could not wait out): not checked. */
+export class QuotaRefused extends NotChecked {}
 
 /** Where the report's `curl` commands send a request when the target has no URL of its own. */
 const NO_BASE = 'http://localhost';
@@ -55,9 +58,9 @@ export function fail(what: string, request: TargetRequest, response?: TargetResp
  * message carries both, the violation first, and the fast-check seed value that replays the run.
  */
 export function withSeed(error: unknown, seed: number): Error {
-  if (error instanceof NotApplicable || error instanceof QuotaRefused) return error;
+  if (error instanceof NotApplicable || error instanceof NotChecked) return error;
   const cause = error instanceof Error ? error.cause : undefined;
-  if (cause instanceof NotApplicable || cause instanceof QuotaRefused) return cause;
+  if (cause instanceof NotApplicable || cause instanceof NotChecked) return cause;
   const message = error instanceof Error ? error.message : String(error);
   const why = cause instanceof Error ? `${cause.message}\n` : '';
   return new Error(`${why}${message.includes('seed') ? message : `${message}\n(seed ${seed})`}`);

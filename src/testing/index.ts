@@ -20,7 +20,7 @@ export {
 } from './convention-arbitraries.js';
 export { type Discovered, discover, subjectOf } from './discover.js';
 export { changedValue, exampleBodies, simplestValue } from './example-values.js';
-export { curlCommand, QuotaRefused } from './failure.js';
+export { curlCommand, NotChecked, QuotaRefused } from './failure.js';
 export { freshValues } from './fresh-values.js';
 export {
   type ConventionProperty,

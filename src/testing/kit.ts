@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { OpenApiDocument } from '../openapi/types.js';
 import { discover, operationsOf, subjectOf } from './discover.js';
-import { NotApplicable, QuotaRefused, withSeed } from './failure.js';
+import { NotApplicable, NotChecked, withSeed } from './failure.js';
 import { badInputProperty } from './properties/bad-input.js';
 import { type CreateHint, kitContext, type MovedUrl } from './properties/context.js';
 import { deprecationProperty } from './properties/deprecation.js';
@@ -16,6 +16,7 @@ import {
   type PropertyFactory,
   type PropertyId,
 } from './properties/property.js';
+import { queryProperty } from './properties/query.js';
 import { rateLimitsProperty } from './properties/rate-limits.js';
 import { safeMethodsProperty } from './properties/safe-methods.js';
 import { validatorsProperty } from './properties/validators.js';
@@ -71,8 +72,9 @@ export interface PropertyReport {
   readonly passed: boolean;
   readonly skipped?: string;
   /**
-   * Not checked: the API's own quota refused the kit (a 429 it could not wait out). `passed` is
-   * false, but no convention was found broken: this is the environment the kit ran in.
+   * Not checked: the API refused the kit (a 429 it could not wait out, or a 401/403 for every
+   * request a property needs: its tokens lack a scope). `passed` is false, but no convention was
+   * found broken: this is the environment the kit ran in.
    */
   readonly refused?: string;
   readonly seed: number;
@@ -91,6 +93,7 @@ const FACTORIES: readonly PropertyFactory[] = [
   deprecationProperty,
   movedProperty,
   rateLimitsProperty,
+  queryProperty,
 ];
 
 function validated(options: KitOptions): void {
@@ -185,7 +188,7 @@ export async function checkConventions(options: KitOptions): Promise<PropertyRep
       reports.push(
         error instanceof NotApplicable
           ? { id, name, passed: true, skipped: error.message, seed }
-          : error instanceof QuotaRefused
+          : error instanceof NotChecked
             ? { id, name, passed: false, refused: error.message, seed }
             : { id, name, passed: false, seed, message: (error as Error).message },
       );

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { checkCommand } from '../../src/cli/check-command.js';
-import { rawToken } from './reference-kit.js';
+import { READ_SCOPE, rawToken } from './reference-kit.js';
 
 /** `rest-conventions check` in process (its argument parsing, discovery and report): exit status and output. */
 export async function runCheck(args: readonly string[]): Promise<{ code: number; output: string }> {
@@ -9,9 +9,12 @@ export async function runCheck(args: readonly string[]): Promise<{ code: number;
   return { code, output: lines.join('\n') };
 }
 
-/** The three flags a team gives: the base URL and the development tokens of `a` and `b`. */
-export async function basicArgs(base: string, a = '1', b = '2'): Promise<string[]> {
-  return ['--base', base, '--token-a', await rawToken(a), '--token-b', await rawToken(b)];
+/**
+ * The three flags a team gives: the base URL and the development tokens of `a` and `b`, with the
+ * scope the reference app's standards need to be read (else `QUERY /api/v1/standards` is not checked).
+ */
+export async function basicArgs(base: string, a = '1', b = '2', scope = READ_SCOPE): Promise<string[]> {
+  return ['--base', base, '--token-a', await rawToken(a, scope), '--token-b', await rawToken(b, scope)];
 }
 
 /**

@@ -3,9 +3,12 @@ import type { OpenApiDocument } from '../../src/openapi/types.js';
 import type { KitOptions } from '../../src/testing/index.js';
 import { bearer } from './reference-app.js';
 
-/** A development token for `sub`, without the `Bearer ` scheme (as the kit and its CLI take it). */
-export async function rawToken(sub: string): Promise<string> {
-  return (await bearer(sub)).replace(/^Bearer /, '');
+/** The scope the reference app asks of a reader of its standards (`GET`, `QUERY`). */
+export const READ_SCOPE = 'standards:read';
+
+/** A development token for `sub` (with `scope`), without the `Bearer ` scheme (as the kit and its CLI take it). */
+export async function rawToken(sub: string, scope?: string): Promise<string> {
+  return (await bearer(sub, scope)).replace(/^Bearer /, '');
 }
 
 /**
@@ -22,7 +25,8 @@ export async function referenceKitOptions(
   return {
     target,
     document,
-    principals: { a: await rawToken('1'), b: await rawToken('2') },
+    // The standards need a scope to be read: without it their QUERY would not be checked.
+    principals: { a: await rawToken('1', READ_SCOPE), b: await rawToken('2', READ_SCOPE) },
     subjects: { a: '1', b: '2' },
     creates: [
       {

@@ -23,6 +23,7 @@ describe.each(BROKEN_VARIANTS)('rest-conventions check against $name', async (va
     ]);
     const failed = [...output.matchAll(/^FAIL {2}([\w-]+):/gm)].map((m) => m[1]);
     expect([...new Set(failed)], output).toEqual([variant.property]);
+    if (variant.violation !== undefined) expect(output).toMatch(variant.violation);
     expect(output).toMatch(/^ {6}request: [A-Z]+ \/.*\n {8}curl -i -X [A-Z]+ 'http:\/\/127\.0\.0\.1:\d+\//m);
     expect(output).toMatch(/^ {6}response: \d{3}$/m);
     expect(code).toBe(1);

@@ -13,6 +13,8 @@ export interface BrokenVariant {
   readonly name: string;
   /** The id of the property that must fail, and be the only one. */
   readonly property: PropertyId;
+  /** What the report must say is wrong, where one property sees several violations. */
+  readonly violation?: RegExp;
   readonly handler: () => Handler;
 }
 
@@ -203,6 +205,32 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
           h.delete('deprecation');
           h.delete('sunset');
         });
+    },
+  },
+  {
+    name: 'a QUERY that takes any media type as JSON (200 where RFC 10008 asks for 415)',
+    property: 'query',
+    violation: /a QUERY in a media type it does not take \(text\/plain\) did not get 415/,
+    handler: () => {
+      const inner = app();
+      return (request) =>
+        inner(
+          request.method === 'QUERY' && !/json/.test(request.headers.get('content-type') ?? '')
+            ? withRequest(request, (h) => h.set('content-type', 'application/json'))
+            : request,
+        );
+    },
+  },
+  {
+    name: 'a QUERY answered without Accept-Query',
+    property: 'query',
+    violation: /a QUERY answered without Accept-Query/,
+    handler: () => {
+      const inner = app();
+      return async (request) => {
+        const response = await inner(request);
+        return request.method === 'QUERY' ? withHeaders(response, (h) => h.delete('accept-query')) : response;
+      };
     },
   },
 ];

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { OpenApiDocument } from '../../openapi/types.js';
 import { conformanceChecker } from '../conformance.js';
-import { fail, QuotaRefused } from '../failure.js';
+import { fail, NotChecked } from '../failure.js';
 import { operationMatcher } from '../operation-matcher.js';
 import { type GeneratedRequest, requestArbitrary } from '../operation-requests.js';
 import { respectingQuotas } from '../quota.js';
@@ -19,6 +19,8 @@ export interface MovedUrl {
 /** What every property shares: the target, the document, the principals and the run's bounds. */
 export interface KitContext extends Creations {
   readonly document: OpenApiDocument;
+  /** Where the reports' `curl` commands send a request (the target's URL). */
+  readonly base: string | undefined;
   readonly principals: { readonly a: string; readonly b: string; readonly admin?: string };
   readonly subjects: { readonly a: string; readonly b: string } | undefined;
   /** The resources the kit may create, given or read from the document. */
@@ -100,6 +102,7 @@ export function kitContext(options: ContextOptions): KitContext {
   });
   return {
     document,
+    base: target.base,
     principals,
     subjects,
     creates: options.creates,
@@ -130,15 +133,15 @@ export function kitContext(options: ContextOptions): KitContext {
     }),
     fail: failHere,
     run: async (arbitrary, predicate, runs = numRuns) => {
-      // Once the API's quota refused the kit, every further run is refused at once, without a
-      // request: fast-check's shrinking then ends quickly, and the refusal is what is reported.
-      let refused: QuotaRefused | undefined;
+      // Once the API refused the kit (its quota, its tokens' scopes), every further run is refused at
+      // once, without a request: fast-check's shrinking then ends quickly, and the refusal is reported.
+      let refused: NotChecked | undefined;
       const guarded = async (value: Parameters<typeof predicate>[0]) => {
         if (refused !== undefined) throw refused;
         try {
           await predicate(value);
         } catch (error) {
-          if (error instanceof QuotaRefused) refused = error;
+          if (error instanceof NotChecked) refused = error;
           throw error;
         }
       };

@@ -13,6 +13,7 @@ export const PROPERTY_IDS = [
   'deprecation',
   'moved',
   'rate-limits',
+  'query',
 ] as const;
 
 export type PropertyId = (typeof PROPERTY_IDS)[number];
