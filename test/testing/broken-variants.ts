@@ -233,4 +233,18 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
       };
     },
   },
+  {
+    name: 'a RateLimit field in the form of an older draft (limit=, remaining=, reset=)',
+    property: 'rate-limits',
+    violation: /RateLimit is not a Structured Field List/,
+    handler: () => {
+      const inner = app();
+      return async (request) => {
+        const response = await inner(request);
+        return response.headers.has('ratelimit')
+          ? withHeaders(response, (h) => h.set('ratelimit', 'limit=1000000, remaining=999999, reset=1'))
+          : response;
+      };
+    },
+  },
 ];
