@@ -32,8 +32,8 @@ export function storeStatements(table: string) {
     release: `DELETE FROM ${table}
       WHERE scope_key = $1 AND token = $2 AND state = 'in-progress' AND expires_at > $3::bigint`,
     deleteExpired: `DELETE FROM ${table} WHERE expires_at <= $1::bigint`,
-    // Taken before a completion, in the same transaction: see `OWNER_LOCK_SEED`.
-    lockOwner: `SELECT pg_advisory_xact_lock(hashtextextended(owner, ${OWNER_LOCK_SEED}))
+    // Taken before a completion, in the same transaction: see `OWNER_LOCK_SALT`.
+    lockOwner: `SELECT pg_advisory_xact_lock(hashtextextended(owner, ${OWNER_LOCK_SALT}))
       FROM ${table} WHERE scope_key = $1 AND token = $2`,
   });
 }
@@ -46,10 +46,10 @@ export function storeStatements(table: string) {
  * waiting on the uncommitted row.
  */
 function claimText(table: string, locked: boolean): string {
-  // Seeded, so that the key's lock is not the one of anything else hashed with the default seed 0
+  // Salted, so that the key's lock is not the one of anything else hashed with the default salt 0
   // (an application's own advisory locks, such as a migration runner's).
   const lock = locked
-    ? `locked AS (SELECT pg_try_advisory_xact_lock(hashtextextended($1, ${ADVISORY_LOCK_SEED})) AS got), `
+    ? `locked AS (SELECT pg_try_advisory_xact_lock(hashtextextended($1, ${KEY_LOCK_SALT})) AS got), `
     : '';
   return `WITH ${lock}existing AS (
         SELECT state, fingerprint, status, headers::text AS headers, body FROM ${table}
@@ -145,10 +145,10 @@ export function completionParameters(completion: {
   ];
 }
 
-/** `hashtextextended`'s seed argument for the key's advisory lock: "idem" in ASCII. */
-const ADVISORY_LOCK_SEED = 0x6964656d;
+/** `hashtextextended`'s second argument (a salt) for the key's advisory lock: "idem" in ASCII. */
+const KEY_LOCK_SALT = 0x6964656d;
 /**
- * The seed of the owner's completion lock ("ownr"): an owner named like a key must not take that
+ * The salt of the owner's completion lock ("ownr"): an owner named like a key must not take that
  * key's lock. The lock serializes one owner's completions. Each decides whether its whole answer
  * still fits the owner's budget (`keepsWhole`) from the owner's records, and under READ COMMITTED
  * a statement sees only what was committed before it began: two completions side by side would
@@ -156,7 +156,7 @@ const ADVISORY_LOCK_SEED = 0x6964656d;
  * claims were promised. Taken in a statement of its own, the completion's snapshot is taken once
  * the lock is held, so after the previous completion of that owner committed.
  */
-const OWNER_LOCK_SEED = 0x6f776e72;
+const OWNER_LOCK_SALT = 0x6f776e72;
 
 export type ClaimRow = {
   readonly token: string | null;
