@@ -9,7 +9,7 @@ import { underMountPath } from '../core/mount-path.js';
 import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
 import type { RouteDefinition } from '../core/route.js';
 import { ApiError } from '../errors/api-error.js';
-import { appendListHeader } from '../http/header-copy.js';
+import { appendListHeader, VARY_ACCEPT } from '../http/header-copy.js';
 import { JSON_API, negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
 import type { ApiResponse, Context, Handler, Params, RouteFacts } from '../http/types.js';
 import { type DeclaredRoute, type DeclareOptions, declareRoute, NOT_ACCEPTABLE } from './declare-route.js';
@@ -36,8 +36,6 @@ export function runnableRoute(
   };
   return { ...route, pipeline: composePipeline([varyOnAccept, ...route.use], withType, onError) };
 }
-
-const VARY_ACCEPT: readonly string[] = ['Accept'];
 
 /**
  * `Vary: Accept` on every answer of a declared route, outermost, so an answer a layer gives early (a

@@ -1,4 +1,4 @@
-import { appendListHeader, copyWith } from '../http/header-copy.js';
+import { appendListHeader, copyWith, VARY_ACCEPT } from '../http/header-copy.js';
 import { negotiateErrorType, PROBLEM_JSON } from '../http/media-types.js';
 import type { ApiResponse, Context } from '../http/types.js';
 import type { ApiError } from './api-error.js';
@@ -7,7 +7,6 @@ import { errorDocument, problemDocument } from './error-document.js';
 import { toApiError } from './to-api-error.js';
 
 const logClientError = clientErrorLog();
-const VARY_ACCEPT: readonly string[] = ['Accept'];
 
 /**
  * The response for anything thrown: an error document, or an RFC 9457 problem document when the

@@ -33,3 +33,6 @@ export function appendListHeader(
   const added = tokens.filter((t) => !present.has(t.toLowerCase()));
   if (added.length > 0) headers[name] = `${current}, ${added.join(', ')}`;
 }
+
+/** `Vary: Accept`'s list, for {@link appendListHeader}: the answer's format is chosen from `Accept`. */
+export const VARY_ACCEPT: readonly string[] = ['Accept'];

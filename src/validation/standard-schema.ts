@@ -252,14 +252,13 @@ const direct = new WeakMap<object, SchemaCodec<any>>();
 function decodingCodec<A>(schema: StandardSchemaV1<unknown, A>): SchemaCodec<A> {
   let codec = direct.get(schema) as SchemaCodec<A> | undefined;
   if (codec === undefined) {
-    let jsonSchema: JsonSchema = {};
     try {
-      jsonSchema = schemaCodec(schema, 'input', 'decoder').jsonSchema;
+      codec = schemaCodec(schema, 'input', 'decoder');
     } catch {
       // Without a JSON Schema an issue is missing or invalid, never unknown, and expects "a valid value".
+      codec = new SchemaCodec(schema, {});
+      withSchema(codec.asCodec(), {});
     }
-    codec = new SchemaCodec(schema, jsonSchema);
-    withSchema(codec.asCodec(), jsonSchema);
     direct.set(schema, codec);
   }
   return codec;

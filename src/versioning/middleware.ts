@@ -1,7 +1,7 @@
 import { describeLayer } from '../core/contract.js';
 import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
 import { ApiError } from '../errors/api-error.js';
-import { appendListHeader } from '../http/header-copy.js';
+import { appendListHeader, VARY_ACCEPT } from '../http/header-copy.js';
 import { essence } from '../http/media-types.js';
 import { type ApiResponse, type Context, contextKey, type Middleware } from '../http/types.js';
 import { negotiateVersion, VERSION_PARAMETER, type VersionDecision } from './negotiate.js';
@@ -114,7 +114,7 @@ export function versioningWith(
     if (pathSegment !== undefined) ctx.set(PATH_VERSION_SEGMENT, pathSegment);
     if (decision.mediaType !== undefined) ctx.set(RESPONSE_MEDIA_TYPE, decision.mediaType);
     const response = await next();
-    appendListHeader(response.headers, 'vary', ['Accept']);
+    appendListHeader(response.headers, 'vary', VARY_ACCEPT);
     labelVersion(response, decision, policy);
     return response;
   };
