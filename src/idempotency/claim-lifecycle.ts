@@ -81,22 +81,31 @@ export function claimLifecycle(config: Config) {
       ? claimOnce
       : (key: string, fingerprint: string, owner: string) => claimWaiting(key, fingerprint, owner, waitMs);
 
-  const renewals = new LeaseRenewals<RunningClaim & { readonly ctx: Context }>(
+  // A lease that was lost, or ran out while renewals failed, cannot be renewed again (the store
+  // fences it): renewing stops there, instead of failing, and logging, for as long as the handler runs.
+  const renewals = new LeaseRenewals<RunningClaim & { readonly ctx: Context; renewedAt: number }>(
     config.leaseMs,
-    ({ ctx, key, token }) => {
+    (running) => {
+      const { ctx, key, token } = running;
       bounded(() => store.renew(key, token, config.leaseMs)).then(
         (renewed) => {
-          if (!renewed)
-            ctx.logger.warn({ requestId: ctx.requestId }, 'idempotency: lease lost while the handler ran');
+          if (renewed) {
+            running.renewedAt = config.now();
+            return;
+          }
+          renewals.stop(running);
+          ctx.logger.warn({ requestId: ctx.requestId }, 'idempotency: lease lost while the handler ran');
         },
-        (error: unknown) =>
-          ctx.logger.warn({ requestId: ctx.requestId, err: error }, 'idempotency: lease renewal failed'),
+        (error: unknown) => {
+          if (config.now() - running.renewedAt >= config.leaseMs) renewals.stop(running);
+          ctx.logger.warn({ requestId: ctx.requestId, err: error }, 'idempotency: lease renewal failed');
+        },
       );
     },
   );
 
   const execute = async (ctx: Context, next: Next, key: string, token: string): Promise<ApiResponse> => {
-    const running = { ctx, key, token, tick: 0 };
+    const running = { ctx, key, token, tick: 0, renewedAt: config.now() };
     renewals.start(running);
     const stopRenewing = () => renewals.stop(running);
     const release = () => quietly(ctx, 'release', () => store.release(key, token));
