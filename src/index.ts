@@ -17,6 +17,8 @@ export {
   created,
   defineMiddleware,
   defineRoute,
+  type EarlyResponse,
+  earlyResponse,
   except,
   type Handler,
   json,

@@ -5,9 +5,11 @@
  * only translates its request into a {@link RequestView} and its response to and from an
  * `ApiResponse`; every decision is made here by the primitives themselves (see `docs/adapters.md`).
  */
+
 import { jsonLineLogger } from '../app/app.js';
 import { bodyBytesRead } from '../core/body.js';
 import { composePipeline } from '../core/compose.js';
+import { whenSettled } from '../core/maybe-promise.js';
 import { type RequestIdOptions, requestIdentity } from '../core/request-identity.js';
 import { answerRequestTarget } from '../core/request-target.js';
 import { renderError } from '../errors/render.js';
@@ -72,9 +74,7 @@ export function conventionsRunner(options: ConventionsOptions, framework: string
     // A pipeline that answered synchronously costs no extra promise turn, as in `createApp`. The
     // target and Host are answered first, as `createApp` answers them (an outer runner did it).
     const answer = (existing === undefined ? answerRequestTarget(ctx) : undefined) ?? pipeline(ctx);
-    return answer instanceof Promise
-      ? answer.then((response) => identity.stamp(response, ctx))
-      : Promise.resolve(identity.stamp(answer, ctx));
+    return Promise.resolve(whenSettled(answer, (response) => identity.stamp(response, ctx)));
   };
 }
 

@@ -1,5 +1,6 @@
-import { composePipeline, type MaybePromise } from '../core/compose.js';
+import { composePipeline } from '../core/compose.js';
 import { contractsOf } from '../core/contract.js';
+import { type MaybePromise, whenSettled } from '../core/maybe-promise.js';
 import { type RequestIdentity, type RequestIdOptions, requestIdentity } from '../core/request-identity.js';
 import { answerRequestTarget } from '../core/request-target.js';
 import { bodyBytes } from '../core/response.js';
@@ -123,9 +124,7 @@ export function createApp(options: AppOptions = {}): App {
       try {
         const ctx = identity.contextOf(request, logger);
         const result = answerRequestTarget(ctx) ?? pipeline(ctx);
-        return result instanceof Promise
-          ? result.then((response) => finalize(response, ctx, identity))
-          : Promise.resolve(finalize(result, ctx, identity));
+        return Promise.resolve(whenSettled(result, (response) => finalize(response, ctx, identity)));
       } catch (error) {
         return Promise.reject(error);
       }

@@ -1,6 +1,7 @@
 import { requireAuth, requireScopes } from '../auth/middleware.js';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { contractsOf } from '../core/contract.js';
+import { whenSettled } from '../core/maybe-promise.js';
 import type {
   AnyCodec,
   ListedCodecs,
@@ -198,8 +199,7 @@ function acceptableOnly(handler: Handler): Handler {
       if (response.status < 300 && representation) throw refused;
       return response;
     };
-    const result = handler(ctx);
-    return result instanceof Promise ? result.then(answer) : answer(result);
+    return whenSettled(handler(ctx), answer);
   };
 }
 

@@ -1,5 +1,6 @@
 import type * as t from 'io-ts';
 import { defineMiddleware } from '../core/compose.js';
+import { isPromise, whenSettled } from '../core/maybe-promise.js';
 import type { ListedCodecs } from '../core/route-schemas.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Middleware } from '../http/types.js';
@@ -25,7 +26,7 @@ export function decodeInput(params: ListedCodecs, query: ListedCodecs | undefine
         };
         for (const name of names) {
           const result = validateSchema(params[name]!, ctx.params[name]);
-          if (result instanceof Promise) {
+          if (isPromise(result)) {
             pending ??= [];
             pending.push(result.then((r) => settle(name, r)));
           } else settle(name, result);
@@ -34,13 +35,8 @@ export function decodeInput(params: ListedCodecs, query: ListedCodecs | undefine
       }
       const decodeQuery = (): undefined | Promise<undefined> => {
         if (query === undefined) return undefined;
-        const decoded = decodeQueryInput(ctx, query);
-        if (!(decoded instanceof Promise)) {
+        return whenSettled(decodeQueryInput(ctx, query), (decoded) => {
           ctx.query = decoded;
-          return undefined;
-        }
-        return decoded.then((value) => {
-          ctx.query = value;
           return undefined;
         });
       };

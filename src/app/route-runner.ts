@@ -4,7 +4,8 @@
  * RFC 9110 section 12.5.1), `ctx.params`, `ctx.route` set, then the route's pipeline (auth, decoding,
  * its `use`, the body, the handler) and the negotiated `Content-Type` (see `docs/architecture.md`).
  */
-import { composePipeline, defineMiddleware, type MaybePromise } from '../core/compose.js';
+import { composePipeline, defineMiddleware } from '../core/compose.js';
+import { type MaybePromise, whenSettled } from '../core/maybe-promise.js';
 import { underMountPath } from '../core/mount-path.js';
 import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
 import type { RouteDefinition } from '../core/route.js';
@@ -29,10 +30,7 @@ export function runnableRoute(
   const route = declareRoute(definition, options);
   const { handler } = route;
   const withType = (ctx: Context): MaybePromise<ApiResponse> => {
-    const response = handler(ctx);
-    return response instanceof Promise
-      ? response.then((r) => withContentType(r, ctx))
-      : withContentType(response, ctx);
+    return whenSettled(handler(ctx), (response) => withContentType(response, ctx));
   };
   return { ...route, pipeline: composePipeline([varyOnAccept, ...route.use], withType, onError) };
 }

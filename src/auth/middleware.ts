@@ -2,7 +2,8 @@ import { defineMiddleware } from '../core/compose.js';
 import { contractOf, describeLayer, type OperationContract, type StatusContract } from '../core/contract.js';
 import { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render.js';
-import type { ApiResponse, Context, Middleware, Principal } from '../http/types.js';
+import { type EarlyResponse, earlyResponse } from '../http/middleware-hooks.js';
+import type { Context, Middleware, Principal } from '../http/types.js';
 import { bearerCredential, missingScopes } from './credentials.js';
 import {
   type ImmediateTokenVerifier,
@@ -68,11 +69,11 @@ export function authenticate(options: AuthenticateOptions): Middleware {
   }
   const verifyNow = (verifier as Partial<ImmediateTokenVerifier>)[VERIFY_NOW];
   /** Refuse the credentials: through the failure limiter when there is one (its 429 wins). */
-  const refuse = (ctx: Context, error: ApiError): never | Promise<ApiResponse> => {
+  const refuse = (ctx: Context, error: ApiError): never | Promise<EarlyResponse> => {
     if (failureLimit === undefined) throw error;
-    return failureLimit(ctx, () => Promise.resolve(renderError(error, ctx)));
+    return failureLimit(ctx, () => Promise.resolve(renderError(error, ctx))).then(earlyResponse);
   };
-  const invalidToken = (ctx: Context, error: unknown): never | Promise<ApiResponse> => {
+  const invalidToken = (ctx: Context, error: unknown): never | Promise<EarlyResponse> => {
     if (!(error instanceof InvalidTokenError)) throw error;
     return refuse(
       ctx,

@@ -1,7 +1,9 @@
 import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
+import { whenSettled } from '../core/maybe-promise.js';
 import { bodyBytes } from '../core/response.js';
 import { HTTP_TOKEN } from '../http/field-syntax.js';
+import { earlyResponse } from '../http/middleware-hooks.js';
 import type { ApiResponse, Context, Middleware } from '../http/types.js';
 import { bodyEtag } from './body-etag.js';
 import { applyCacheHeaders, varyField } from './cache-headers.js';
@@ -138,7 +140,7 @@ export function conditional<C extends Context = Context, E = unknown>(
       });
       if (decision.outcome === 'precondition-failed') throw preconditionFailedError(decision.decidedBy);
       if (decision.outcome === 'not-modified') {
-        return decorate(notModified({ headers: validatorHeaders(state) }), ctx);
+        return earlyResponse(decorate(notModified({ headers: validatorHeaders(state) }), ctx));
       }
       if (state !== undefined) ctx.var.checkedValidators = state;
       return state;
@@ -160,7 +162,7 @@ export function conditional<C extends Context = Context, E = unknown>(
           if (required) throw preconditionRequiredError();
           return decideBefore(ctx, headers, value);
         };
-        return found instanceof Promise ? found.then(decide) : decide(found);
+        return whenSettled(found, decide);
       },
       after: function addValidators(ctx, response, state) {
         checkEtagHeader(response);
@@ -214,8 +216,5 @@ function withLoad<C extends Context, E>(
     ctx.var.entity = entity;
     return validators(ctx, entity);
   };
-  return (ctx) => {
-    const entity = load(ctx);
-    return entity instanceof Promise ? entity.then((e) => keep(ctx, e)) : keep(ctx, entity);
-  };
+  return (ctx) => whenSettled(load(ctx), (e) => keep(ctx, e));
 }

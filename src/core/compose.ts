@@ -1,10 +1,10 @@
-import type { ApiResponse, Context, Handler, Middleware, MiddlewareHooks } from '../http/types.js';
+import { earlyResponseOf, type MiddlewareHooks } from '../http/middleware-hooks.js';
+import type { ApiResponse, Context, Handler, Middleware } from '../http/types.js';
+
+import { isPromise, type MaybePromise, whenSettled } from './maybe-promise.js';
 
 /** Turns anything a layer threw into a response, so outer layers always see a response. */
 export type ErrorRenderer = (error: unknown, ctx: Context) => ApiResponse;
-
-/** A response now, or later: the pipeline stays synchronous until some layer has to wait. */
-export type MaybePromise<T> = T | Promise<T>;
 
 /**
  * Compose middleware into one function, outermost first, ending in `terminal`.
@@ -19,10 +19,8 @@ export function compose<C extends Context>(
   onError: ErrorRenderer,
 ): (ctx: C) => Promise<ApiResponse> {
   const run = composePipeline(middleware, terminal, onError);
-  return (ctx) => {
-    const result = run(ctx);
-    return result instanceof Promise ? result : Promise.resolve(result);
-  };
+  // Promise.resolve hands a native promise back as it is.
+  return (ctx) => Promise.resolve(run(ctx));
 }
 
 /**
@@ -71,7 +69,7 @@ export function composePipeline<C extends Context>(
       const layer = hooks[i];
       if (layer === undefined) {
         const held = states;
-        return settle(runWrapping(ctx, i), (r) => unwind(ctx, start, i - 1, r, held));
+        return whenSettled(runWrapping(ctx, i), (r) => unwind(ctx, start, i - 1, r, held));
       }
       const { before } = layer;
       if (before === undefined) continue;
@@ -81,21 +79,23 @@ export function composePipeline<C extends Context>(
       } catch (error) {
         return unwind(ctx, start, i - 1, onError(error, ctx), states);
       }
-      if (early instanceof Promise) {
+      if (isPromise(early)) {
         const held = states;
         return early.then(
           (answer: unknown) => {
             if (answer === undefined)
-              return settle(runFrom(ctx, i + 1, held), (r) => unwind(ctx, start, i, r, held));
-            if (isResponse(answer)) return unwind(ctx, start, i - 1, answer, held);
+              return whenSettled(runFrom(ctx, i + 1, held), (r) => unwind(ctx, start, i, r, held));
+            const response = earlyResponseOf(answer);
+            if (response !== undefined) return unwind(ctx, start, i - 1, response, held);
             const withState = keep(held, i, answer);
-            return settle(runFrom(ctx, i + 1, withState), (r) => unwind(ctx, start, i, r, withState));
+            return whenSettled(runFrom(ctx, i + 1, withState), (r) => unwind(ctx, start, i, r, withState));
           },
           (error: unknown) => unwind(ctx, start, i - 1, onError(error, ctx), held),
         );
       }
       if (early === undefined) continue;
-      if (isResponse(early)) return unwind(ctx, start, i - 1, early, states);
+      const response = earlyResponseOf(early);
+      if (response !== undefined) return unwind(ctx, start, i - 1, response, states);
       states = keep(states, i, early);
     }
     let result: MaybePromise<ApiResponse>;
@@ -104,14 +104,12 @@ export function composePipeline<C extends Context>(
     } catch (error) {
       return unwind(ctx, start, count - 1, onError(error, ctx), states);
     }
-    if (result instanceof Promise) {
-      const held = states;
-      return result.then(
-        (r) => unwind(ctx, start, count - 1, r, held),
-        (error: unknown) => unwind(ctx, start, count - 1, onError(error, ctx), held),
-      );
-    }
-    return unwind(ctx, start, count - 1, result, states);
+    const held = states;
+    return whenSettled(
+      result,
+      (r) => unwind(ctx, start, count - 1, r, held),
+      (error: unknown) => unwind(ctx, start, count - 1, onError(error, ctx), held),
+    );
   };
 
   /** A `(ctx, next)` middleware: the rest of the pipeline is its `next`, callable once. */
@@ -120,8 +118,7 @@ export function composePipeline<C extends Context>(
     const next = (): Promise<ApiResponse> => {
       if (called) return Promise.reject(new Error('next() called more than once in one middleware'));
       called = true;
-      const rest = runFrom(ctx, index + 1);
-      return rest instanceof Promise ? rest : Promise.resolve(rest);
+      return Promise.resolve(runFrom(ctx, index + 1));
     };
     let result: Promise<ApiResponse>;
     try {
@@ -129,7 +126,11 @@ export function composePipeline<C extends Context>(
     } catch (error) {
       return onError(error, ctx);
     }
-    return result instanceof Promise ? result.catch((error: unknown) => onError(error, ctx)) : result;
+    return whenSettled(
+      result,
+      (response) => response,
+      (error: unknown) => onError(error, ctx),
+    );
   };
 
   return (ctx) => runFrom(ctx, 0);
@@ -143,30 +144,14 @@ function keep(states: unknown[] | undefined, index: number, state: unknown): unk
 }
 
 /**
- * Whether a value returned by `before` is a response to answer with (rather than state to keep): an
- * object with a numeric `status` and a `headers` object, as every `ApiResponse` has.
- */
-function isResponse(value: unknown): value is ApiResponse {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as ApiResponse).status === 'number' &&
-    typeof (value as ApiResponse).headers === 'object'
-  );
-}
-
-function settle<T, U>(value: MaybePromise<T>, then: (value: T) => U): MaybePromise<U> {
-  return value instanceof Promise ? value.then(then) : then(value);
-}
-
-/**
  * A middleware given as hooks around the rest of the pipeline rather than wrapped around it: the
  * pipeline calls `before` on the way in and `after` on the way out, without an async frame per layer
  * (the cheap way for work that only adds headers or may answer early). The result is still an
  * ordinary `(ctx, next)` middleware, usable anywhere one is.
  *
- * Same rules as a wrapping middleware: a response from `before` answers at once (inner layers do not
- * run, this layer's `after` does not either); a throw in either hook becomes the response at this
+ * Same rules as a wrapping middleware: a response `before` tags with `earlyResponse(response)`
+ * answers at once (inner layers do not run, this layer's `after` does not either); any other value
+ * it returns is this request's state at this layer, handed to `after`, whatever its shape; a throw in either hook becomes the response at this
  * layer, which outer layers still see; `after` sees every response that comes back from inside,
  * error responses included.
  *
@@ -186,7 +171,8 @@ export function defineMiddleware<C extends Context = Context, S = undefined, Add
   if (after !== undefined && typeof after !== 'function') throw new TypeError('after must be a function');
   const middleware = async (ctx: C, next: () => Promise<ApiResponse>): Promise<ApiResponse> => {
     const early: unknown = before === undefined ? undefined : await before(ctx);
-    if (isResponse(early)) return early;
+    const answer = earlyResponseOf(early);
+    if (answer !== undefined) return answer;
     const response = await next();
     return after === undefined ? response : after(ctx, response, early as S | undefined);
   };

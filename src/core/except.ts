@@ -1,4 +1,5 @@
-import type { Context, Middleware, MiddlewareHooks } from '../http/types.js';
+import type { MiddlewareHooks } from '../http/middleware-hooks.js';
+import type { Context, Middleware } from '../http/types.js';
 import { defineMiddleware } from './compose.js';
 import { contractOf, describeLayer, type OperationContract } from './contract.js';
 

@@ -9,6 +9,7 @@ export {
   PROBLEM_JSON,
   RESPONSE_MEDIA_TYPES,
 } from '../http/media-types.js';
+export { type EarlyResponse, earlyResponse, type MiddlewareHooks } from '../http/middleware-hooks.js';
 export {
   decideRequestTarget,
   originForm,
@@ -18,7 +19,7 @@ export {
 export * from '../http/types.js';
 export { DEFAULT_BODY_LIMIT, readBody } from './body.js';
 export { ACCEPTED_CONTENT_CODINGS, checkRequestCodings } from './codings.js';
-export { compose, defineMiddleware, type ErrorRenderer, type MaybePromise } from './compose.js';
+export { compose, defineMiddleware, type ErrorRenderer } from './compose.js';
 export { RequestContext } from './context.js';
 export {
   CONTRACT,
@@ -31,6 +32,7 @@ export {
 } from './contract.js';
 export { type ExceptCondition, except } from './except.js';
 export { httpDate } from './http-date.js';
+export type { MaybePromise } from './maybe-promise.js';
 export {
   appendFieldLine,
   appendListMember,

@@ -1,5 +1,6 @@
 import { defineMiddleware } from '../core/compose.js';
 import { trimTrailingSlash } from '../core/route-pattern.js';
+import { earlyResponse } from '../http/middleware-hooks.js';
 import type { Middleware } from '../http/types.js';
 import {
   fillPattern,
@@ -138,7 +139,7 @@ export function movedUrls(options: MovedUrlsOptions): Middleware {
     before: function redirectMovedUrl(ctx) {
       const { method, path, search } = ctx.request;
       const redirect = table.redirect(method, path, search);
-      return redirect && { status: redirect.status, headers: { location: redirect.location } };
+      return redirect && earlyResponse({ status: redirect.status, headers: { location: redirect.location } });
     },
   });
 }

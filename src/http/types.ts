@@ -135,21 +135,6 @@ export interface LayerAdds<Adds extends object> {
 export type Middleware<C extends Context = Context, Adds extends object = {}> = MiddlewareFunction<C> &
   LayerAdds<Adds>;
 
-/**
- * A middleware as two hooks instead of a wrapper (see `defineMiddleware`): `before` runs on the way
- * in and may answer at once; `after` runs on the way out on whatever response comes back.
- *
- * `before` returns `undefined` to go on, a response (an object with a numeric `status` and a
- * `headers` object) to answer now, or any other value: the state of this request at this layer,
- * handed to this layer's `after` as its third argument (`undefined` when `before` returned nothing).
- */
-export interface MiddlewareHooks<C extends Context = Context, S = undefined> {
-  /** May wait (return a promise). */
-  readonly before?: (ctx: C) => S | ApiResponse | undefined | Promise<S | ApiResponse | undefined>;
-  /** Decorates (or replaces) the response coming back, error responses included. Synchronous. */
-  readonly after?: (ctx: C, response: ApiResponse, state: S | undefined) => ApiResponse;
-}
-
 /** Produces the response for a matched route. May throw an `ApiError` (or anything: it becomes a 500). */
 export type Handler<C extends Context = Context> = (ctx: C) => Promise<ApiResponse> | ApiResponse;
 

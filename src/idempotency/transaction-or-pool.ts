@@ -1,3 +1,4 @@
+import { isPromise } from '../core/maybe-promise.js';
 import type { LayerVariables } from '../http/types.js';
 import { databaseUnavailableError } from './errors.js';
 import type { IdempotencyAdds } from './middleware.js';
@@ -28,7 +29,7 @@ function bounded<P extends Queryable>(pool: P): Pick<P, 'query'> {
       query: ((...args: unknown[]) => {
         const pending = query.apply(pool, args);
         // pg's callback form answers nothing: its callback gets the error as it is.
-        return pending instanceof Promise ? pending.catch(refusedForWantOfConnection) : pending;
+        return isPromise(pending) ? pending.catch(refusedForWantOfConnection) : pending;
       }) as Queryable['query'],
     };
     boundedPools.set(pool, wrapped);

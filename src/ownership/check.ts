@@ -1,3 +1,4 @@
+import { isPromise } from '../core/maybe-promise.js';
 import type { Inputs, Principal } from '../http/types.js';
 import { type LevelFact, nextOwnershipStep, type OwnershipFacts } from './decision.js';
 import type { OwnedLevel, OwnedPath } from './owned-path.js';
@@ -119,7 +120,7 @@ const FORBIDDEN = Object.freeze({ outcome: 'forbidden', status: 403 } as const);
 /** A promise, or anything `await` would wait for: a record is never mistaken for one. */
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
-    value instanceof Promise ||
+    isPromise(value) ||
     (typeof value === 'object' &&
       value !== null &&
       typeof (value as PromiseLike<unknown>).then === 'function')

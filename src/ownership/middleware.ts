@@ -1,6 +1,7 @@
 import { unauthenticatedError } from '../auth/middleware.js';
 import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
+import { whenSettled } from '../core/maybe-promise.js';
 import { ApiError } from '../errors/api-error.js';
 import { echo } from '../errors/echo.js';
 import type { Context, Inputs, Middleware } from '../http/types.js';
@@ -77,7 +78,7 @@ export function ownershipGuard<
   const layer = defineMiddleware<Context<Ps & Inputs>>({
     before: function ownershipGuardMiddleware(ctx) {
       const result = decideOwnership(path, ctx.var.principal, ctx.params);
-      return result instanceof Promise ? result.then((settled) => settle(ctx, settled)) : settle(ctx, result);
+      return whenSettled(result, (settled) => settle(ctx, settled));
     },
   });
   // Unauthenticated: 401; another's or a missing record: the same 404; a reader without the scope: 403.

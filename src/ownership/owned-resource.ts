@@ -1,5 +1,6 @@
 import { unauthenticatedError } from '../auth/middleware.js';
 import { defineMiddleware } from '../core/compose.js';
+import { whenSettled } from '../core/maybe-promise.js';
 import { ApiError } from '../errors/api-error.js';
 import { echo } from '../errors/echo.js';
 import type { Context, Middleware, Principal } from '../http/types.js';
@@ -103,10 +104,7 @@ export function ownedResource<R, N extends string = 'id', const K extends string
       return Promise.reject(new Error(`ownedResource: the route has no {${param}} parameter`));
     }
     try {
-      const loaded = load(id, ctx);
-      return loaded instanceof Promise
-        ? loaded.then((record) => owned(ctx, id, record))
-        : Promise.resolve(owned(ctx, id, loaded));
+      return Promise.resolve(whenSettled(load(id, ctx), (record) => owned(ctx, id, record)));
     } catch (error) {
       return Promise.reject(error);
     }

@@ -1,5 +1,6 @@
 import { defineMiddleware } from '../core/compose.js';
 import { describeLayer, type OperationContract } from '../core/contract.js';
+import { type MaybePromise, whenSettled } from '../core/maybe-promise.js';
 import { appendListMember } from '../core/response.js';
 import type { ApiError } from '../errors/api-error.js';
 import { isCorsPreflight } from '../http/cors-preflight.js';
@@ -180,7 +181,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       // non-simple request to each URL: counting it would halve a browser client's quota.
       if (isCorsPreflight(ctx.request)) return undefined;
       const key = keyOf(ctx);
-      let decision: RateLimitDecision | Promise<RateLimitDecision>;
+      let decision: MaybePromise<RateLimitDecision>;
       try {
         decision =
           store.consumeSync !== undefined
@@ -191,13 +192,11 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       } catch (error) {
         return storeFailed(ctx, error);
       }
-      if (decision instanceof Promise) {
-        return decision.then(
-          (d) => storeAnswered(ctx, d),
-          (error: unknown) => storeFailed(ctx, error),
-        );
-      }
-      return storeAnswered(ctx, decision);
+      return whenSettled(
+        decision,
+        (d) => storeAnswered(ctx, d),
+        (error: unknown) => storeFailed(ctx, error),
+      );
     },
     after: function addRateLimitHeaders(_ctx, response, headers) {
       if (headers !== undefined) addHeaders(response.headers, headers, legacy);

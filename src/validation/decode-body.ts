@@ -1,5 +1,6 @@
 import type * as t from 'io-ts';
 import { bodyTooLargeError, DEFAULT_BODY_LIMIT, readBody } from '../core/body.js';
+import { isPromise, whenSettled } from '../core/maybe-promise.js';
 import { mediaTypeParameters } from '../core/media-type-parameters.js';
 import { ApiError, type ErrorDetail } from '../errors/api-error.js';
 import { echo, echoedWhole } from '../errors/echo.js';
@@ -227,7 +228,7 @@ function decodeBytes<A>(
     addFieldErrors(result.left, isDocument ? '/data/attributes' : '', problems);
     throw problems.toBadRequest();
   };
-  return decoded instanceof Promise ? decoded.then(settle) : settle(decoded);
+  return whenSettled(decoded, settle);
 }
 
 /**
@@ -250,7 +251,7 @@ export function decodeJsonBytes<A>(
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
   if (body.byteLength > limit) throw bodyTooLargeError(limit);
   const decoded = decodeBytes(kind, parseJsonText(body), options, maxErrors);
-  if (decoded instanceof Promise) {
+  if (isPromise(decoded)) {
     decoded.catch(() => undefined);
     throw new TypeError('decodeJsonBytes: the validator answers asynchronously; use decodeJsonBody');
   }

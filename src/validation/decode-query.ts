@@ -1,4 +1,5 @@
 import type * as t from 'io-ts';
+import { isPromise } from '../core/maybe-promise.js';
 import { parseQuery } from '../core/query-string.js';
 import type { ErrorDetail } from '../errors/api-error.js';
 import { echo } from '../errors/echo.js';
@@ -42,7 +43,7 @@ export function decodeQuery<Q extends QueryCodecs>(
   options?: { readonly maxErrors?: number },
 ): Decoded<Q> {
   const decoded = decodeQueryInput(ctx, codecs, options);
-  if (decoded instanceof Promise) {
+  if (isPromise(decoded)) {
     decoded.catch(() => undefined);
     throw new TypeError('decodeQuery: a validator answers asynchronously; declare it as a route query');
   }
@@ -86,7 +87,7 @@ export function decodeQueryInput<Q extends QueryCodecs>(
           source: { parameter: name },
         });
     };
-    if (decoded instanceof Promise) {
+    if (isPromise(decoded)) {
       pending ??= [];
       pending.push(decoded.then(settle));
     } else settle(decoded);

@@ -5,8 +5,10 @@
  * description, the linter and the test kit read it as they read any codec. Nothing here imports a
  * validator: a schema is recognized by its `~standard` member alone.
  */
+
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import type * as t from 'io-ts';
+import { isPromise, whenSettled } from '../core/maybe-promise.js';
 import type { JsonSchema } from './describe.js';
 import { withSchema } from './describe.js';
 import { MISSING_FIELD, UNKNOWN_FIELD } from './failure-messages.js';
@@ -71,12 +73,12 @@ export class SchemaCodec<A = unknown> {
 
   is(value: unknown): value is A {
     const result = this.schema['~standard'].validate(value);
-    return !(result instanceof Promise) && result.issues === undefined;
+    return !isPromise(result) && result.issues === undefined;
   }
 
   validate(value: unknown, context: t.Context): t.Validation<A> {
     const result = this.schema['~standard'].validate(value);
-    if (result instanceof Promise)
+    if (isPromise(result))
       throw new TypeError(
         `The ${this.schema['~standard'].vendor} schema validates asynchronously: decode with decodeJsonBody or in a declared route`,
       );
@@ -123,9 +125,7 @@ export function validateSchema<A>(
   const { schema, jsonSchema } = codec as unknown as SchemaCodec<A>;
   const result = schema['~standard'].validate(value);
   const root: t.Context = [{ key: '', type: codec, actual: value }];
-  return result instanceof Promise
-    ? result.then((settled) => toValidation(settled, value, jsonSchema, root))
-    : toValidation(result, value, jsonSchema, root);
+  return whenSettled(result, (settled) => toValidation(settled, value, jsonSchema, root));
 }
 
 /** The path of an issue as property names (a symbol key, which JSON cannot hold, ends it). */

@@ -5,6 +5,7 @@ import { RequestContext } from '../../src/core/context.js';
 import { json, noContent } from '../../src/core/response.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { renderError } from '../../src/errors/render.js';
+import { earlyResponse } from '../../src/http/middleware-hooks.js';
 import type { ApiResponse, Middleware } from '../../src/http/types.js';
 import { requestView } from '../support/request.js';
 import { recordingLogger } from './send.js';
@@ -35,7 +36,9 @@ function layer(index: number, plan: LayerPlan, trail: string[]): Middleware {
           before: () => {
             trail.push(`${index} in`);
             if (plan.before === 'throw') throw new ApiError(409, { detail: `layer ${index} refused` });
-            return settle(plan.before === 'answer' ? json(200, { meta: { from: index } }) : undefined);
+            return settle(
+              plan.before === 'answer' ? earlyResponse(json(200, { meta: { from: index } })) : undefined,
+            );
           },
         }),
     ...(plan.after === 'none'

@@ -3,6 +3,7 @@ import { compose, defineMiddleware } from '../../src/core/compose.js';
 import { RequestContext } from '../../src/core/context.js';
 import { json } from '../../src/core/response.js';
 import { renderError } from '../../src/errors/render.js';
+import { earlyResponse } from '../../src/http/middleware-hooks.js';
 import type { ApiResponse, Middleware } from '../../src/http/types.js';
 import { requestView } from '../support/request.js';
 import { recordingLogger } from './send.js';
@@ -62,11 +63,33 @@ describe('state between hooks', () => {
     });
   });
 
-  describe('when before returns a response', () => {
+  describe('when before returns state shaped like a response', () => {
+    it.each([false, true])('keeps it as state, never sends it (waits: %s)', async (wait) => {
+      const states: unknown[] = [];
+      const state = { status: 1, headers: {} };
+      const layer = defineMiddleware<RequestContext, typeof state>({
+        before: () => (wait ? Promise.resolve(state) : state),
+        after: (_ctx, response, kept) => {
+          states.push(kept);
+          return response;
+        },
+      });
+      const run = compose([layer], () => json(200, { meta: { handled: true } }), renderError);
+      const response = await run(context());
+      expect(response.status).toBe(200);
+      expect(response.json).toEqual({ meta: { handled: true } });
+      expect(states).toEqual([state]);
+      // The same through the (ctx, next) form every hooked middleware also is.
+      const plain = await layer(context(), async () => json(200, {}));
+      expect(plain.status).toBe(200);
+    });
+  });
+
+  describe('when before returns earlyResponse(response)', () => {
     it('answers with it and skips this layer’s after', async () => {
       const afterCalls: ApiResponse[] = [];
       const layer = defineMiddleware({
-        before: () => json(304, undefined),
+        before: () => earlyResponse(json(304, undefined)),
         after: (_ctx, response) => {
           afterCalls.push(response);
           return response;
