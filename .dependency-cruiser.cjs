@@ -3,11 +3,14 @@
  *
  *   http (the model) < errors < core, stores < the conventions < app < adapters < openapi, lint, testing, cli
  *
+ * Telemetry sits beside the conventions: `observability` (what they decided, read from an answer) and
+ * `opentelemetry` (the one subpath that imports `@opentelemetry/api`, an optional peer).
+ *
  * A subpath's `index.ts` is public surface, not a layer member: `rest-conventions/core` still exports
  * `createApp` from `src/app`. Run with `npm run check:deps`.
  */
 const CONVENTIONS =
-  'auth|caching|cors|deprecation|envelope|idempotency|ownership|ratelimit|security|validation|versioning';
+  'auth|caching|cors|deprecation|envelope|idempotency|ownership|ratelimit|security|validation|versioning|observability|opentelemetry';
 const TOOLS = 'openapi|lint|testing|cli';
 const FRAMEWORKS = 'express|fastify|koa|hono|@hono|@koa|@fastify';
 const BARREL = '^src/(index|core/index)[.]ts$';
@@ -69,6 +72,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/adapters/' },
       to: { path: `node_modules/(${FRAMEWORKS})/`, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'opentelemetry-only-in-its-subpath',
+      comment:
+        'Only src/opentelemetry imports @opentelemetry/api (an optional peer); the decisions it reports are read by src/observability, which imports none.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/opentelemetry/' },
+      to: { path: 'node_modules/@opentelemetry/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-opentelemetry-sdk',
+      comment: 'The library reports through the API only: the application chooses and registers an SDK.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: 'node_modules/@opentelemetry/(?!api/)' },
     },
     {
       name: 'src-is-self-contained',

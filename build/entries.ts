@@ -19,6 +19,7 @@ export const SUBPATHS = [
   'openapi',
   'lint',
   'testing',
+  'opentelemetry',
   'adapters/node',
   'adapters/fetch',
   'adapters/express',
@@ -36,10 +37,10 @@ export const FRAMEWORK_SUBPATHS = [
 ] as const;
 
 /**
- * Subpaths whose declarations name an optional peer's types (`testing`: fast-check's arbitraries):
+ * Subpaths whose declarations name an optional peer's types (`testing`: fast-check's arbitraries; `opentelemetry`: `@opentelemetry/api`'s providers):
  * a consumer imports them only with that peer installed.
  */
-export const PEER_TYPED_SUBPATHS = ['testing'] as const;
+export const PEER_TYPED_SUBPATHS = ['testing', 'opentelemetry'] as const;
 
 export function entryPoints(): Record<string, string> {
   const entries: Record<string, string> = { index: 'src/index.ts' };

@@ -1,10 +1,12 @@
-import { type App, createApp, except, type Logger } from 'rest-conventions';
+import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
+import { type App, type Context, createApp, except, type Logger } from 'rest-conventions';
 import { authenticate, hs256Verifier, type TokenVerifier } from 'rest-conventions/auth';
 import { cacheControlDefault } from 'rest-conventions/caching';
 import { cors } from 'rest-conventions/cors';
 import { movedUrls } from 'rest-conventions/deprecation';
 import { type IdempotencyStore, memoryIdempotencyStore } from 'rest-conventions/idempotency';
 import { docsPage } from 'rest-conventions/openapi';
+import { openTelemetry, storeTelemetry } from 'rest-conventions/opentelemetry';
 import { memoryRateLimitStore, type RateLimitStore, rateLimit } from 'rest-conventions/ratelimit';
 import { securityHeaders } from 'rest-conventions/security';
 import { createInjector } from 'typed-inject';
@@ -41,6 +43,21 @@ export interface StoreOverrides {
   readonly standardStore?: StandardStore;
   /** What `GET /health/ready` asks (none: always ready). */
   readonly readinessChecks?: readonly ReadinessCheck[];
+  /** Where traces and metrics go instead of OpenTelemetry's global providers (tests pass their own). */
+  readonly telemetry?: { readonly tracerProvider?: TracerProvider; readonly meterProvider?: MeterProvider };
+}
+
+/** `db.system.name` of each store the config may choose (OpenTelemetry database conventions). */
+const DB_SYSTEM = { memory: 'memory', redis: 'redis', postgres: 'postgresql' } as const;
+
+/**
+ * Who called, for the rate-limit and deprecation counters: the OAuth client the token was issued to
+ * (its `client_id` claim, RFC 9068 section 2.2), a bounded set, never the user.
+ */
+function callerOf(ctx: Context): string {
+  const client = ctx.var.principal?.claims.client_id;
+  if (typeof client === 'string') return client;
+  return ctx.var.principal === undefined ? 'anonymous' : 'unknown-client';
 }
 
 type Limiter = ReturnType<typeof rateLimit>;
@@ -91,6 +108,7 @@ featureRoutes.inject = [
 function appFrom(
   config: Config,
   logger: Logger,
+  overrides: StoreOverrides,
   verifier: TokenVerifier,
   limiter: Limiter,
   routes: ReturnType<typeof featureRoutes>,
@@ -100,6 +118,9 @@ function appFrom(
     // `/openapi.json` is a document's conventional name, not a resource segment.
     naming: { allowSegments: ['openapi.json'] },
     use: [
+      // First: it sees every layer's final answer (docs/observability.md); without an SDK it costs
+      // a few no-op calls.
+      openTelemetry({ ...overrides.telemetry, caller: callerOf }),
       securityHeaders(),
       // Before every layer that may answer, so browsers on allowed origins can read errors and 429s.
       cors({ origins: config.corsOrigins }),
@@ -120,7 +141,7 @@ function appFrom(
   for (const route of apiDescriptionRoutes({ app, docs })) app.route(route);
   return app;
 }
-appFrom.inject = ['config', 'logger', 'verifier', 'limiter', 'routes'] as const;
+appFrom.inject = ['config', 'logger', 'overrides', 'verifier', 'limiter', 'routes'] as const;
 
 /**
  * The one place where the reference app is wired, with typed-inject: configuration, stores, the
@@ -128,20 +149,37 @@ appFrom.inject = ['config', 'logger', 'verifier', 'limiter', 'routes'] as const;
  * package's public exports.
  */
 export function createReferenceApp(config: Config, logger: Logger, stores: StoreOverrides = {}): App {
-  return createInjector()
-    .provideValue('config', config)
-    .provideValue('logger', logger)
-    .provideValue('overrides', stores)
-    .provideFactory('verifier', verifierFrom)
-    .provideValue('bookStore', stores.bookStore ?? new MemoryBookStore())
-    .provideValue('orderStore', stores.orderStore ?? new MemoryOrderStore())
-    .provideValue('userStore', stores.userStore ?? new MemoryUserStore())
-    .provideValue('standardStore', stores.standardStore ?? new MemoryStandardStore())
-    .provideValue('idempotencyStore', stores.idempotencyStore ?? memoryIdempotencyStore())
-    .provideValue('rateLimitStore', stores.rateLimitStore ?? memoryRateLimitStore())
-    .provideValue('readinessChecks', stores.readinessChecks ?? [])
-    .provideFactory('limiter', limiterFrom)
-    .provideFactory('routes', featureRoutes)
-    .provideFactory('app', appFrom)
-    .resolve('app');
+  return (
+    createInjector()
+      .provideValue('config', config)
+      .provideValue('logger', logger)
+      .provideValue('overrides', stores)
+      .provideFactory('verifier', verifierFrom)
+      .provideValue('bookStore', stores.bookStore ?? new MemoryBookStore())
+      .provideValue('orderStore', stores.orderStore ?? new MemoryOrderStore())
+      .provideValue('userStore', stores.userStore ?? new MemoryUserStore())
+      .provideValue('standardStore', stores.standardStore ?? new MemoryStandardStore())
+      // Each store call a client span and a `db.client.operation.duration` sample.
+      .provideValue(
+        'idempotencyStore',
+        storeTelemetry(stores.idempotencyStore ?? memoryIdempotencyStore(), {
+          ...stores.telemetry,
+          system: DB_SYSTEM[config.idempotencyStore],
+          store: 'idempotency',
+        }),
+      )
+      .provideValue(
+        'rateLimitStore',
+        storeTelemetry(stores.rateLimitStore ?? memoryRateLimitStore(), {
+          ...stores.telemetry,
+          system: DB_SYSTEM[config.rateLimit.store],
+          store: 'ratelimit',
+        }),
+      )
+      .provideValue('readinessChecks', stores.readinessChecks ?? [])
+      .provideFactory('limiter', limiterFrom)
+      .provideFactory('routes', featureRoutes)
+      .provideFactory('app', appFrom)
+      .resolve('app')
+  );
 }

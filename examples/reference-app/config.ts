@@ -64,6 +64,11 @@ export interface Config {
    * (docs/cors.md).
    */
   readonly corsOrigins: readonly string[] | '*';
+  /**
+   * OpenTelemetry (docs/observability.md): on when `METRICS_PORT` or any `OTEL_*` variable is set
+   * (the SDK reads those itself); `metricsPort` serves a Prometheus scrape endpoint on its own port.
+   */
+  readonly telemetry: { readonly enabled: boolean; readonly metricsPort: number | undefined };
   /** Every route is limited: `max` requests per `windowSeconds` per caller, kept in `store`. */
   readonly rateLimit: {
     readonly max: number;
@@ -133,6 +138,16 @@ function choice<const V extends readonly string[]>(
   return chosen;
 }
 
+/** Whether to start the OpenTelemetry SDK, and the Prometheus scrape port (`METRICS_PORT`, 1..65535). */
+function telemetry(env: NodeJS.ProcessEnv): Config['telemetry'] {
+  const port = env.METRICS_PORT;
+  const metricsPort = port === undefined ? undefined : Number(port);
+  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 1 || metricsPort > 65535))
+    throw new TypeError(`METRICS_PORT must be 1..65535, got ${port}`);
+  const enabled = metricsPort !== undefined || Object.keys(env).some((name) => name.startsWith('OTEL_'));
+  return { enabled, metricsPort };
+}
+
 /** `*`, or the comma-separated origins (each checked by `cors()` itself, which names a bad one). */
 function corsOrigins(value: string | undefined): Config['corsOrigins'] {
   if (value === undefined || value.trim() === '') return [];
@@ -198,6 +213,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     storePrefix: storePrefix(env.STORE_PREFIX),
     shutdownTimeoutSeconds: positiveInteger('SHUTDOWN_TIMEOUT', env.SHUTDOWN_TIMEOUT, 10),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
+    telemetry: telemetry(env),
     rateLimit: {
       // Generous for interactive use and tests; a burst of `max` is allowed, then `max` per window.
       max: positiveInteger('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX, 1000),

@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
 import pinoPretty from 'pino-pretty';
+import { traceLogFields } from 'rest-conventions/opentelemetry';
 
 export interface ReferenceAppLoggerOptions {
   /** Human-readable lines (pino-pretty) instead of JSON; default: when stdout is a terminal. */
@@ -16,8 +17,9 @@ export interface ReferenceAppLoggerOptions {
  * `createApp` as it is.
  */
 export function referenceAppLogger(options: ReferenceAppLoggerOptions = {}): PinoLogger {
-  const level = options.level ?? 'info';
+  // Each line of a traced request carries its `trace_id` and `span_id` (docs/observability.md).
+  const settings = { level: options.level ?? 'info', mixin: traceLogFields };
   const pretty = options.pretty ?? process.stdout.isTTY === true;
-  if (pretty) return pino({ level }, pinoPretty({ colorize: true, destination: options.destination ?? 1 }));
-  return pino({ level }, options.destination ?? pino.destination(1));
+  if (pretty) return pino(settings, pinoPretty({ colorize: true, destination: options.destination ?? 1 }));
+  return pino(settings, options.destination ?? pino.destination(1));
 }

@@ -4,6 +4,7 @@ import { configFromEnv } from './config.js';
 import { connectInfrastructure, StartupError } from './infrastructure.js';
 import { referenceAppLogger } from './logger.js';
 import { serve } from './serve.js';
+import { startTelemetry } from './telemetry.js';
 
 /** A start-up failure we can explain (a bad setting, a store that is not there): one line, exit 1. */
 function cannotStart(error: unknown): never {
@@ -27,6 +28,10 @@ if (config.usingDevSecret) {
   );
 }
 
+// Before the app is built: its telemetry middleware takes the providers the SDK registers.
+const telemetry = await startTelemetry(config).catch((error: unknown) =>
+  cannotStart(new StartupError(`METRICS_PORT ${config.telemetry.metricsPort}: ${(error as Error).message}`)),
+);
 const infrastructure = await connectInfrastructure(config).catch(cannotStart);
 // Claims this process holds, so that shutdown can release those of requests it had to cut.
 const claims = heldClaims(infrastructure.idempotencyStore);
@@ -60,6 +65,7 @@ const stop = () => {
       if (released > 0) logger.warn({ released }, 'shutdown: idempotency claims of cut requests released');
       return infrastructure.close();
     })
+    .then(() => telemetry?.shutdown())
     .then(() => process.exit(0));
 };
 process.on('SIGINT', stop);
