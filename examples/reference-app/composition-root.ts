@@ -47,6 +47,11 @@ export interface StoreOverrides {
   readonly telemetry?: { readonly tracerProvider?: TracerProvider; readonly meterProvider?: MeterProvider };
 }
 
+/** Telemetry is wired when the environment asks for it (`METRICS_PORT`, `OTEL_*`) or a test passes providers. */
+function telemetryWanted(config: Config, overrides: StoreOverrides): boolean {
+  return config.telemetry.enabled || overrides.telemetry !== undefined;
+}
+
 /** `db.system.name` of each store the config may choose (OpenTelemetry database conventions). */
 const DB_SYSTEM = { memory: 'memory', redis: 'redis', postgres: 'postgresql' } as const;
 
@@ -118,9 +123,11 @@ function appFrom(
     // `/openapi.json` is a document's conventional name, not a resource segment.
     naming: { allowSegments: ['openapi.json'] },
     use: [
-      // First: it sees every layer's final answer (docs/observability.md); without an SDK it costs
-      // a few no-op calls.
-      openTelemetry({ ...overrides.telemetry, caller: callerOf }),
+      // First: it sees every layer's final answer (docs/observability.md). Only when asked for: an
+      // app without telemetry has no layer for it.
+      ...(telemetryWanted(config, overrides)
+        ? [openTelemetry({ ...overrides.telemetry, caller: callerOf })]
+        : []),
       securityHeaders(),
       // Before every layer that may answer, so browsers on allowed origins can read errors and 429s.
       cors({ origins: config.corsOrigins }),
@@ -149,6 +156,10 @@ appFrom.inject = ['config', 'logger', 'overrides', 'verifier', 'limiter', 'route
  * package's public exports.
  */
 export function createReferenceApp(config: Config, logger: Logger, stores: StoreOverrides = {}): App {
+  const observed = <S extends object>(store: S, system: keyof typeof DB_SYSTEM, name: string): S =>
+    telemetryWanted(config, stores)
+      ? storeTelemetry(store, { ...stores.telemetry, system: DB_SYSTEM[system], store: name })
+      : store;
   return (
     createInjector()
       .provideValue('config', config)
@@ -159,22 +170,14 @@ export function createReferenceApp(config: Config, logger: Logger, stores: Store
       .provideValue('orderStore', stores.orderStore ?? new MemoryOrderStore())
       .provideValue('userStore', stores.userStore ?? new MemoryUserStore())
       .provideValue('standardStore', stores.standardStore ?? new MemoryStandardStore())
-      // Each store call a client span and a `db.client.operation.duration` sample.
+      // With telemetry, each store call a client span and a `db.client.operation.duration` sample.
       .provideValue(
         'idempotencyStore',
-        storeTelemetry(stores.idempotencyStore ?? memoryIdempotencyStore(), {
-          ...stores.telemetry,
-          system: DB_SYSTEM[config.idempotencyStore],
-          store: 'idempotency',
-        }),
+        observed(stores.idempotencyStore ?? memoryIdempotencyStore(), config.idempotencyStore, 'idempotency'),
       )
       .provideValue(
         'rateLimitStore',
-        storeTelemetry(stores.rateLimitStore ?? memoryRateLimitStore(), {
-          ...stores.telemetry,
-          system: DB_SYSTEM[config.rateLimit.store],
-          store: 'ratelimit',
-        }),
+        observed(stores.rateLimitStore ?? memoryRateLimitStore(), config.rateLimit.store, 'ratelimit'),
       )
       .provideValue('readinessChecks', stores.readinessChecks ?? [])
       .provideFactory('limiter', limiterFrom)

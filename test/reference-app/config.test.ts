@@ -183,3 +183,18 @@ describe('the reference app’s store call bounds', () => {
     }
   });
 });
+
+describe('the reference app’s telemetry settings', () => {
+  it('wires no telemetry unless METRICS_PORT or an OTEL_* variable asks', () => {
+    expect(configFromEnv({}).telemetry).toEqual({ enabled: false, metricsPort: undefined });
+    expect(configFromEnv({ METRICS_PORT: '9464' }).telemetry).toEqual({ enabled: true, metricsPort: 9464 });
+    expect(configFromEnv({ OTEL_SERVICE_NAME: 'books' }).telemetry).toEqual({
+      enabled: true,
+      metricsPort: undefined,
+    });
+  });
+
+  it.each(['0', '65536', 'http', '9464.5'])('refuses METRICS_PORT=%s at start-up, naming it', (port) => {
+    expect(() => configFromEnv({ METRICS_PORT: port })).toThrow(`METRICS_PORT must be 1..65535, got ${port}`);
+  });
+});
