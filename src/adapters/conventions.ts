@@ -3,7 +3,8 @@
  * the library's middleware (its `before` and `after` hooks, or `(ctx, next)` wrappers) around a host
  * framework's own handling of a request, seen as a neutral {@link ApiResponse}. Each framework file
  * only translates its request into a {@link RequestView} and its response to and from an
- * `ApiResponse`; every decision is made here by the primitives themselves (see `docs/adapters.md`).
+ * `ApiResponse`; every decision is made here by the primitives themselves, and JSON:API 1.1's `ext`
+ * and `profile` are negotiated as `createApp` negotiates them (see `docs/adapters.md`).
  */
 
 import { jsonLineLogger } from '../app/app.js';
@@ -17,6 +18,7 @@ import { originForm } from '../http/request-target.js';
 import type { ApiResponse, Context, HeaderBag, Logger, Middleware, RequestView } from '../http/types.js';
 import { contextKey } from '../http/types.js';
 import { malformedJsonError, takeJsonBody } from '../validation/json-text.js';
+import { negotiatedJsonApi } from './jsonapi-negotiation.js';
 
 /** Options shared by every framework's `conventions(...)` middleware. */
 export interface ConventionsOptions {
@@ -61,7 +63,7 @@ export function conventionsRunner(options: ConventionsOptions, framework: string
   const CONVERTER = contextKey<(thrown: unknown) => unknown>(`${framework} conventions error converter`);
   const pipeline = composePipeline(
     use as readonly Middleware[],
-    (ctx) => ctx.get(DOWNSTREAM)!(ctx),
+    (ctx) => negotiatedJsonApi(ctx, ctx.get(DOWNSTREAM)!),
     (thrown, ctx) => renderError(ctx.get(CONVERTER)?.(thrown) ?? thrown, ctx),
   );
   return (request, downstream, toError, existing) => {

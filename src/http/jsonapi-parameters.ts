@@ -52,3 +52,22 @@ export function refusesJsonApi(ranges: readonly MediaRange[]): boolean {
   }
   return named;
 }
+
+/**
+ * Whether `Accept` leaves no representation at all once JSON:API is refused: it names JSON:API, no
+ * instance of it can be answered ({@link refusesJsonApi}), and every other range it accepts (q > 0)
+ * is a JSON:API instance too. Whatever a route would send, JSON:API or another format, is then
+ * unacceptable, so a 406 can be decided before the route runs.
+ *
+ * @example
+ * acceptsOnlyRefusedJsonApi(parseAccept('application/vnd.api+json; ext="https://example.com/ext/x"')) // true
+ * acceptsOnlyRefusedJsonApi(parseAccept('application/vnd.api+json; ext="https://example.com/ext/x", application/json')) // false
+ */
+export function acceptsOnlyRefusedJsonApi(ranges: readonly MediaRange[]): boolean {
+  return (
+    refusesJsonApi(ranges) &&
+    ranges.every(
+      (range) => !(range.q > 0) || (range.type === 'application' && range.subtype === 'vnd.api+json'),
+    )
+  );
+}

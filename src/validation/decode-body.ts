@@ -4,12 +4,12 @@ import { isPromise, whenSettled } from '../core/maybe-promise.js';
 import { mediaTypeParameters } from '../core/media-type-parameters.js';
 import { ApiError, type ErrorDetail } from '../errors/api-error.js';
 import { echo, echoedWhole } from '../errors/echo.js';
-import { JSON_API_PARAMETERS, unsupportedExtension } from '../http/jsonapi-parameters.js';
 import { essence, JSON_API, JSON_MEDIA } from '../http/media-types.js';
 import type { Context } from '../http/types.js';
 import { checkMaxErrors, ErrorList, type MAX_ERRORS, type MAX_ERRORS_LIMIT } from './error-cap.js';
 import { addFieldErrors, escapePointerToken } from './field-errors.js';
 import { type JsonText, malformedJsonError, parseJsonText, takeJsonBody } from './json-text.js';
+import { ACCEPTED_BODIES, refusedJsonApiContent } from './jsonapi-content-type.js';
 import { decoderOf, type StandardSchemaV1, validateSchema } from './standard-schema.js';
 
 export interface DecodeBodyOptions<A> {
@@ -38,19 +38,9 @@ export interface DecodeBodyOptions<A> {
   readonly maxErrors?: number;
 }
 
-/** The request media types, named in a 415 (RFC 9110 section 15.5.16, W3C LDP 1.0 7.1, RFC 5789 3.1). */
-const ACCEPTED_BODIES = {
-  'accept-post': `${JSON_MEDIA}, ${JSON_API}`,
-  'accept-patch': `${JSON_MEDIA}, ${JSON_API}`,
-} as const;
-
 const DOCUMENT_MEMBERS = new Set(['data', 'meta', 'jsonapi']);
 // `relationships` are not accepted: attributes codecs would silently drop them.
 const DATA_MEMBERS = new Set(['type', 'id', 'attributes', 'meta']);
-// JSON:API 1.0 "Content Negotiation": a JSON:API request with media-type parameters is a 415; the
-// `version` parameter is this library's version negotiation, and `charset` restates UTF-8.
-/** JSON:API 1.1's `ext` and `profile`, the versioning primitive's `version`, and `charset` (UTF-8 only). */
-const ALLOWED_JSON_API_PARAMS = new Set([...JSON_API_PARAMETERS, 'charset']);
 
 function badRequestError(errors: ErrorDetail[]): ApiError {
   return new ApiError(400, { errors });
@@ -187,25 +177,8 @@ function jsonBodyKind(contentType: string | undefined): 'document' | 'attributes
     });
   }
   const isDocument = mediaType === JSON_API;
-  const unsupported = isDocument
-    ? [...params.keys()].find((n) => !ALLOWED_JSON_API_PARAMS.has(n))
-    : undefined;
-  if (unsupported !== undefined) {
-    throw new ApiError(415, {
-      code: 'unsupported-media-type',
-      detail: `${JSON_API} does not take the media type parameter "${echo(unsupported)}".`,
-      source: { header: 'Content-Type' },
-    });
-  }
-  const extension = isDocument ? unsupportedExtension(params.get('ext')) : undefined;
-  if (extension !== undefined) {
-    throw new ApiError(415, {
-      code: 'unsupported-media-type',
-      detail: `The JSON:API extension "${echo(extension)}" is not supported here (JSON:API 1.1 "Content Negotiation").`,
-      source: { header: 'Content-Type' },
-      headers: ACCEPTED_BODIES,
-    });
-  }
+  const refused = isDocument ? refusedJsonApiContent(contentType!) : undefined;
+  if (refused !== undefined) throw refused;
   return isDocument ? 'document' : 'attributes';
 }
 
