@@ -1,20 +1,29 @@
 import type { PropertyReport } from '../testing/kit.js';
 import type { Reporter } from './check-args.js';
 
-/** Properties that failed: a convention found broken (not a property the API's quota stopped). */
-const failedOf = (reports: readonly PropertyReport[]) =>
-  reports.filter((r) => !r.passed && r.refused === undefined).length;
-const refusedOf = (reports: readonly PropertyReport[]) =>
-  reports.filter((r) => r.refused !== undefined).length;
+/** What became of one property: it held, failed, did not apply, or the API refused the kit. */
+type Outcome = 'passed' | 'failed' | 'skipped' | 'not-checked';
+
+function outcomeOf(report: PropertyReport): Outcome {
+  if (report.skipped !== undefined) return 'skipped';
+  if (report.refused !== undefined) return 'not-checked';
+  return report.passed ? 'passed' : 'failed';
+}
+
+/** How many properties came to each outcome: the four add up to the properties run. */
+function countsOf(reports: readonly PropertyReport[]): Record<Outcome, number> & { properties: number } {
+  const counts = { properties: reports.length, passed: 0, failed: 0, skipped: 0, 'not-checked': 0 };
+  for (const report of reports) counts[outcomeOf(report)]++;
+  return counts;
+}
 
 /** The last line of the text report: how many properties passed, failed, did not apply, were not checked. */
 function summary(reports: readonly PropertyReport[]): string {
-  const skipped = reports.filter((r) => r.skipped !== undefined).length;
-  const failed = failedOf(reports);
-  const refused = refusedOf(reports);
+  const counts = countsOf(reports);
+  const refused = counts['not-checked'];
   return (
-    `${reports.length - failed - skipped - refused} passed, ${failed} failed` +
-    `${skipped > 0 ? `, ${skipped} skipped` : ''}` +
+    `${counts.passed} passed, ${counts.failed} failed` +
+    `${counts.skipped > 0 ? `, ${counts.skipped} skipped` : ''}` +
     `${refused > 0 ? `, ${refused} not checked (the API refused the kit)` : ''}`
   );
 }
@@ -41,9 +50,14 @@ function text(reports: readonly PropertyReport[], seed: number): string {
   return lines.join('\n');
 }
 
+/**
+ * The JSON report: `passed` when every property held or did not apply, `counts` of each outcome
+ * (they add up to `counts.properties`), and each property with its `outcome`.
+ */
 function json(reports: readonly PropertyReport[], seed: number): string {
+  const properties = reports.map((report) => ({ ...report, outcome: outcomeOf(report) }));
   return JSON.stringify(
-    { seed, passed: reports.every((r) => r.passed), notChecked: refusedOf(reports), properties: reports },
+    { seed, passed: reports.every((r) => r.passed), counts: countsOf(reports), properties },
     null,
     2,
   );
@@ -67,18 +81,21 @@ const escapeXml = (value: string) =>
     .map((c) => XML_ESCAPES[c] ?? c)
     .join('');
 
-/** JUnit XML, as CI systems read it: one testcase per property, its failure or skip inside. */
+/**
+ * JUnit XML, as CI systems read it: one testcase per property, its failure, error or skip inside; a
+ * property not checked is an `error` whose `type` says why (`quota`, `scope`).
+ */
 function junit(reports: readonly PropertyReport[], seed: number): string {
-  const failures = failedOf(reports);
-  const errors = refusedOf(reports);
-  const skipped = reports.filter((r) => r.skipped !== undefined).length;
+  const counts = countsOf(reports);
+  const { failed: failures, skipped } = counts;
+  const errors = counts['not-checked'];
   const cases = reports.map((r) => {
     const open = `    <testcase classname="rest-conventions.${r.id}" name="${escapeXml(r.name)}"`;
     if (r.skipped !== undefined)
       return `${open}>\n      <skipped message="${escapeXml(r.skipped)}"/>\n    </testcase>`;
     // JUnit's `error` is a test that could not run to its verdict, apart from a `failure`.
     if (r.refused !== undefined)
-      return `${open}>\n      <error type="quota" message="${escapeXml(r.refused.split('\n')[0]!)}">${escapeXml(r.refused)}</error>\n    </testcase>`;
+      return `${open}>\n      <error type="${r.refusedBy ?? 'not-checked'}" message="${escapeXml(r.refused.split('\n')[0]!)}">${escapeXml(r.refused)}</error>\n    </testcase>`;
     if (r.passed) return `${open}/>`;
     const message = r.message ?? '';
     return `${open}>\n      <failure message="${escapeXml(message.split('\n')[0]!)}">${escapeXml(message)}</failure>\n    </testcase>`;

@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import type { OpenApiDocument } from '../openapi/types.js';
 import { discover, operationsOf, subjectOf } from './discover.js';
-import { NotApplicable, NotChecked, withSeed } from './failure.js';
+import { NotApplicable, NotChecked, QuotaRefused, withSeed } from './failure.js';
 import { badInputProperty } from './properties/bad-input.js';
 import { type CreateHint, kitContext, type MovedUrl } from './properties/context.js';
 import { deprecationProperty } from './properties/deprecation.js';
 import { documentsProperty } from './properties/documents.js';
 import { idempotencyProperty } from './properties/idempotency.js';
 import { idempotentWritesProperty } from './properties/idempotent-writes.js';
+import { jsonApiParametersProperty } from './properties/jsonapi-parameters.js';
 import { movedProperty } from './properties/moved.js';
 import { ownershipProperty } from './properties/ownership.js';
 import {
@@ -77,6 +78,11 @@ export interface PropertyReport {
    * found broken: this is the environment the kit ran in.
    */
   readonly refused?: string;
+  /**
+   * Why it was not checked: `quota` (a 429 the kit could not wait out) or `scope` (the API refused the
+   * kit's tokens with 401 or 403). Set with `refused`.
+   */
+  readonly refusedBy?: 'quota' | 'scope';
   readonly seed: number;
   readonly message?: string;
 }
@@ -94,6 +100,7 @@ const FACTORIES: readonly PropertyFactory[] = [
   movedProperty,
   rateLimitsProperty,
   queryProperty,
+  jsonApiParametersProperty,
 ];
 
 function validated(options: KitOptions): void {
@@ -189,7 +196,14 @@ export async function checkConventions(options: KitOptions): Promise<PropertyRep
         error instanceof NotApplicable
           ? { id, name, passed: true, skipped: error.message, seed }
           : error instanceof NotChecked
-            ? { id, name, passed: false, refused: error.message, seed }
+            ? {
+                id,
+                name,
+                passed: false,
+                refused: error.message,
+                refusedBy: error instanceof QuotaRefused ? 'quota' : 'scope',
+                seed,
+              }
             : { id, name, passed: false, seed, message: (error as Error).message },
       );
     }

@@ -234,6 +234,24 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
     },
   },
   {
+    name: 'a server that ignores JSON:API extensions (ext dropped from Accept and Content-Type)',
+    property: 'jsonapi-parameters',
+    violation: /an Accept naming only unsupported JSON:API extensions got 200, not 406/,
+    handler: () => {
+      const inner = app();
+      const withoutExt = (value: string) => value.replace(/;\s*ext=("(?:[^"\\]|\\.)*"|[^;,]*)/gi, '');
+      return (request) =>
+        inner(
+          withRequest(request, (h) => {
+            for (const name of ['accept', 'content-type']) {
+              const value = h.get(name);
+              if (value !== null) h.set(name, withoutExt(value));
+            }
+          }),
+        );
+    },
+  },
+  {
     name: 'a RateLimit field in the form of an older draft (limit=, remaining=, reset=)',
     property: 'rate-limits',
     violation: /RateLimit is not a Structured Field List/,

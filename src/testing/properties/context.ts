@@ -166,6 +166,13 @@ export function kitContext(options: ContextOptions): KitContext {
   };
 }
 
+/** A path template filled with the subject of principal a, or `undefined` when it has no subject. */
+export function filledWithSubject(ctx: KitContext, template: string): string | undefined {
+  if (!template.includes('{')) return template;
+  const value = ctx.known.pathValues?.[0];
+  return value === undefined ? undefined : template.replace(/\{[^}/]+\}/g, encodeURIComponent(value));
+}
+
 /** The last segment of a path, decoded: the id of what it names. */
 export const idOf = (location: string): string =>
   decodeURIComponent(location.split('/').filter(Boolean).at(-1) ?? '');

@@ -14,6 +14,7 @@ export const PROPERTY_IDS = [
   'moved',
   'rate-limits',
   'query',
+  'jsonapi-parameters',
 ] as const;
 
 export type PropertyId = (typeof PROPERTY_IDS)[number];

@@ -6,7 +6,7 @@ import { operationsOf } from '../discover.js';
 import { exampleBodies } from '../example-values.js';
 import { exchangeReport, NotChecked } from '../failure.js';
 import type { TargetRequest } from '../target.js';
-import type { KitContext } from './context.js';
+import { filledWithSubject, type KitContext } from './context.js';
 import type { ConventionProperty, PropertyFactory } from './property.js';
 
 /** Media types sent as the wrong one: the first the operation does not take is used. */
@@ -18,13 +18,6 @@ function acceptQueryTypes(field: string): string[] {
     .split(',')
     .map((member) => essence(member.trim().replace(/^"|"$/g, '')))
     .filter((type) => type !== '');
-}
-
-/** A path template filled with the subject of principal a, or `undefined` when it has no subject. */
-function filled(ctx: KitContext, template: string): string | undefined {
-  if (!template.includes('{')) return template;
-  const value = ctx.known.pathValues?.[0];
-  return value === undefined ? undefined : template.replace(/\{[^}/]+\}/g, encodeURIComponent(value));
 }
 
 /**
@@ -46,7 +39,7 @@ function queryOperationProperty(ctx: KitContext, template: string, operation: Op
       ctx.run(
         fc.constant(null),
         async () => {
-          const path = filled(ctx, template);
+          const path = filledWithSubject(ctx, template);
           if (declared === undefined || path === undefined) return;
           const body = exampleBodies(content[declared]!, ctx.document)[0];
           const request = (contentType: string, headers: Record<string, string> = {}): TargetRequest => ({
