@@ -8,6 +8,7 @@ import {
   type OpenApiResponse,
   pathItemOperations,
 } from '../openapi/types.js';
+import { jsonApiParameterProblems, rateLimitFieldProblems } from './media-type-rules.js';
 import { describeId, resourceIdSchema, sameIdSchema } from './path-ids.js';
 import { LINT_RULE_IDS, LINT_RULES, type LintRuleId, lintRuleDocs } from './rules.js';
 
@@ -205,9 +206,11 @@ function checkOperation(
   if (limited && !headerOf('429', 'retry-after')) {
     say('ratelimit-429', 'A rate-limited operation must document 429 with Retry-After.');
   }
+  for (const problem of rateLimitFieldProblems(responses)) say('ratelimit-fields', problem);
+  const body = operation.requestBody === undefined ? undefined : resolveRef(document, operation.requestBody);
+  for (const problem of jsonApiParameterProblems(operation, body, responses))
+    say('jsonapi-parameters', problem);
   if (method === 'query') {
-    const body =
-      operation.requestBody === undefined ? undefined : resolveRef(document, operation.requestBody);
     const content = Object.keys(body?.content ?? {});
     const missing = [
       ...(content.length === 0 ? ['a request body with its media types'] : []),

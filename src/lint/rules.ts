@@ -21,6 +21,10 @@ export const LINT_RULES = {
   'path-id-type':
     "A path parameter naming a resource (/books/{id}) has the schema of that resource's id: a string with its pattern.",
   'deprecation-headers': 'A deprecated operation documents the Deprecation and Sunset headers.',
+  'ratelimit-fields':
+    'RateLimit fields as draft-ietf-httpapi-ratelimit-headers-11 names them: RateLimit with RateLimit-Policy, no older or X- fields.',
+  'jsonapi-parameters':
+    'JSON:API media types carry only ext and profile, lists of absolute URIs; x-jsonapi-profiles only where the operation answers JSON:API.',
   'query-method':
     'A QUERY operation documents its request body, Accept-Query and Cache-Control on its success, and 415 (RFC 10008).',
 } as const;

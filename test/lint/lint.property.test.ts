@@ -128,7 +128,10 @@ function operationOf(op: OperationModel, lastParam?: string): OpenApiOperation {
   const success: Record<string, { description: string }> = {};
   if (op.cacheControl) success['Cache-Control'] = { description: 'caching' };
   if (op.etag) success.ETag = { description: 'validator' };
-  if (op.rateLimited) success.RateLimit = { description: 'quota' };
+  if (op.rateLimited) {
+    success.RateLimit = { description: 'quota' };
+    success['RateLimit-Policy'] = { description: 'policy' };
+  }
   if (op.deprecationHeaders)
     Object.assign(success, { Deprecation: { description: 'd' }, Sunset: { description: 's' } });
   const responses: Record<string, OpenApiResponse> = {
