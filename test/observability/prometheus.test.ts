@@ -5,14 +5,13 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_AUTH_SECRET } from '../../examples/reference-app/config.js';
 import { type AppProcess, startReferenceApp } from '../support/app-process.js';
 import { root } from '../support/built-package.js';
 import { compileBlocks, taggedBlocks, writeBlocks } from '../support/doc-blocks.js';
 import { type Prometheus, prometheusAvailable, type Sample, startPrometheus } from '../support/prometheus.js';
 import { freePort, until } from '../support/redis-servers.js';
+import { clientToken, ORDER } from '../support/telemetry.js';
 
 const PAGE = readFileSync(join(root, 'docs/observability.md'), 'utf8');
 const QUERIES = [...PAGE.matchAll(/```promql\n([\s\S]*?)```/g)].map((m) => m[1]!.trim());
@@ -24,16 +23,7 @@ const queryOf = (metric: string) => {
   return found[0]!;
 };
 
-/** A bearer token issued to the OAuth client `mobile` (`client_id`, RFC 9068 section 2.2). */
-const token = async (sub: string) =>
-  `Bearer ${await new SignJWT({ client_id: 'mobile' })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(sub)
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(DEV_AUTH_SECRET))}`;
-
-const ORDER = JSON.stringify({ data: { type: 'orders', attributes: { bookId: 1, quantity: 2 } } });
+const token = (sub: string) => clientToken(sub, 'mobile');
 const RATE_LIMIT_MAX = 6;
 
 describe('docs/observability.md', () => {

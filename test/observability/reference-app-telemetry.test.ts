@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_AUTH_SECRET } from '../../examples/reference-app/config.js';
 import { ADAPTERS, type Served, serve } from '../../examples/reference-app/serve.js';
 import { referenceApp } from '../support/reference-app.js';
-import { counted, inMemoryTelemetry } from '../support/telemetry.js';
+import { clientToken, counted, inMemoryTelemetry, ORDER } from '../support/telemetry.js';
 
 const telemetry = inMemoryTelemetry();
 const servers = new Map<string, Served>();
@@ -62,15 +60,7 @@ async function waitFor<T>(probe: () => T | undefined): Promise<T> {
   }
 }
 
-/** A bearer token issued to an OAuth client (`client_id`, RFC 9068 section 2.2), for the caller attribute. */
-const token = async (sub: string, clientId: string) =>
-  `Bearer ${await new SignJWT({ client_id: clientId })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(sub)
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(DEV_AUTH_SECRET))}`;
-const ORDER = JSON.stringify({ data: { type: 'orders', attributes: { bookId: 1, quantity: 2 } } });
+const token = clientToken;
 
 describe.each(ADAPTERS)('traces and metrics through the %s adapter', (adapter) => {
   const port = () => servers.get(adapter)!.port;

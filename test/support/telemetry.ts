@@ -14,6 +14,8 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { SignJWT } from 'jose';
+import { DEV_AUTH_SECRET } from '../../examples/reference-app/config.js';
 
 /** A reader whose `collect()` the test calls: metrics are read when asked, not on a timer. */
 class OnDemandReader extends MetricReader {
@@ -62,3 +64,20 @@ export function counted(metric: MetricData | undefined, attributes: Record<strin
   }
   return total;
 }
+
+/**
+ * A bearer token for the reference app's development secret, issued to the OAuth client `clientId`
+ * (`client_id`, RFC 9068 section 2.2): what its telemetry reports as the caller.
+ */
+export async function clientToken(sub: string, clientId: string): Promise<string> {
+  const token = await new SignJWT({ client_id: clientId })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(sub)
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(DEV_AUTH_SECRET));
+  return `Bearer ${token}`;
+}
+
+/** The body of a valid `POST /orders` to the reference app. */
+export const ORDER = JSON.stringify({ data: { type: 'orders', attributes: { bookId: 1, quantity: 2 } } });
