@@ -12,6 +12,7 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
+import { defineMiddleware } from '../core/compose.js';
 import type { ApiResponse, Context, HeaderBag, Middleware } from '../http/types.js';
 import {
   type ConventionCounter,
@@ -20,6 +21,7 @@ import {
   decisionAttributes,
 } from '../observability/attributes.js';
 import { conventionDecisions } from '../observability/decisions.js';
+import { recordsNothing } from './sdk-presence.js';
 import {
   ERROR_TYPE,
   HTTP_DURATION_BUCKETS,
@@ -91,8 +93,9 @@ const COUNTER_NAMES: Record<ConventionCounter, { name: string; description: stri
  *
  * An incoming `traceparent` continues its trace (through the registered propagator). When the host
  * framework's own instrumentation already made a span active, the middleware adds to that span
- * instead of starting a second server span. Without an SDK the API's no-op tracer and meter make the
- * work a few calls; a span that is not recording gets no attributes.
+ * instead of starting a second server span. Register the SDK first: made while none is registered,
+ * the middleware is a layer that does nothing and costs nothing. A span that is not recording (sampled
+ * out) gets no attributes.
  *
  * @example
  * const app = createApp({ use: [openTelemetry(), securityHeaders()] });
@@ -103,13 +106,16 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Middleware {
   const { caller } = options;
   if (caller !== undefined && typeof caller !== 'function')
     throw new TypeError('openTelemetry: caller must be a function of the request');
-  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
+  const tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
+  const tracer = tracerProvider.getTracer(SCOPE);
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE);
   const duration = meter.createHistogram('http.server.request.duration', {
     unit: 's',
     description: 'Duration of HTTP server requests.',
     advice: { explicitBucketBoundaries: HTTP_DURATION_BUCKETS },
   });
+  // No SDK registered: a layer of no hooks, which the pipeline skips (docs/observability.md, "Cost").
+  if (recordsNothing(tracerProvider, duration)) return defineMiddleware({});
   const counters = {} as Record<ConventionCounter, ReturnType<typeof meter.createCounter>>;
   for (const key of Object.keys(COUNTER_NAMES) as ConventionCounter[]) {
     const { name, description } = COUNTER_NAMES[key];

@@ -7,6 +7,7 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
+import { recordsNothing } from './sdk-presence.js';
 import { DB_DURATION_BUCKETS, DB_OPERATION_NAME, DB_SYSTEM_NAME, ERROR_TYPE, SCOPE } from './semconv.js';
 import { errorName } from './server-telemetry.js';
 
@@ -32,7 +33,7 @@ export const STORE_ATTRIBUTE = 'rest_conventions.store';
  * `db.client.operation.duration`: how slow the idempotency or rate-limit store is, and how often it
  * fails (docs/observability.md). Works on any store object (an `IdempotencyStore`, a
  * `RateLimitStore`, an application's own), without changing it: properties that are not methods
- * are read through.
+ * are read through. Wrapped while no SDK is registered, the store is given back as it is.
  *
  * @example
  * const store = storeTelemetry(redisIdempotencyStore({ client }), { system: 'redis', store: 'idempotency' });
@@ -47,7 +48,8 @@ export function storeTelemetry<S extends object>(store: S, options: StoreTelemet
     throw new TypeError('storeTelemetry: system must be a non-empty db.system.name');
   if (typeof storeName !== 'string' || storeName === '')
     throw new TypeError('storeTelemetry: store must be a non-empty name');
-  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
+  const tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
+  const tracer = tracerProvider.getTracer(SCOPE);
   const duration = (options.meterProvider ?? metrics.getMeterProvider())
     .getMeter(SCOPE)
     .createHistogram('db.client.operation.duration', {
@@ -56,6 +58,8 @@ export function storeTelemetry<S extends object>(store: S, options: StoreTelemet
       advice: { explicitBucketBoundaries: DB_DURATION_BUCKETS },
     });
 
+  // No SDK registered: the store as it is, without a wrapper to pay for on each call.
+  if (recordsNothing(tracerProvider, duration)) return store;
   const wrapped = new Map<PropertyKey, unknown>();
   const instrument = (operation: string, method: (...args: unknown[]) => unknown) => {
     const attributes: Attributes = {

@@ -111,6 +111,10 @@ describe('openTelemetry()', () => {
       headers: { ...a!.headers, 'x-request-id': '' },
     });
     expect(telemetry.spans()).toHaveLength(spansBefore);
+    // Made with no SDK registered: a layer of no hooks, which the pipeline skips, and the store as it is.
+    expect((openTelemetry() as { hooks?: object }).hooks).toEqual({ before: undefined, after: undefined });
+    const store = memoryRateLimitStore();
+    expect(storeTelemetry(store, { system: 'memory', store: 'ratelimit' })).toBe(store);
   });
 
   it('refuses options that are not what it takes, naming them', () => {
