@@ -18,6 +18,11 @@
  * Bun and Deno (`app@bun`, `hono@bun`, `bare@bun`, the same `@deno`; bench/runtime-servers.ts), the
  * runtime under callgrind as node is (JIT code and all; compare them with each other, not with node).
  *
+ * The app's telemetry (docs/observability.md): `app` wires none (no `OTEL_*` variable: the API is
+ * never called), `app+otel-api` wires it with the SDK disabled (`OTEL_SDK_DISABLED=true`: the API's
+ * no-op tracer and meter), `app+otel-sdk` with the SDK registered and exporters that drop what they
+ * get (bench/app-with-sdk.ts): spans and metrics recorded, sent nowhere.
+ *
  * BENCH_CG_REDIS=1: a server on Redis gets a private `redis-server` on a free loopback port, itself
  * under callgrind, and Redis' instructions over the same requests are printed beside the server's
  * (what each keyed write costs Redis, which shares the machine). Without it only the server is counted.
@@ -224,6 +229,11 @@ for (const caseName of caseNames) {
     const onRedis = name === 'app+redis' || peer?.store === 'redis';
     if (name === 'app') {
       perRequest = await count('app', appScript, {}, c, appFixture);
+    } else if (name === 'app+otel-api') {
+      perRequest = await count(name, appScript, { OTEL_SDK_DISABLED: 'true' }, c, appFixture);
+    } else if (name === 'app+otel-sdk') {
+      const script = await bundle('bench/app-with-sdk.ts', 'app-with-sdk');
+      perRequest = await count(name, script, { OTEL_SDK_DISABLED: 'true' }, c, appFixture);
     } else if (onRuntime !== undefined && onRuntime.kind !== 'bare') {
       const script = await bundleForRuntime(runtimeEntry(onRuntime.kind), name);
       perRequest = await count(name, script, {}, c, appFixture, undefined, onRuntime.runtime);
@@ -296,7 +306,7 @@ for (const caseName of caseNames) {
       perRequest = await count(name, script, {}, c, appFixture);
     } else {
       throw new TypeError(
-        `BENCH_CG_SERVERS: unknown server ${name} (app, app+redis, bare, bare+JSON, ${[...PEERS, ...RUNTIME_SERVERS].join(', ')})`,
+        `BENCH_CG_SERVERS: unknown server ${name} (app, app+otel-api, app+otel-sdk, app+redis, bare, bare+JSON, ${[...PEERS, ...RUNTIME_SERVERS].join(', ')})`,
       );
     }
     const figure = (n: number) => Math.round(n).toLocaleString('en-US').padStart(9);

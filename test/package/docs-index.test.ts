@@ -30,9 +30,10 @@ describe('docs/README.md', () => {
 });
 
 describe('docs/benchmarks.md', () => {
-  it('is the current results and method in under 150 lines, without lab notes', () => {
+  it('is the current results and method in under 155 lines, without lab notes', () => {
     const page = readFileSync(join(root, 'docs/benchmarks.md'), 'utf8');
-    expect(page.trimEnd().split('\n').length).toBeLessThan(150);
+    // 150 until the OpenTelemetry cost figures (docs/observability.md, "Cost") took three lines.
+    expect(page.trimEnd().split('\n').length).toBeLessThan(155);
     for (const note of ['This round', 'Next candidates', 'Done so far', 'The previous round'])
       expect(page).not.toContain(note);
   });
