@@ -1,10 +1,11 @@
 /**
  * JSON:API 1.1 "Content Negotiation" (server responsibilities) for what a framework's own routes
- * answer behind `conventions(...)`, as `createApp` negotiates it for its declared routes: a JSON:API
- * `Content-Type` with an unsupported `ext` (or a parameter other than `ext` and `profile`) is 415
- * before the framework reads the body; an `Accept` whose every JSON:API instance names an unsupported
- * extension cannot be answered with JSON:API (406); an unknown `profile` is ignored. The answers say
- * `Vary: Accept`, which the 1.1 text asks of a server reading these parameters.
+ * answer behind `conventions(...)`, as `createApp` negotiates it for its declared routes: a request
+ * with content whose JSON:API `Content-Type` names an unsupported `ext` (or a parameter other than
+ * `ext` and `profile`) is 415 before the framework reads the body; an `Accept` whose every JSON:API
+ * instance names an unsupported extension cannot be answered with JSON:API (406); an unknown
+ * `profile` is ignored. The answers say `Vary: Accept`, which the 1.1 text asks of a server reading
+ * these parameters.
  *
  * A framework route chooses its own format, so the 406 is decided from what it sends: a write is
  * refused before it runs only when `Accept` names nothing but refused JSON:API (no format could be
@@ -18,7 +19,7 @@ import { appendListHeader, VARY_ACCEPT } from '../http/header-copy.js';
 import { acceptsOnlyRefusedJsonApi, refusesJsonApi } from '../http/jsonapi-parameters.js';
 import { essence, JSON_API } from '../http/media-types.js';
 import { isSafeMethod } from '../http/methods.js';
-import type { ApiResponse, Context } from '../http/types.js';
+import type { ApiResponse, Context, HeaderBag } from '../http/types.js';
 import { refusedJsonApiContent } from '../validation/jsonapi-content-type.js';
 
 const JSON_API_NAMED = /vnd\.api\+json/i;
@@ -29,6 +30,16 @@ function notAcceptable(): ApiError {
     detail: `Accept asks for ${JSON_API} only with extensions this server does not support (JSON:API 1.1 "Content Negotiation").`,
     source: { header: 'Accept' },
   });
+}
+
+/**
+ * Whether the request carries content (RFC 9112 section 6.3: framed by `Transfer-Encoding` or a
+ * non-zero `Content-Length`): a `Content-Type` on a request without any, such as a GET, describes
+ * nothing the framework will parse, and is left alone, as `createApp` leaves it on a route without a body.
+ */
+function carriesContent(headers: HeaderBag): boolean {
+  const length = headers.get('content-length');
+  return headers.get('transfer-encoding') !== undefined || (length !== undefined && length.trim() !== '0');
 }
 
 function varied(response: ApiResponse): ApiResponse {
@@ -46,7 +57,7 @@ export function negotiatedJsonApi(
 ): ApiResponse | Promise<ApiResponse> {
   const { headers, method } = ctx.request;
   const contentType = headers.get('content-type');
-  if (contentType !== undefined && essence(contentType) === JSON_API) {
+  if (contentType !== undefined && carriesContent(headers) && essence(contentType) === JSON_API) {
     const refused = refusedJsonApiContent(contentType);
     if (refused !== undefined) return varied(renderError(refused, ctx));
   }
