@@ -3,7 +3,7 @@
  * the 401 the core `requireAuth()` answers (`unauthenticated`, RFC 6750 section 3.1), so a route of
  * Express, Fastify, Koa or Hono refuses an anonymous request exactly as a declared route does.
  */
-import { unauthenticatedError } from '../auth/middleware.js';
+import { unauthenticatedError } from '../auth/errors.js';
 import type { Context, Principal } from '../http/types.js';
 
 /** Options of every framework's `requireCaller`. */

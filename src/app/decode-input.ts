@@ -2,7 +2,7 @@ import type * as t from 'io-ts';
 import { defineMiddleware } from '../core/compose.js';
 import { isPromise, whenSettled } from '../core/maybe-promise.js';
 import type { ListedCodecs } from '../core/route-schemas.js';
-import { ApiError } from '../errors/api-error.js';
+import { notFoundError } from '../core/unmatched.js';
 import type { Middleware } from '../http/types.js';
 import { decodeQueryInput } from '../validation/decode-query.js';
 import { validateSchema } from '../validation/standard-schema.js';
@@ -21,7 +21,7 @@ export function decodeInput(params: ListedCodecs, query: ListedCodecs | undefine
       if (names.length > 0) {
         const decoded: Record<string, unknown> = { ...ctx.params };
         const settle = (name: string, result: t.Validation<unknown>) => {
-          if (result._tag === 'Left') throw new ApiError(404, { detail: 'No resource exists at this path.' });
+          if (result._tag === 'Left') throw notFoundError();
           decoded[name] = result.right;
         };
         for (const name of names) {

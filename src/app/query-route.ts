@@ -3,9 +3,10 @@
  * route (section 3), so a client learns the query formats from any response, a 415 included; and the
  * check of the request's `Content-Type` before its content is read (section 2.1).
  */
+
 import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
-import { ApiError } from '../errors/api-error.js';
+import { codedError } from '../errors/coded-error.js';
 import { acceptQueryField, decideQueryContent } from '../http/accept-query.js';
 import { JSON_MEDIA } from '../http/media-types.js';
 import type { Context, Middleware } from '../http/types.js';
@@ -41,16 +42,14 @@ export function acceptQueryLayer(): Middleware {
 export function checkQueryContent(ctx: Context): void {
   const decision = decideQueryContent(ctx.request.headers.get('content-type'), QUERY_CONTENT_TYPES);
   if (decision.outcome === 'missing') {
-    throw new ApiError(400, {
-      code: 'missing-content-type',
+    throw codedError(400, 'missing-content-type', {
       detail: `A QUERY request names the media type of its content in Content-Type (RFC 10008 section 2.1): ${QUERY_CONTENT_TYPES.join(', ')}.`,
       source: { header: 'Content-Type' },
       headers: { 'accept-query': QUERY_ACCEPT_FIELD },
     });
   }
   if (decision.outcome === 'unsupported') {
-    throw new ApiError(415, {
-      code: 'unsupported-media-type',
+    throw codedError(415, 'unsupported-media-type', {
       detail: `This resource takes a query as ${QUERY_CONTENT_TYPES.join(', ')} (RFC 10008 section 2.1).`,
       source: { header: 'Content-Type' },
       headers: { 'accept-query': QUERY_ACCEPT_FIELD },

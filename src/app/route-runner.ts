@@ -4,12 +4,13 @@
  * RFC 9110 section 12.5.1), `ctx.params`, `ctx.route` set, then the route's pipeline (auth, decoding,
  * its `use`, the body, the handler) and the negotiated `Content-Type` (see `docs/architecture.md`).
  */
+
 import { composePipeline, defineMiddleware } from '../core/compose.js';
 import { type MaybePromise, whenSettled } from '../core/maybe-promise.js';
 import { underMountPath } from '../core/mount-path.js';
 import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
 import type { RouteDefinition } from '../core/route.js';
-import { ApiError } from '../errors/api-error.js';
+import { codedError } from '../errors/coded-error.js';
 import { appendListHeader, VARY_ACCEPT } from '../http/header-copy.js';
 import { JSON_API, negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
 import type { ApiResponse, Context, Handler, Params, RouteFacts } from '../http/types.js';
@@ -68,8 +69,7 @@ export function enterRoute(ctx: Context, route: MatchedRoute, params: Params): v
     const offered = route.facts?.produces ?? RESPONSE_MEDIA_TYPES;
     ctx.set(
       NOT_ACCEPTABLE,
-      new ApiError(406, {
-        code: 'not-acceptable',
+      codedError(406, 'not-acceptable', {
         detail: `None of the media types this resource offers is acceptable: ${offered.join(', ')}.`,
         source: { header: 'Accept' },
       }),

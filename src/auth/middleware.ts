@@ -1,10 +1,17 @@
 import { defineMiddleware } from '../core/compose.js';
 import { contractOf, describeLayer, type OperationContract, type StatusContract } from '../core/contract.js';
-import { ApiError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/render.js';
 import { type EarlyResponse, earlyResponse } from '../http/middleware-hooks.js';
 import type { Context, Middleware, Principal } from '../http/types.js';
 import { bearerCredential, missingScopes } from './credentials.js';
+import {
+  insufficientScopeError,
+  invalidTokenError,
+  repeatedAuthorizationError,
+  unauthenticatedError,
+  unsupportedSchemeError,
+} from './errors.js';
 import {
   type ImmediateTokenVerifier,
   InvalidTokenError,
@@ -27,30 +34,12 @@ export interface AuthenticateOptions {
   readonly failureLimit?: Middleware;
 }
 
-function challenge(realm: string, error?: string, extra = ''): string {
-  return error === undefined
-    ? `Bearer realm="${realm}"`
-    : `Bearer realm="${realm}", error="${error}"${extra}`;
-}
-
 /** The error for a refused `Authorization` field (see {@link bearerCredential}). */
 function refusedCredentialError(reason: 'repeated' | 'malformed' | 'other-scheme', realm: string): ApiError {
-  if (reason === 'repeated') {
-    return new ApiError(400, {
-      code: 'invalid-header',
-      detail: 'Authorization must appear once, with one credential (RFC 9110 section 11.6.2).',
-      source: { header: 'Authorization' },
-    });
-  }
+  if (reason === 'repeated') return repeatedAuthorizationError();
   // Another scheme: challenge without an error code (RFC 6750 section 3.1); a Bearer credential
   // that is not a b64token is an invalid token.
-  const bearer = reason === 'malformed';
-  return new ApiError(401, {
-    code: bearer ? 'invalid-token' : 'unsupported-scheme',
-    detail: bearer ? 'The bearer token is malformed.' : 'Authorization must use the Bearer scheme.',
-    source: { header: 'Authorization' },
-    headers: { 'www-authenticate': bearer ? challenge(realm, 'invalid_token') : challenge(realm) },
-  });
+  return reason === 'malformed' ? invalidTokenError(realm, 'malformed') : unsupportedSchemeError(realm);
 }
 
 /**
@@ -75,15 +64,7 @@ export function authenticate(options: AuthenticateOptions): Middleware {
   };
   const invalidToken = (ctx: Context, error: unknown): never | Promise<EarlyResponse> => {
     if (!(error instanceof InvalidTokenError)) throw error;
-    return refuse(
-      ctx,
-      new ApiError(401, {
-        code: 'invalid-token',
-        detail: 'The bearer token is invalid or expired.',
-        source: { header: 'Authorization' },
-        headers: { 'www-authenticate': challenge(realm, 'invalid_token') },
-      }),
-    );
+    return refuse(ctx, invalidTokenError(realm, 'refused'));
   };
   const layer = defineMiddleware({
     // Anonymous requests pass without waiting; only a presented token is verified.
@@ -124,16 +105,6 @@ export function authenticate(options: AuthenticateOptions): Middleware {
   return describeLayer(layer, authenticateContract(failureLimit));
 }
 
-/** The 401 `requireAuth` answers (also used by `ownedResource`, so both answer identically). */
-export function unauthenticatedError(realm: string): ApiError {
-  return new ApiError(401, {
-    code: 'unauthenticated',
-    detail: 'This resource needs a bearer token.',
-    source: { header: 'Authorization' },
-    headers: { 'www-authenticate': challenge(realm) },
-  });
-}
-
 /** 401 unless the request is authenticated. */
 export function requireAuth(
   options: { readonly realm?: string } = {},
@@ -163,18 +134,13 @@ export function requireScopes(options: {
   if (scopes.length === 0 || scopes.some((s) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))) {
     throw new TypeError('requireScopes: give one or more scope tokens (RFC 6749 section 3.3)');
   }
-  const scopeList = scopes.join(' ');
   const layer = defineMiddleware<Context, undefined, { readonly principal: Principal }>({
     before: function checkScopes(ctx) {
       const { principal } = ctx.var;
       if (principal === undefined) throw unauthenticatedError(realm);
       const missing = missingScopes(principal.scopes, scopes);
       if (missing.length > 0) {
-        throw new ApiError(403, {
-          code: 'insufficient-scope',
-          detail: `This operation needs the scope ${missing.join(' ')}.`,
-          headers: { 'www-authenticate': challenge(realm, 'insufficient_scope', `, scope="${scopeList}"`) },
-        });
+        throw insufficientScopeError(realm, missing, scopes);
       }
       return undefined;
     },

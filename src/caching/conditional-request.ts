@@ -1,4 +1,5 @@
-import { ApiError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
+import { codedError } from '../errors/coded-error.js';
 import type { HeaderBag } from '../http/types.js';
 import { misplacedWildcard } from './entity-tag.js';
 import type { PreconditionHeaders } from './preconditions.js';
@@ -21,8 +22,7 @@ export function preconditionHeaders(headers: HeaderBag): PreconditionHeaders {
 
 /** 400 for `*` listed with other members: it must be the whole value (RFC 9110 sections 13.1.1-2). */
 function wildcardNotAloneError(field: 'If-Match' | 'If-None-Match'): ApiError {
-  return new ApiError(400, {
-    code: 'invalid-header',
+  return codedError(400, 'invalid-header', {
     detail: `${field} is either * alone or a list of entity tags, not both (RFC 9110 section 13.1).`,
     source: { header: field },
   });

@@ -1,4 +1,5 @@
-import { ApiError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
+import { codedError } from '../errors/coded-error.js';
 import type { PreconditionField } from './preconditions.js';
 
 /**
@@ -7,8 +8,7 @@ import type { PreconditionField } from './preconditions.js';
  * @example throw preconditionFailedError('If-Match')
  */
 export function preconditionFailedError(field: PreconditionField = 'If-Match'): ApiError {
-  return new ApiError(412, {
-    code: 'precondition-failed',
+  return codedError(412, 'precondition-failed', {
     detail:
       field === 'If-None-Match'
         ? 'The resource already exists or matches a listed entity tag; nothing was changed.'
@@ -23,8 +23,7 @@ export function preconditionFailedError(field: PreconditionField = 'If-Match'): 
  * @example throw preconditionRequiredError()
  */
 export function preconditionRequiredError(): ApiError {
-  return new ApiError(428, {
-    code: 'precondition-required',
+  return codedError(428, 'precondition-required', {
     detail: 'This request must be conditional: send If-Match with the ETag you last read.',
     source: { header: 'If-Match' },
   });

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/api-error.js';
+import { codedError } from '../errors/coded-error.js';
 import { type Context, contextKey } from '../http/types.js';
 import { checkRequestCodings } from './codings.js';
 
@@ -33,8 +34,7 @@ export async function readBody(
   const declared = ctx.request.headers.get('content-length');
   if (declared !== undefined) {
     if (!/^\d+$/.test(declared)) {
-      throw new ApiError(400, {
-        code: 'invalid-header',
+      throw codedError(400, 'invalid-header', {
         detail: 'Content-Length must be a non-negative integer.',
         source: { header: 'Content-Length' },
       });
@@ -53,8 +53,7 @@ export async function readBody(
     if (error instanceof ApiError) throw error;
     // The stream failed: the client closed or reset the connection mid-body. Its fault, not the
     // server's: a 400 (not logged, no stack) that the adapter does not write to the dead socket.
-    throw new ApiError(400, {
-      code: 'request-aborted',
+    throw codedError(400, 'request-aborted', {
       detail: 'The request body ended before its declared end.',
       cause: error,
     });
@@ -71,8 +70,7 @@ export function bodyBytesRead(ctx: Context): Uint8Array | undefined {
 
 /** The 413 for a body over `limit` bytes (RFC 9110 section 15.5.14). */
 export function bodyTooLargeError(limit: number): ApiError {
-  return new ApiError(413, {
-    code: 'body-too-large',
+  return codedError(413, 'body-too-large', {
     detail: `The request body exceeds the limit of ${limit} bytes.`,
   });
 }

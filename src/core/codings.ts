@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-error.js';
+import { codedError } from '../errors/coded-error.js';
 import { echo } from '../errors/echo.js';
 import type { HeaderBag } from '../http/types.js';
 
@@ -29,8 +29,7 @@ export function checkRequestCodings(headers: HeaderBag): void {
   if (transfer !== undefined) {
     const codings = listMembers(transfer);
     if (codings.length !== 1 || codings[0] !== 'chunked') {
-      throw new ApiError(501, {
-        code: 'unsupported-transfer-coding',
+      throw codedError(501, 'unsupported-transfer-coding', {
         detail: `Transfer-Encoding "${echo(transfer)}" is not supported; send the body as is or chunked.`,
         source: { header: 'Transfer-Encoding' },
       });
@@ -38,8 +37,7 @@ export function checkRequestCodings(headers: HeaderBag): void {
   }
   const content = headers.get('content-encoding');
   if (content !== undefined && listMembers(content).some((coding) => coding !== 'identity')) {
-    throw new ApiError(415, {
-      code: 'unsupported-content-coding',
+    throw codedError(415, 'unsupported-content-coding', {
       detail: 'Request bodies are accepted without a content coding (identity) only.',
       source: { header: 'Content-Encoding' },
       headers: { 'accept-encoding': ACCEPTED_CONTENT_CODINGS },

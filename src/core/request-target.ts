@@ -3,7 +3,7 @@
  * framework's `conventions(...)` alike: 308 to a path without dot segments, 400 for two `Host` fields
  * or a target naming no resource here (the decision: `decideRequestTarget`, docs/security.md).
  */
-import { ApiError } from '../errors/api-error.js';
+import { codedError } from '../errors/coded-error.js';
 import { renderError } from '../errors/render.js';
 import { decideRequestTarget } from '../http/request-target.js';
 import type { ApiResponse, Context } from '../http/types.js';
@@ -24,5 +24,6 @@ export function answerRequestTarget(ctx: Context): ApiResponse | undefined {
   });
   if (decision === undefined) return undefined;
   if (decision.kind === 'normalize') return { status: 308, headers: { location: decision.location } };
-  return renderError(new ApiError(400, decision), ctx);
+  const { code, detail, source } = decision;
+  return renderError(codedError(400, code, { detail, source }), ctx);
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-error.js';
+import { codedError } from '../errors/coded-error.js';
 import type { Context, Handler, Middleware, Params, RouteFacts } from '../http/types.js';
 import {
   checkNamingRules,
@@ -158,8 +158,7 @@ function decodeSegment(raw: string, name: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {
-    throw new ApiError(400, {
-      code: 'invalid-path',
+    throw codedError(400, 'invalid-path', {
       detail: `Path parameter "${name}" is not valid percent-encoding.`,
       source: { parameter: name },
     });

@@ -3,7 +3,9 @@
  * not-found handlers: 404 for an unknown path, 405 with `Allow` for a known path and another method
  * (RFC 9110 sections 15.5.5, 15.5.6 and 10.2.1), and the `Allow` of an OPTIONS request.
  */
-import { ApiError } from '../errors/api-error.js';
+
+import type { ApiError } from '../errors/api-error.js';
+import { codedError } from '../errors/coded-error.js';
 import { echo } from '../errors/echo.js';
 
 /** The `Allow` field for a path's methods: HEAD with GET, OPTIONS always, sorted. */
@@ -16,12 +18,12 @@ export function allowField(methods: Iterable<string>): string {
 
 /** 404: no resource exists at the path. */
 export function notFoundError(): ApiError {
-  return new ApiError(404, { detail: 'No resource exists at this path.' });
+  return codedError(404, 'not-found', { detail: 'No resource exists at this path.' });
 }
 
 /** 405: the path exists, the method does not; `allow` lists what does. */
 export function methodNotAllowedError(method: string, allow: string): ApiError {
-  return new ApiError(405, {
+  return codedError(405, 'method-not-allowed', {
     detail: `${echo(method)} is not allowed here; allowed: ${allow}.`,
     headers: { allow },
   });

@@ -1,6 +1,6 @@
 import { describeLayer } from '../core/contract.js';
 import { appendListMember } from '../core/response.js';
-import { ApiError } from '../errors/api-error.js';
+import { codedError } from '../errors/coded-error.js';
 import type { Middleware } from '../http/types.js';
 import { type DeprecationOptions, deprecationNotice } from './notice.js';
 
@@ -45,8 +45,7 @@ export function deprecation(options: DeprecationOptions): Middleware {
     if (notice.goneAfterSunset && notice.sunsetAt !== undefined && now() >= notice.sunsetAt) {
       const successor = notice.successorFor(ctx.params);
       const instead = successor === undefined ? '' : `; use ${successor}`;
-      throw new ApiError(410, {
-        code: 'sunset',
+      throw codedError(410, 'sunset', {
         detail: `${retired} was retired on ${notice.sunset}${instead}.`,
         headers: link === undefined ? headers : { ...headers, link },
       });

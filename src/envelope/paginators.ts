@@ -1,5 +1,5 @@
 import type * as t from 'io-ts';
-import { ApiError } from '../errors/api-error.js';
+import { codedError } from '../errors/coded-error.js';
 import type { Context } from '../http/types.js';
 import { text } from '../validation/codecs.js';
 import { decodeQuery } from '../validation/decode-query.js';
@@ -198,8 +198,7 @@ export function cursorPaginator(options: {
     if (value === undefined) return undefined;
     const decoded = decodeCursor(value);
     if (decoded === undefined || !fits(decoded)) {
-      throw new ApiError(400, {
-        code: 'invalid-cursor',
+      throw codedError(400, 'invalid-cursor', {
         detail: `${name} is not a cursor from this listing.`,
         source: { parameter: name },
       });
@@ -220,8 +219,7 @@ export function cursorPaginator(options: {
     ): CursorPage {
       const values = isContext(from) ? decodeQuery(from, query) : from;
       if (values['page[after]'] !== undefined && values['page[before]'] !== undefined) {
-        throw new ApiError(400, {
-          code: 'invalid-parameter',
+        throw codedError(400, 'invalid-parameter', {
           detail: 'Give page[after] or page[before], not both.',
           source: { parameter: 'page[before]' },
         });

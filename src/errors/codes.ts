@@ -28,6 +28,11 @@ export interface ErrorCodeEntry {
   readonly modules: readonly ErrorModule[];
   /** When it is sent. */
   readonly when: string;
+  /**
+   * A 503 that declines load for a moment (`Retry-After`) with no failure behind it, which no layer
+   * logs itself: the renderer logs it once, as a client error is logged, not as a server failure.
+   */
+  readonly declinesLoad?: true;
 }
 
 /**
@@ -59,6 +64,7 @@ export const ERROR_CODES = {
     status: [503],
     modules: ['idempotency'],
     when: "no database connection came free within the pool's bound (`Retry-After`)",
+    declinesLoad: true,
   },
   forbidden: { status: [403], modules: ['ownership'], when: 'the principal may not act on this resource' },
   'id-mismatch': { status: [409], modules: ['validation'], when: '`data.id` is not the id in the path' },
@@ -250,6 +256,11 @@ export type DeprecationErrorCode = ErrorCodeOf<'deprecation'>;
 export type OwnershipErrorCode = ErrorCodeOf<'ownership'>;
 export type EnvelopeErrorCode = ErrorCodeOf<'envelope'>;
 export type AdaptersErrorCode = ErrorCodeOf<'adapters'>;
+
+/** The codes of 503s that decline load with no failure behind them ({@link ErrorCodeEntry.declinesLoad}). */
+export type DeclinedLoadCode = {
+  [K in ErrorCode]: (typeof ERROR_CODES)[K] extends { readonly declinesLoad: true } ? K : never;
+}[ErrorCode];
 
 /** Whether `code` is one of the library's codes (a client's own codes are not). */
 export function isErrorCode(code: string): code is ErrorCode {

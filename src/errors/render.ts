@@ -3,6 +3,7 @@ import { negotiateErrorType, PROBLEM_JSON } from '../http/media-types.js';
 import type { ApiResponse, Context } from '../http/types.js';
 import type { ApiError } from './api-error.js';
 import { clientErrorLog } from './client-error-log.js';
+import type { DeclinedLoadCode } from './codes.js';
 import { errorDocument, problemDocument } from './error-document.js';
 import { toApiError } from './to-api-error.js';
 
@@ -62,15 +63,19 @@ export function renderError(thrown: unknown, ctx: Context): ApiResponse {
 }
 
 /**
- * 503s that decline load for a moment with no failure behind them, and that no layer logs itself
- * (the rate limiter logs its store's outage once, so its 503s are not here).
+ * The catalogue's codes marked `declinesLoad` (`ERROR_CODES`), each once: a record keyed by their
+ * union, so one the catalogue gains or loses fails to compile here (the catalogue's data stays out of
+ * the bundle). The rate limiter's 503s are not among them: it logs its store's outage once itself.
  */
-const DECLINED_LOAD_CODES: ReadonlySet<string> = new Set(['database-unavailable']);
+export const DECLINED_LOAD: Readonly<Record<DeclinedLoadCode, true>> = { 'database-unavailable': true };
 
 /** A 503 that asks the client to come back (`Retry-After`) and has no failure behind it. */
 function isDeclinedLoad(error: ApiError): boolean {
   const code = error.errors[0]?.code;
   return (
-    error.status === 503 && error.cause === undefined && code !== undefined && DECLINED_LOAD_CODES.has(code)
+    error.status === 503 &&
+    error.cause === undefined &&
+    code !== undefined &&
+    Object.hasOwn(DECLINED_LOAD, code)
   );
 }

@@ -1,4 +1,5 @@
-import { ApiError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
+import { codedError } from '../errors/coded-error.js';
 import { IDEMPOTENCY_KEY_HEADER, type InvalidKeyReason, invalidKeyDetail } from './key.js';
 
 /** `Retry-After` (seconds) on a 409 for a request still in progress. */
@@ -10,8 +11,7 @@ const source = { header: IDEMPOTENCY_KEY_HEADER } as const;
 
 /** 400: the route requires a key and none was sent (draft section 2.7). */
 export function missingKeyError(): ApiError {
-  return new ApiError(400, {
-    code: 'idempotency-key-missing',
+  return codedError(400, 'idempotency-key-missing', {
     detail: 'This operation requires an Idempotency-Key header.',
     source,
   });
@@ -19,13 +19,12 @@ export function missingKeyError(): ApiError {
 
 /** 400: the key is empty, too long, has characters outside printable ASCII, or several values. */
 export function invalidKeyError(reason: InvalidKeyReason): ApiError {
-  return new ApiError(400, { code: 'invalid-idempotency-key', detail: invalidKeyDetail(reason), source });
+  return codedError(400, 'invalid-idempotency-key', { detail: invalidKeyDetail(reason), source });
 }
 
 /** 422: the key was already used for a different request (draft section 2.7). */
 export function keyReusedError(): ApiError {
-  return new ApiError(422, {
-    code: 'idempotency-key-reused',
+  return codedError(422, 'idempotency-key-reused', {
     detail: 'This Idempotency-Key was already used for a different request (method, path or body differ).',
     source,
   });
@@ -33,8 +32,7 @@ export function keyReusedError(): ApiError {
 
 /** 409: a request with this key is still being processed (draft section 2.7). */
 export function inProgressError(): ApiError {
-  return new ApiError(409, {
-    code: 'idempotency-request-in-progress',
+  return codedError(409, 'idempotency-request-in-progress', {
     detail: 'A request with this Idempotency-Key is still being processed; retry later.',
     source,
     headers: { 'retry-after': String(IN_PROGRESS_RETRY_AFTER_SECONDS) },
@@ -43,8 +41,7 @@ export function inProgressError(): ApiError {
 
 /** 503: the store failed or timed out; the request was not executed (fail closed). */
 export function storeUnavailableError(cause: unknown): ApiError {
-  return new ApiError(503, {
-    code: 'idempotency-store-unavailable',
+  return codedError(503, 'idempotency-store-unavailable', {
     detail: 'The idempotency store is unavailable; the request was not executed.',
     headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
     cause,
@@ -56,8 +53,7 @@ export function storeUnavailableError(cause: unknown): ApiError {
  * pool's bound. The request's own work did not run; the pool frees up as requests end.
  */
 export function databaseUnavailableError(): ApiError {
-  return new ApiError(503, {
-    code: 'database-unavailable',
+  return codedError(503, 'database-unavailable', {
     detail: 'The database is busy; try again shortly.',
     headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
   });
@@ -86,16 +82,14 @@ function inWords(seconds: number): string {
  */
 export function quotaFullError(retryAfterMs: number | undefined): ApiError {
   if (retryAfterMs === undefined) {
-    return new ApiError(429, {
-      code: 'idempotency-quota-exceeded',
+    return codedError(429, 'idempotency-quota-exceeded', {
       detail:
         'This request is larger than your whole quota of requests with an Idempotency-Key; it was not executed, and waiting will not change that.',
       source,
     });
   }
   const seconds = retryAfterSeconds(retryAfterMs);
-  return new ApiError(429, {
-    code: 'idempotency-quota-exceeded',
+  return codedError(429, 'idempotency-quota-exceeded', {
     detail: `Your requests with an Idempotency-Key fill your quota; this request was not executed. Room frees in ${inWords(Number(seconds))}, when the oldest of them expires (Retry-After); retrying sooner is refused the same way.`,
     source,
     headers: { 'retry-after': seconds },
@@ -108,8 +102,7 @@ export function quotaFullError(retryAfterMs: number | undefined): ApiError {
  * callers' records, which nothing in an answer may reveal (docs/idempotency.md, "Budgets").
  */
 export function storeFullError(): ApiError {
-  return new ApiError(503, {
-    code: 'idempotency-store-full',
+  return codedError(503, 'idempotency-store-full', {
     detail:
       'The idempotency store is full; the request was not executed. No wait can be promised: room frees as records expire.',
   });

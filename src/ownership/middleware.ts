@@ -1,11 +1,10 @@
-import { unauthenticatedError } from '../auth/middleware.js';
+import { unauthenticatedError } from '../auth/errors.js';
 import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
 import { whenSettled } from '../core/maybe-promise.js';
-import { ApiError } from '../errors/api-error.js';
-import { echo } from '../errors/echo.js';
 import type { Context, Inputs, Middleware } from '../http/types.js';
 import { decideOwnership, type OwnershipResult } from './check.js';
+import { forbiddenError, noSuchRecordError } from './errors.js';
 import type { OwnedPath, ParamsFor } from './owned-path.js';
 
 export interface OwnershipGuardOptions<
@@ -57,15 +56,10 @@ export function ownershipGuard<
       case 'unauthenticated':
         throw unauthenticatedError(realm);
       case 'forbidden':
-        throw new ApiError(403, {
-          code: 'forbidden',
-          detail: `You may not access this ${levels[0]!.noun}.`,
-        });
+        throw forbiddenError(levels[0]!.noun);
       case 'not-found':
         // A function of (noun, id) only: "absent" and "someone else's" cannot differ.
-        throw new ApiError(404, {
-          detail: `No ${result.noun} with id ${JSON.stringify(echo(result.id))}.`,
-        });
+        throw noSuchRecordError(result.noun, result.id);
       case 'allow':
         for (let index = 0; index < levels.length; index++) {
           const level = levels[index]!;

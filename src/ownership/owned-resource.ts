@@ -1,10 +1,9 @@
-import { unauthenticatedError } from '../auth/middleware.js';
+import { unauthenticatedError } from '../auth/errors.js';
 import { defineMiddleware } from '../core/compose.js';
 import { whenSettled } from '../core/maybe-promise.js';
-import { ApiError } from '../errors/api-error.js';
-import { echo } from '../errors/echo.js';
 import type { Context, Middleware, Principal } from '../http/types.js';
 import type { LevelFact } from './decision.js';
+import { noSuchRecordError } from './errors.js';
 import type { OwnedRecord, ParamsFor } from './owned-path.js';
 
 export interface OwnedResourceOptions<R, N extends string, K extends string = string, Id = string> {
@@ -92,7 +91,7 @@ export function ownedResource<R, N extends string = 'id', const K extends string
   const owned = (ctx: Context, id: Id, record: R | undefined | null): R => {
     if (ownedRecordFact(record, ctx.var.principal!, ownerOf) !== 'present') {
       // A function of (noun, id) only: "absent" and "someone else's" cannot differ.
-      throw new ApiError(404, { detail: `No ${noun} with id ${JSON.stringify(echo(String(id)))}.` });
+      throw noSuchRecordError(noun, String(id));
     }
     return record as R;
   };

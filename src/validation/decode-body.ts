@@ -6,10 +6,17 @@ import { ApiError, type ErrorDetail } from '../errors/api-error.js';
 import { echo, echoedWhole } from '../errors/echo.js';
 import { essence, JSON_API, JSON_MEDIA } from '../http/media-types.js';
 import type { Context } from '../http/types.js';
+import {
+  clientIdUnsupportedError,
+  documentAsJsonError,
+  idMismatchError,
+  typeMismatchError,
+  unsupportedBodyError,
+} from './body-errors.js';
 import { checkMaxErrors, ErrorList, type MAX_ERRORS, type MAX_ERRORS_LIMIT } from './error-cap.js';
 import { addFieldErrors, escapePointerToken } from './field-errors.js';
 import { type JsonText, malformedJsonError, parseJsonText, takeJsonBody } from './json-text.js';
-import { ACCEPTED_BODIES, refusedJsonApiContent } from './jsonapi-content-type.js';
+import { refusedJsonApiContent } from './jsonapi-content-type.js';
 import { decoderOf, type StandardSchemaV1, validateSchema } from './standard-schema.js';
 
 export interface DecodeBodyOptions<A> {
@@ -68,20 +75,6 @@ function isResourceDocument(body: unknown): boolean {
   );
 }
 
-/**
- * A JSON:API document sent as `application/json`: the content is not in the format its Content-Type
- * names, found by inspecting it (RFC 9110 section 15.5.16), so one 415 says how to send it instead of
- * one 400 per envelope member.
- */
-function documentAsJsonError(): ApiError {
-  return new ApiError(415, {
-    code: 'unsupported-media-type',
-    detail: `The body is a JSON:API document but was sent as ${JSON_MEDIA}; send JSON:API documents with Content-Type: ${JSON_API}, or the bare attributes as ${JSON_MEDIA}.`,
-    source: { header: 'Content-Type' },
-    headers: ACCEPTED_BODIES,
-  });
-}
-
 /** The attributes of a JSON:API resource document, checking its envelope. */
 function unwrapDocument(document: unknown, type: string, id: string | undefined, maxErrors: number): unknown {
   if (!isObject(document)) {
@@ -125,25 +118,13 @@ function unwrapDocument(document: unknown, type: string, id: string | undefined,
     problems.add(missing('/data/id', '"data.id" is required in an update.'));
   if (!problems.empty) throw problems.toBadRequest();
   if (data.type !== type) {
-    throw new ApiError(409, {
-      code: 'type-mismatch',
-      detail: `"data.type" must be "${type}".`,
-      source: { pointer: '/data/type' },
-    });
+    throw typeMismatchError(type);
   }
   if (id === undefined && data.id !== undefined) {
-    throw new ApiError(403, {
-      code: 'client-id-unsupported',
-      detail: 'Client-generated ids are not supported; leave out "data.id".',
-      source: { pointer: '/data/id' },
-    });
+    throw clientIdUnsupportedError();
   }
   if (id !== undefined && data.id !== id) {
-    throw new ApiError(409, {
-      code: 'id-mismatch',
-      detail: '"data.id" must be the id of the resource in the path.',
-      source: { pointer: '/data/id' },
-    });
+    throw idMismatchError();
   }
   return data.attributes ?? {};
 }
@@ -152,29 +133,21 @@ function unwrapDocument(document: unknown, type: string, id: string | undefined,
 function jsonBodyKind(contentType: string | undefined): 'document' | 'attributes' {
   const mediaType = contentType === undefined ? undefined : essence(contentType);
   if (mediaType !== JSON_MEDIA && mediaType !== JSON_API) {
-    throw new ApiError(415, {
-      code: 'unsupported-media-type',
-      detail: `Request bodies must be ${JSON_MEDIA} or ${JSON_API}${contentType === undefined ? '; no Content-Type was sent' : ''}.`,
-      source: { header: 'Content-Type' },
-      headers: ACCEPTED_BODIES,
-    });
+    throw unsupportedBodyError(
+      `Request bodies must be ${JSON_MEDIA} or ${JSON_API}${contentType === undefined ? '; no Content-Type was sent' : ''}.`,
+      true,
+    );
   }
   const params = mediaTypeParameters(contentType!);
   if (params === undefined) {
-    throw new ApiError(415, {
-      code: 'unsupported-media-type',
-      detail: 'The Content-Type parameters are malformed (RFC 9110 section 5.6.6).',
-      source: { header: 'Content-Type' },
-    });
+    throw unsupportedBodyError('The Content-Type parameters are malformed (RFC 9110 section 5.6.6).');
   }
   const charset = params.get('charset');
   if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
-    throw new ApiError(415, {
-      code: 'unsupported-media-type',
-      detail: `Request bodies must be encoded in UTF-8 (RFC 8259 section 8.1), not charset "${echo(charset)}".`,
-      source: { header: 'Content-Type' },
-      headers: ACCEPTED_BODIES,
-    });
+    throw unsupportedBodyError(
+      `Request bodies must be encoded in UTF-8 (RFC 8259 section 8.1), not charset "${echo(charset)}".`,
+      true,
+    );
   }
   const isDocument = mediaType === JSON_API;
   const refused = isDocument ? refusedJsonApiContent(contentType!) : undefined;

@@ -6,16 +6,11 @@
  * framework adapters' `conventions(...)`, which hand a body on to the framework's own parser.
  */
 import { mediaTypeParameters } from '../core/media-type-parameters.js';
-import { ApiError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
 import { echo } from '../errors/echo.js';
 import { JSON_API_PARAMETERS, unsupportedExtension } from '../http/jsonapi-parameters.js';
-import { JSON_API, JSON_MEDIA } from '../http/media-types.js';
-
-/** The request media types, named in a 415 (RFC 9110 section 15.5.16, W3C LDP 1.0 7.1, RFC 5789 3.1). */
-export const ACCEPTED_BODIES = {
-  'accept-post': `${JSON_MEDIA}, ${JSON_API}`,
-  'accept-patch': `${JSON_MEDIA}, ${JSON_API}`,
-} as const;
+import { JSON_API } from '../http/media-types.js';
+import { unsupportedBodyError } from './body-errors.js';
 
 /** JSON:API 1.1's `ext` and `profile`, the versioning primitive's `version`, and `charset` (UTF-8 only). */
 const ALLOWED_JSON_API_PARAMS = new Set([...JSON_API_PARAMETERS, 'charset']);
@@ -30,18 +25,12 @@ export function refusedJsonApiContent(contentType: string): ApiError | undefined
   if (params === undefined) return undefined;
   const unsupported = [...params.keys()].find((name) => !ALLOWED_JSON_API_PARAMS.has(name));
   if (unsupported !== undefined) {
-    return new ApiError(415, {
-      code: 'unsupported-media-type',
-      detail: `${JSON_API} does not take the media type parameter "${echo(unsupported)}".`,
-      source: { header: 'Content-Type' },
-    });
+    return unsupportedBodyError(`${JSON_API} does not take the media type parameter "${echo(unsupported)}".`);
   }
   const extension = unsupportedExtension(params.get('ext'));
   if (extension === undefined) return undefined;
-  return new ApiError(415, {
-    code: 'unsupported-media-type',
-    detail: `The JSON:API extension "${echo(extension)}" is not supported here (JSON:API 1.1 "Content Negotiation").`,
-    source: { header: 'Content-Type' },
-    headers: ACCEPTED_BODIES,
-  });
+  return unsupportedBodyError(
+    `The JSON:API extension "${echo(extension)}" is not supported here (JSON:API 1.1 "Content Negotiation").`,
+    true,
+  );
 }

@@ -1,6 +1,7 @@
 import { describeLayer } from '../core/contract.js';
 import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
 import { ApiError } from '../errors/api-error.js';
+import { codedError } from '../errors/coded-error.js';
 import { appendListHeader, VARY_ACCEPT } from '../http/header-copy.js';
 import { essence } from '../http/media-types.js';
 import { type ApiResponse, type Context, contextKey, type Middleware } from '../http/types.js';
@@ -103,8 +104,7 @@ export function versioningWith(
       policy,
     );
     if (decision.kind === 'refused') {
-      throw new ApiError(decision.status, {
-        code: decision.code,
+      throw codedError(decision.status, decision.code, {
         detail: decision.detail,
         ...(decision.header ? { source: { header: decision.header } } : {}),
         headers: { vary: 'Accept' },

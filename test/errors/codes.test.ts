@@ -1,13 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { statusCode } from '../../src/errors/api-error.js';
-import { ERROR_CODES, type ErrorCode, isErrorCode } from '../../src/errors/codes.js';
+import { codedError } from '../../src/errors/coded-error.js';
+import { ERROR_CODES, type ErrorCode, type ErrorCodeEntry, isErrorCode } from '../../src/errors/codes.js';
+import { DECLINED_LOAD } from '../../src/errors/render.js';
 import { typeScriptFilesUnder } from '../support/source-files.js';
 
-// The codes the library answers with, read from its source: every string literal in a `code:`
-// member, versioning's `refused(status, 'code')`, and the status slug of every `new ApiError(status)`
-// that names no code (nor a list of `errors`, each with its own code).
+// The codes the library answers with, read from its source: every `codedError(status, 'code', ...)`
+// (and auth's `refusal('code', ...)`, a 401), every string literal in a `code:` member, versioning's
+// `refused(status, 'code')`, and the status slug of every `new ApiError(status)` that names no code
+// (nor a list of `errors`, each with its own code).
 
 const SRC = join(import.meta.dirname, '../../src');
 
@@ -25,6 +29,13 @@ function sitesIn(file: string): Site[] {
     for (const literal of match[1]!.matchAll(/'([a-z0-9-]+)'/g)) {
       sites.push({ code: literal[1]!, status: statusBefore(text, match.index), file: name });
     }
+  }
+  for (const match of text.matchAll(/\bcodedError\(\s*(\d{3}|[\w.]+),\s*'([a-z0-9-]+)'/g)) {
+    sites.push({ code: match[2]!, status: Number(match[1]) || undefined, file: name });
+  }
+  // Auth's one 401 builder: `refusal('code', ...)`.
+  for (const match of text.matchAll(/\brefusal\(\s*'([a-z0-9-]+)'/g)) {
+    sites.push({ code: match[1]!, status: 401, file: name });
   }
   for (const match of text.matchAll(/\brefused\(\s*(\d{3}|[\w.]+),\s*'([a-z0-9-]+)'/g)) {
     sites.push({ code: match[2]!, status: Number(match[1]) || undefined, file: name });
@@ -82,9 +93,46 @@ describe('ERROR_CODES', () => {
     expect(rows).toEqual(listed);
   });
 
+  it('is how the library names its codes: no ApiError written with a code of its own', () => {
+    for (const file of typeScriptFilesUnder(SRC)) {
+      const text = readFileSync(file, 'utf8').replace(/^\s*(\*|\/\/).*$/gm, '');
+      expect(text, file).not.toMatch(/new ApiError\(\s*[^,()]+,\s*\{\s*code:\s*'/);
+    }
+  });
+
   it('isErrorCode answers for the list only', () => {
     expect(isErrorCode('not-found')).toBe(true);
     expect(isErrorCode('toString')).toBe(false);
     expect(isErrorCode('catalogue-offline')).toBe(false);
+  });
+});
+
+describe('codedError', () => {
+  const codes = Object.keys(ERROR_CODES) as ErrorCode[];
+
+  test.prop([fc.constantFrom(...codes), fc.option(fc.string(), { nil: undefined })], { seed: 40 })(
+    'answers with the code under each status the catalogue lists for it',
+    (code, detail) => {
+      for (const status of ERROR_CODES[code].status) {
+        const error = codedError(status, code, detail === undefined ? {} : { detail });
+        expect(error.status).toBe(status);
+        expect(error.errors).toHaveLength(1);
+        expect(error.errors[0]!.code).toBe(code);
+        if (detail !== undefined) expect(error.errors[0]!.detail).toBe(detail);
+      }
+    },
+  );
+
+  test.prop([fc.constantFrom(...codes)], { seed: 40 })(
+    "the renderer's declined-load codes are exactly the catalogue's marked ones, each a 503",
+    (code) => {
+      const entry: ErrorCodeEntry = ERROR_CODES[code];
+      expect(Object.hasOwn(DECLINED_LOAD, code)).toBe(entry.declinesLoad === true);
+      if (entry.declinesLoad) expect(entry.status).toEqual([503]);
+    },
+  );
+
+  it('marks the 503 of a pool with no connection free, and not the rate limiter’s (it logs its outage)', () => {
+    expect(Object.keys(DECLINED_LOAD)).toEqual(['database-unavailable']);
   });
 });

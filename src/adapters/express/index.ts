@@ -4,10 +4,11 @@
  * (`mountApp`). Express is an optional peer dependency, imported for its types only.
  * See `docs/adapters.md`.
  */
+
 import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { App } from '../../app/app.js';
-import { ApiError } from '../../errors/api-error.js';
+import { codedError } from '../../errors/coded-error.js';
 import { renderError } from '../../errors/render.js';
 import type { ApiResponse, Context } from '../../http/types.js';
 import { type ConventionsOptions, conventionsRunner, handedOnBody, RecordedBody } from '../conventions.js';
@@ -126,8 +127,7 @@ function fromExpress(error: unknown): unknown {
   const parser = fromBodyParser(error);
   if (parser !== undefined) return parser;
   if (error instanceof URIError && (error as { status?: unknown }).status === 400) {
-    return new ApiError(400, {
-      code: 'invalid-path',
+    return codedError(400, 'invalid-path', {
       detail: 'A path parameter is not valid percent-encoding.',
       cause: error,
     });
