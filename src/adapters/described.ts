@@ -7,6 +7,7 @@
  */
 
 import type { DeclareOptions } from '../app/declare-route.js';
+import { checkLinkTargets } from '../app/declared-links.js';
 import { enterRoute, runnableRoute } from '../app/route-runner.js';
 import type { RouteDefinition, RouteInfo, RouteRegistry } from '../core/route.js';
 import { renderError } from '../errors/render.js';
@@ -62,7 +63,10 @@ export function describedRoutes(
       declared.push(route.info);
       return described;
     },
-    routes: () => Object.freeze(declared.slice()),
+    routes: () => {
+      checkLinkTargets(declared);
+      return Object.freeze(declared.slice());
+    },
   };
   return described;
 }

@@ -11,6 +11,7 @@ import { methodNotAllowedError, notFoundError } from '../core/unmatched.js';
 import { renderError } from '../errors/render.js';
 import type { ApiResponse, Context, Logger, Middleware, RequestView } from '../http/types.js';
 import type { JsonSchemaConverter } from '../validation/standard-schema.js';
+import { checkLinkTargets } from './declared-links.js';
 import { enterRoute, runnableRoute } from './route-runner.js';
 
 export interface AppOptions {
@@ -94,10 +95,19 @@ export function createApp(options: AppOptions = {}): App {
   };
   const declareOptions = options.jsonSchema === undefined ? {} : { jsonSchema: options.jsonSchema };
   const appContracts = [requestIdContract, ...contractsOf(options.use ?? [])];
+  // Links may lead to routes registered after theirs: checked once all are, when the routes are
+  // first listed or the first request is answered, and again after any later registration.
+  let linksChecked = false;
+  const checkLinks = (): void => {
+    if (linksChecked) return;
+    checkLinkTargets(declared);
+    linksChecked = true;
+  };
   const app: App = {
     logger,
     route(definition) {
       const route = runnableRoute(definition as unknown as RouteDefinition, onError, declareOptions);
+      linksChecked = false;
       router.add({
         method: definition.method,
         path: definition.path,
@@ -115,6 +125,7 @@ export function createApp(options: AppOptions = {}): App {
       return app;
     },
     routes() {
+      checkLinks();
       return Object.freeze(declared.slice());
     },
     handle(request) {
@@ -122,6 +133,7 @@ export function createApp(options: AppOptions = {}): App {
       // generator, a HEAD body that cannot be serialized) rejects, as in an async function, so the
       // adapter answers with its fallback 500.
       try {
+        checkLinks();
         const ctx = identity.contextOf(request, logger);
         const result = answerRequestTarget(ctx) ?? pipeline(ctx);
         return Promise.resolve(whenSettled(result, (response) => finalize(response, ctx, identity)));

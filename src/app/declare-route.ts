@@ -24,6 +24,7 @@ import {
   type SchemaCodec,
   schemaCodec,
 } from '../validation/standard-schema.js';
+import { checkDeclaredLinks } from './declared-links.js';
 import { decodeInput } from './decode-input.js';
 import { acceptQueryLayer, checkQueryContent } from './query-route.js';
 import { responseTypes } from './response-types.js';
@@ -128,6 +129,8 @@ export function declareRoute(definition: RouteDefinition, options: DeclareOption
     if (!/^[1-5]\d\d$/.test(status))
       fail(`responses has a status that is not an HTTP status code: ${status}`);
     if (typeof spec?.description !== 'string') fail(`responses[${status}].description must be a string`);
+    if (spec.links !== undefined)
+      checkDeclaredLinks(spec.links, `responses[${status}].links`, spec.body, fail);
     const where = `responses[${status}].body`;
     responses[status] = isStandardSchema(spec.body)
       ? { ...spec, body: listed(spec.body, where, 'output') }

@@ -15,6 +15,7 @@ import { appendListHeader, VARY_ACCEPT } from '../http/header-copy.js';
 import { JSON_API, negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
 import type { ApiResponse, Context, Handler, Params, RouteFacts } from '../http/types.js';
 import { type DeclaredRoute, type DeclareOptions, declareRoute, NOT_ACCEPTABLE } from './declare-route.js';
+import { responseLinker } from './declared-links.js';
 
 /** A declaration compiled to run: its declaration, and its pipeline with the negotiated type. */
 export interface RunnableRoute extends DeclaredRoute {
@@ -30,8 +31,14 @@ export function runnableRoute(
 ): RunnableRoute {
   const route = declareRoute(definition, options);
   const { handler } = route;
+  // Declared links are written before the mount path moves every link (`withContentType`).
+  const addLinks = responseLinker(route.info.responses);
+  const finish = (response: ApiResponse, ctx: Context): ApiResponse => {
+    addLinks?.(response);
+    return withContentType(response, ctx);
+  };
   const withType = (ctx: Context): MaybePromise<ApiResponse> => {
-    return whenSettled(handler(ctx), (response) => withContentType(response, ctx));
+    return whenSettled(handler(ctx), (response) => finish(response, ctx));
   };
   return { ...route, pipeline: composePipeline([varyOnAccept, ...route.use], withType, onError) };
 }

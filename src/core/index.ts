@@ -42,6 +42,13 @@ export {
   json,
   noContent,
 } from './response.js';
+export {
+  type LinkParameters,
+  linkTo,
+  type QueryValue,
+  type ResponseLink,
+  type ResponseValue,
+} from './response-links.js';
 export { RESPONSE_MEDIA_TYPE } from './response-media-type.js';
 export {
   type AnyCodec,
@@ -78,4 +85,10 @@ export {
   parsePattern,
   trimTrailingSlash,
 } from './route-pattern.js';
+export {
+  type RouteTarget,
+  routeTarget,
+  type TargetValues,
+  targetUrl,
+} from './route-target.js';
 export { type RouteEntry, type RouteMatch, Router, type RouterRoute } from './router.js';

@@ -2,6 +2,7 @@ import type * as t from 'io-ts';
 import type { ApiResponse, Context, Middleware, Principal, RouteFacts, Variables } from '../http/types.js';
 import type { OperationContract } from './contract.js';
 import type { DocumentKind, ResourceBody } from './resource-bodies.js';
+import type { ResponseLink } from './response-links.js';
 import type { ParamsOf } from './route-pattern.js';
 import type {
   AnyCodec,
@@ -57,6 +58,11 @@ export interface ResponseSpec {
   >;
   /** An example body, shown in the API description (it must match the body's schema). */
   readonly example?: unknown;
+  /**
+   * Links this response carries, by relation name ({@link linkTo}): written into the document's
+   * top-level `links` and described as OpenAPI Link Objects (docs/envelope.md, "Declared links").
+   */
+  readonly links?: Readonly<Record<string, ResponseLink>>;
 }
 
 /** A documented response as `app.routes()` lists it: a Standard Schema validator as its io-ts codec. */

@@ -14,11 +14,14 @@ const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true
 
 /**
  * The JSON:API 1.0 schema with the one 1.1 member the library sends that 1.0 lacks: an error
- * object's `links.type`, the problem type it is an instance of (JSON:API 1.1 "Error Objects").
+ * object's `links.type`, the problem type it is an instance of (JSON:API 1.1 "Error Objects"); and
+ * a route's declared links beside the top-level `self` (docs/envelope.md, "Declared links"), each a
+ * link, which JSON:API clients ignore as members they do not recognize.
  */
 function jsonApi11Schema(): object {
   const schema = JSON.parse(readFileSync(join(schemaDir, 'jsonapi-1.0.schema.json'), 'utf8'));
   schema.definitions.errorLinks.properties.type = { $ref: '#/definitions/link' };
+  schema.definitions.topLevelLinks.additionalProperties = { $ref: '#/definitions/link' };
   return schema;
 }
 
