@@ -146,6 +146,8 @@ function appFrom(
   // Last: the description reads every route registered above (at its first request).
   const docs = docsPage({ specUrl: '/openapi.json', path: '/docs', title: API_INFO.title });
   for (const route of apiDescriptionRoutes({ app, docs })) app.route(route);
+  // Every declared link leads to a declared route, or the app does not start (a TypeError naming both).
+  app.routes();
   return app;
 }
 appFrom.inject = ['config', 'logger', 'overrides', 'verifier', 'limiter', 'routes'] as const;

@@ -11,6 +11,8 @@ import { numericId, stringId } from 'rest-conventions/validation';
 /** Books and orders: 1 and up, without a leading zero, so that one resource has one URL. */
 export const bookId = numericId();
 export const orderId = numericId();
+/** An order's payments: 1 and up, as orders. */
+export const paymentId = numericId();
 
 /** Users are named by their token's `sub`: URL-safe characters (RFC 3986 `unreserved`), at most 64. */
 export const userId = stringId({

@@ -43,6 +43,10 @@ const UNSUPPORTED_MEDIA_TYPE: StatusContract = {
     'Accept-Patch': {
       description: 'The media types a PATCH body may be sent as (RFC 5789 section 3.1).',
     },
+    'Accept-Encoding': {
+      description:
+        'The content codings a body may be sent with, for a refused one (RFC 9110 section 12.5.3).',
+    },
   },
 };
 

@@ -132,6 +132,79 @@ describe.each(APP_MATRIX)(
       });
     });
 
+    describe('declared links', () => {
+      it('links the books list to the orders collection, and following it orders a book', async () => {
+        const list = await client.request('GET', '/books?author=Italo%20Calvino');
+        expect(list.body.links).toEqual({ self: '/books?author=Italo%20Calvino', order: '/orders' });
+        const ordered = await client.request('POST', list.body.links.order, {
+          headers: { ...JSON_BODY, authorization: user1 },
+          body: JSON.stringify({ bookId: Number(list.body.data[0].id), quantity: 1 }),
+        });
+        expect(ordered.status).toBe(201);
+      });
+
+      it("links a new order's payment; its owner follows it (201), anyone else gets the order's 404", async () => {
+        const order = await placeOrder(user1);
+        const id = order.body.data.id;
+        expect(order.body.links).toEqual({
+          self: `/orders/${id}`,
+          payment: `/orders/${id}/payments?discount=WELCOME10`,
+        });
+        const foreign = await client.request('POST', order.body.links.payment, {
+          headers: { authorization: user2 },
+        });
+        expect(foreign.status).toBe(404);
+        const paid = await client.request('POST', order.body.links.payment, {
+          headers: { authorization: user1, 'idempotency-key': `pay-${id}` },
+        });
+        expect(paid.status).toBe(201);
+        expect(paid.body.data).toMatchObject({
+          type: 'payments',
+          attributes: { discount: 'WELCOME10' },
+          relationships: { order: { data: { type: 'orders', id } } },
+        });
+        expect(paid.headers.location).toBe(paid.body.links.self);
+        const replay = await client.request('POST', order.body.links.payment, {
+          headers: { authorization: user1, 'idempotency-key': `pay-${id}` },
+        });
+        expect(replay.text).toBe(paid.text);
+        const read = await client.request('GET', paid.headers.location!, {
+          headers: { authorization: user1 },
+        });
+        expect(read.status).toBe(200);
+        expect(read.body.data).toEqual(paid.body.data);
+        const other = await client.request('GET', paid.headers.location!, {
+          headers: { authorization: user2 },
+        });
+        expect(other.status).toBe(404);
+      });
+
+      it('replays a keyed order byte for byte, its payment link included', async () => {
+        const keyed = (key: string) =>
+          client.request('POST', '/orders', {
+            headers: { ...JSON_BODY, authorization: user1, 'idempotency-key': key },
+            body: JSON.stringify({ bookId: 2, quantity: 1 }),
+          });
+        const first = await keyed('links-replay');
+        const again = await keyed('links-replay');
+        expect(first.body.links.payment).toBe(`/orders/${first.body.data.id}/payments?discount=WELCOME10`);
+        expect(again.text).toBe(first.text);
+      });
+
+      it('refuses a discount code it does not know, naming the parameter', async () => {
+        const order = await placeOrder(user1);
+        const response = await client.request(
+          'POST',
+          `/orders/${order.body.data.id}/payments?discount=FREE`,
+          {
+            headers: { authorization: user1 },
+          },
+        );
+        expect(response.status).toBe(400);
+        expect(response.body.errors[0].source).toEqual({ parameter: 'discount' });
+      });
+    });
+
     describe('POST /orders', () => {
       it('creates an order owned by the caller: 201, Location, the orders resource', async () => {
         const response = await placeOrder(user1, { bookId: 4, quantity: 3 });

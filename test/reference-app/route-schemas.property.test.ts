@@ -136,7 +136,10 @@ function onTheWire(value: unknown, schema: JsonSchema): string | undefined {
     return value.join(',');
   }
   if (type === 'integer' || type === 'number') return typeof value === 'number' ? String(value) : undefined;
-  if (type === 'string') return typeof value === 'string' ? value : undefined;
+  // An enum of strings (`oneOf`) names no type: its members are strings on the wire.
+  const members = (schema as { enum?: unknown[] }).enum;
+  const strings = type === 'string' || members?.every((m) => typeof m === 'string') === true;
+  if (strings) return typeof value === 'string' ? value : undefined;
   return undefined;
 }
 

@@ -1,9 +1,17 @@
 import { conditional, digestEtag, versionEtag } from 'rest-conventions/caching';
-import { type Context, defineRoute, json, type ResourceSchema } from 'rest-conventions/core';
+import {
+  type Context,
+  defineRoute,
+  json,
+  linkTo,
+  type ResourceSchema,
+  targetUrl,
+} from 'rest-conventions/core';
 import { dataDocument, defineResourceType, selfLink } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
 import { strictObject, text } from 'rest-conventions/validation';
 import { bookId } from '../ids.js';
+import { BOOK, ORDERS } from '../route-targets.js';
 import type { Book, BookStore } from './book-store.js';
 
 /** How a book is shown: `title` and `author` only. */
@@ -11,7 +19,7 @@ export const bookResource = defineResourceType<Book, 'title' | 'author'>({
   type: 'books',
   id: (book) => book.id,
   attributes: ['title', 'author'],
-  links: (book) => ({ self: `/books/${book.id}` }),
+  links: (book) => ({ self: targetUrl(BOOK, { id: book.id }) }),
 });
 
 /** A book as the API description types it: both attributes are always sent. */
@@ -64,6 +72,7 @@ export function booksRoutes(deps: { readonly bookStore: BookStore }) {
         200: {
           description: 'The books, optionally by one author',
           body: { collection: bookSchema },
+          links: { order: linkTo(ORDERS, { description: 'Order one of these books' }) },
           example: {
             data: [
               {
@@ -73,7 +82,7 @@ export function booksRoutes(deps: { readonly bookStore: BookStore }) {
                 links: { self: '/books/1' },
               },
             ],
-            links: { self: '/books?author=Italo%20Calvino' },
+            links: { self: '/books?author=Italo%20Calvino', order: '/orders' },
           },
         },
       },
@@ -84,8 +93,7 @@ export function booksRoutes(deps: { readonly bookStore: BookStore }) {
       },
     }),
     defineRoute({
-      method: 'GET',
-      path: '/books/{id}',
+      ...BOOK,
       summary: 'Get a book',
       params: { id: bookId },
       responses: {
@@ -110,7 +118,7 @@ export function booksRoutes(deps: { readonly bookStore: BookStore }) {
         if (book === undefined) throw new ApiError(404, { detail: `No book with id ${ctx.params.id}.` });
         return json(
           200,
-          dataDocument(bookResource.toResource(book), { links: { self: `/books/${book.id}` } }),
+          dataDocument(bookResource.toResource(book), { links: { self: targetUrl(BOOK, { id: book.id }) } }),
         );
       },
     }),

@@ -87,6 +87,17 @@ CREATE INDEX ${prefix}_standards_by_name ON ${prefix}_standards (name, id) WHERE
 CREATE INDEX ${prefix}_standards_by_published ON ${prefix}_standards (published_at, id) WHERE deleted_at IS NULL;
 CREATE INDEX ${prefix}_standards_by_created ON ${prefix}_standards (created_at, id) WHERE deleted_at IS NULL;`,
     },
+    {
+      id: '0005-order-payments',
+      // An order's payments: read only through their order, so owned as it is.
+      sql: `CREATE TABLE ${prefix}_order_payments (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  order_id bigint NOT NULL REFERENCES ${prefix}_orders (id),
+  discount text,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX ${prefix}_order_payments_order ON ${prefix}_order_payments (order_id, id);`,
+    },
   ];
 }
 

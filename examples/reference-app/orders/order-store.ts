@@ -11,6 +11,15 @@ export interface Order {
   readonly updatedAt: Date;
 }
 
+/** A payment of an order (`POST /orders/{id}/payments`): its order's, with the discount it applied. */
+export interface Payment {
+  readonly id: number;
+  readonly orderId: number;
+  /** The discount code the payment applied, `null` for none. */
+  readonly discount: string | null;
+  readonly createdAt: Date;
+}
+
 /** What a lookup can find: the order, a tombstone left by a delete, or nothing. */
 export type OrderLookup =
   | { readonly kind: 'live'; readonly order: Order }
@@ -42,13 +51,19 @@ export interface OrderStore {
     quantity: number,
     request?: RequestScope,
   ): Promise<Order | undefined>;
+  /** Record a payment of the order (owned, live: the route checked both). */
+  addPayment(orderId: number, discount: string | null, request?: RequestScope): Promise<Payment>;
+  /** One payment of the order, `undefined` when that order has no such payment. */
+  findPayment(orderId: number, paymentId: number, request?: RequestScope): Promise<Payment | undefined>;
 }
 
 /** The embedded default store. */
 export class MemoryOrderStore implements OrderStore {
   private readonly orders = new Map<number, Order>();
   private readonly tombstones = new Map<number, string>();
+  private readonly payments = new Map<number, Payment>();
   private nextId = 1;
+  private nextPaymentId = 1;
 
   constructor(private readonly now: () => Date = () => new Date()) {}
 
@@ -88,5 +103,16 @@ export class MemoryOrderStore implements OrderStore {
 
   async listByOwner(ownerId: string): Promise<readonly Order[]> {
     return [...this.orders.values()].filter((order) => order.ownerId === ownerId);
+  }
+
+  async addPayment(orderId: number, discount: string | null): Promise<Payment> {
+    const payment: Payment = { id: this.nextPaymentId++, orderId, discount, createdAt: this.now() };
+    this.payments.set(payment.id, payment);
+    return payment;
+  }
+
+  async findPayment(orderId: number, paymentId: number): Promise<Payment | undefined> {
+    const payment = this.payments.get(paymentId);
+    return payment?.orderId === orderId ? payment : undefined;
   }
 }

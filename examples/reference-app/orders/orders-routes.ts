@@ -4,29 +4,74 @@ import {
   created,
   defineRoute,
   json,
+  linkTo,
   noContent,
   type ResourceSchema,
+  targetUrl,
 } from 'rest-conventions/core';
 import { dataDocument, defineResourceType, toOne } from 'rest-conventions/envelope';
 import { ApiError } from 'rest-conventions/errors';
 import { type IdempotencyOptions, idempotency } from 'rest-conventions/idempotency';
 import { ownedResource } from 'rest-conventions/ownership';
-import { bodyPointer, integer, positiveInteger, strictObject } from 'rest-conventions/validation';
+import {
+  bodyPointer,
+  integer,
+  nullable,
+  oneOf,
+  positiveInteger,
+  strictObject,
+} from 'rest-conventions/validation';
 import type { BookStore } from '../books/book-store.js';
 import { compareAndSet } from '../concurrency/compare-and-set.js';
-import { orderId } from '../ids.js';
-import type { Order, OrderStore } from './order-store.js';
+import { orderId, paymentId } from '../ids.js';
+import { BOOK, ORDER, ORDER_PAYMENT, ORDER_PAYMENTS, ORDERS } from '../route-targets.js';
+import type { Order, OrderStore, Payment } from './order-store.js';
 
 /** How an order is shown to its owner. */
 export const orderResource = defineResourceType<Order, 'bookId' | 'quantity'>({
   type: 'orders',
   id: (order) => order.id,
   attributes: ['bookId', 'quantity'],
-  links: (order) => ({ self: `/orders/${order.id}` }),
+  links: (order) => ({ self: targetUrl(ORDER, { id: order.id }) }),
   relationships: (order) => ({
-    book: toOne({ type: 'books', id: String(order.bookId) }, { related: `/books/${order.bookId}` }),
+    book: toOne(
+      { type: 'books', id: String(order.bookId) },
+      { related: targetUrl(BOOK, { id: order.bookId }) },
+    ),
   }),
 });
+
+/** The discount codes a payment may apply (`?discount=`); a new order's `payment` link offers the first. */
+export const DISCOUNT_CODES = ['WELCOME10'] as const;
+
+/** How a payment is shown: the discount it applied, its order as a relationship. */
+const paymentResource = defineResourceType<Payment, 'discount'>({
+  type: 'payments',
+  id: (payment) => payment.id,
+  attributes: ['discount'],
+  links: (payment) => ({ self: paymentPath(payment) }),
+  relationships: (payment) => ({
+    order: toOne(
+      { type: 'orders', id: String(payment.orderId) },
+      { related: targetUrl(ORDER, { id: payment.orderId }) },
+    ),
+  }),
+});
+
+const paymentSchema: ResourceSchema = {
+  type: 'payments',
+  id: paymentId,
+  attributes: strictObject({ discount: nullable(oneOf(DISCOUNT_CODES)) }),
+  relationships: { order: { type: 'orders' } },
+};
+
+function paymentPath(payment: Payment): string {
+  return targetUrl(ORDER_PAYMENT, { id: payment.orderId, payment_id: payment.id });
+}
+
+function paymentDocument(payment: Payment) {
+  return dataDocument(paymentResource.toResource(payment), { links: { self: paymentPath(payment) } });
+}
 
 /** An order as the API description types it, with its book. */
 export const orderSchema: ResourceSchema = {
@@ -45,7 +90,9 @@ const ORDER_ETAG = {
 export const OrderInput = strictObject({ bookId: positiveInteger, quantity: integer({ min: 1, max: 100 }) });
 
 function orderDocument(order: Order) {
-  return dataDocument(orderResource.toResource(order), { links: { self: `/orders/${order.id}` } });
+  return dataDocument(orderResource.toResource(order), {
+    links: { self: targetUrl(ORDER, { id: order.id }) },
+  });
 }
 
 /**
@@ -67,8 +114,10 @@ export interface OrdersDeps {
 }
 
 /**
- * `POST /orders`, `GET`/`PATCH`/`DELETE /orders/{id}`: authenticated, owner-only. Writes accept an
- * `Idempotency-Key`; `PATCH` requires `If-Match` (optimistic concurrency).
+ * `POST /orders`, `GET`/`PATCH`/`DELETE /orders/{id}`, `POST /orders/{id}/payments` and
+ * `GET /orders/{id}/payments/{payment_id}`: authenticated, owner-only. Writes accept an
+ * `Idempotency-Key`; `PATCH` requires `If-Match` (optimistic concurrency). A new order links its
+ * `payment` (with the welcome discount).
  */
 export function ordersRoutes(deps: OrdersDeps) {
   const { orderStore: orders, bookStore: books, keyedWrites } = deps;
@@ -110,8 +159,7 @@ export function ordersRoutes(deps: OrdersDeps) {
   });
   return [
     defineRoute({
-      method: 'POST',
-      path: '/orders',
+      ...ORDERS,
       auth: 'principal',
       summary: 'Order a book',
       body: { codec: OrderInput, type: 'orders', example: { bookId: 1, quantity: 2 } },
@@ -122,6 +170,13 @@ export function ordersRoutes(deps: OrdersDeps) {
           headers: {
             Location: { description: 'The new order', required: true },
             ETag: ORDER_ETAG,
+          },
+          links: {
+            payment: linkTo(ORDER_PAYMENTS, {
+              params: { id: 'data.id' },
+              query: { discount: { value: DISCOUNT_CODES[0] } },
+              description: 'Pay for the order, with the welcome discount',
+            }),
           },
         },
       },
@@ -137,12 +192,13 @@ export function ordersRoutes(deps: OrdersDeps) {
           });
         }
         const order = await orders.create({ ownerId: ctx.var.principal.sub, ...input }, ctx);
-        return created(`/orders/${order.id}`, orderDocument(order), { etag: versionEtag(order.version) });
+        return created(targetUrl(ORDER, { id: order.id }), orderDocument(order), {
+          etag: versionEtag(order.version),
+        });
       },
     }),
     defineRoute({
-      method: 'GET',
-      path: '/orders/{id}',
+      ...ORDER,
       params: { id: orderId },
       auth: 'principal',
       summary: 'Get an order',
@@ -152,7 +208,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     }),
     defineRoute({
       method: 'PATCH',
-      path: '/orders/{id}',
+      path: ORDER.path,
       params: { id: orderId },
       auth: 'principal',
       summary: 'Change the quantity of an order',
@@ -178,7 +234,7 @@ export function ordersRoutes(deps: OrdersDeps) {
     }),
     defineRoute({
       method: 'DELETE',
-      path: '/orders/{id}',
+      path: ORDER.path,
       params: { id: orderId },
       auth: 'principal',
       summary: 'Cancel an order',
@@ -188,6 +244,44 @@ export function ordersRoutes(deps: OrdersDeps) {
         const order = ctx.var.entity;
         if (order.live) await orders.delete(order.id);
         return noContent();
+      },
+    }),
+    defineRoute({
+      ...ORDER_PAYMENTS,
+      params: { id: orderId },
+      query: { discount: oneOf(DISCOUNT_CODES) },
+      auth: 'principal',
+      summary: 'Pay for an order',
+      description: 'Owned like the order: anyone else gets the same 404. `discount` applies a discount code.',
+      responses: {
+        201: {
+          description: 'The payment recorded',
+          body: { resource: paymentSchema },
+          headers: { Location: { description: 'The new payment', required: true } },
+        },
+      },
+      use: [idempotency(keyedWrites), ownOrder],
+      handler: async (ctx) => {
+        const payment = await orders.addPayment(ctx.var.order.id, ctx.query.discount ?? null, ctx);
+        return created(paymentPath(payment), paymentDocument(payment));
+      },
+    }),
+    defineRoute({
+      ...ORDER_PAYMENT,
+      params: { id: orderId, payment_id: paymentId },
+      auth: 'principal',
+      summary: 'Get a payment of an order',
+      responses: {
+        200: { description: "A payment of one of the caller's orders", body: { resource: paymentSchema } },
+      },
+      use: [ownOrder],
+      handler: async (ctx) => {
+        const payment = await orders.findPayment(ctx.var.order.id, ctx.params.payment_id, ctx);
+        if (payment === undefined)
+          throw new ApiError(404, {
+            detail: `Order ${ctx.var.order.id} has no payment ${ctx.params.payment_id}.`,
+          });
+        return json(200, paymentDocument(payment));
       },
     }),
   ];

@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { transactionOrPool } from 'rest-conventions/idempotency';
 import { isStorableText } from 'rest-conventions/validation';
 import type { RequestScope } from '../database/request-scope.js';
-import type { Order, OrderLookup, OrderStore } from './order-store.js';
+import type { Order, OrderLookup, OrderStore, Payment } from './order-store.js';
 
 interface OrderRow {
   readonly id: string;
@@ -12,6 +12,22 @@ interface OrderRow {
   readonly version: number;
   readonly updated_at: Date;
   readonly deleted_at: Date | null;
+}
+
+interface PaymentRow {
+  readonly id: string;
+  readonly order_id: string;
+  readonly discount: string | null;
+  readonly created_at: Date;
+}
+
+function toPayment(row: PaymentRow): Payment {
+  return {
+    id: Number(row.id),
+    orderId: Number(row.order_id),
+    discount: row.discount,
+    createdAt: row.created_at,
+  };
 }
 
 function toOrder(row: OrderRow): Order {
@@ -26,7 +42,7 @@ function toOrder(row: OrderRow): Order {
 }
 
 /**
- * Orders in `<prefix>_orders` (`database/migrations.ts`). The version column is the ETag's source and
+ * Orders in `<prefix>_orders` and their payments in `<prefix>_order_payments` (`database/migrations.ts`). The version column is the ETag's source and
  * PATCH's compare-and-set; a delete keeps the row as a tombstone (`deleted_at`), so a repeated DELETE
  * answers 204 on every instance and after restarts. Writes go through the idempotency transaction
  * when given one.
@@ -42,6 +58,7 @@ export class PostgresOrderStore implements OrderStore {
     private readonly afterInsert: () => void = () => {},
   ) {
     const table = `${prefix}_orders`;
+    const payments = `${prefix}_order_payments`;
     const columns = 'id, owner_id, book_id, quantity, version, updated_at, deleted_at';
     this.sql = {
       create: {
@@ -67,6 +84,15 @@ export class PostgresOrderStore implements OrderStore {
       byOwner: {
         name: `${prefix}_orders_by_owner`,
         text: `SELECT ${columns} FROM ${table} WHERE owner_id = $1 AND deleted_at IS NULL ORDER BY id`,
+      },
+      addPayment: {
+        name: `${prefix}_payment_add`,
+        text: `INSERT INTO ${payments} (order_id, discount, created_at) VALUES ($1, $2, $3)
+          RETURNING id, order_id, discount, created_at`,
+      },
+      findPayment: {
+        name: `${prefix}_payment_find`,
+        text: `SELECT id, order_id, discount, created_at FROM ${payments} WHERE id = $1 AND order_id = $2`,
       },
     };
   }
@@ -114,5 +140,21 @@ export class PostgresOrderStore implements OrderStore {
     // An owner id from a path may hold U+0000, which PostgreSQL's text refuses: nobody owns that.
     if (!isStorableText(ownerId)) return [];
     return (await this.db().query<OrderRow>({ ...this.sql.byOwner, values: [ownerId] })).rows.map(toOrder);
+  }
+
+  async addPayment(orderId: number, discount: string | null, request?: RequestScope): Promise<Payment> {
+    const values = [orderId, discount, this.now()];
+    const { rows } = await this.db(request).query<PaymentRow>({ ...this.sql.addPayment, values });
+    return toPayment(rows[0]!);
+  }
+
+  async findPayment(
+    orderId: number,
+    paymentId: number,
+    request?: RequestScope,
+  ): Promise<Payment | undefined> {
+    const values = [paymentId, orderId];
+    const row = (await this.db(request).query<PaymentRow>({ ...this.sql.findPayment, values })).rows[0];
+    return row === undefined ? undefined : toPayment(row);
   }
 }
