@@ -27,6 +27,8 @@ export const LINT_RULES = {
     'JSON:API media types carry only ext and profile, lists of absolute URIs; x-jsonapi-profiles only where the operation answers JSON:API.',
   'query-method':
     'A QUERY operation documents its request body, Accept-Query and Cache-Control on its success, and 415 (RFC 10008).',
+  'link-targets':
+    'Every response link leads to an operation of the document: its operationId names one, its operationRef resolves to one.',
 } as const;
 
 export type LintRuleId = keyof typeof LINT_RULES;

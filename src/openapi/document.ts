@@ -3,6 +3,7 @@ import type { DescribedRoute, OpenApiOptions } from './described-route.js';
 import { documentedPath, tagOf } from './naming.js';
 import { operationOf } from './operation.js';
 import { placeQueryOperations } from './query-operation.js';
+import { describeLinks } from './response-links.js';
 import { DOCUMENT_SCHEMAS } from './schemas.js';
 import { shareHeaders } from './shared-headers.js';
 import type { OpenApiDocument, OpenApiOperation, OpenApiPathItem } from './types.js';
@@ -45,6 +46,7 @@ export function openApiDocument(routes: readonly DescribedRoute[], options: Open
     const tag = tagOf(route.pattern);
     if (!tags.includes(tag)) tags.push(tag);
   }
+  describeLinks(routes, paths);
   const placed = placeQueryOperations(
     paths,
     { headers: shareHeaders(paths), schemas: registry.used(paths) },

@@ -24,7 +24,19 @@ export interface OpenApiResponse {
   readonly description: string;
   readonly headers?: Readonly<Record<string, OpenApiHeader>>;
   readonly content?: Readonly<Record<string, OpenApiMediaType>>;
+  readonly links?: Readonly<Record<string, OpenApiLink>>;
   readonly $ref?: string;
+}
+
+/**
+ * A Link Object (OpenAPI 3.1 section 4.8.20): the operation a response leads to, and its parameters
+ * as runtime expressions (`$response.body#/data/id`) or constants, named `path.id`, `query.discount`.
+ */
+export interface OpenApiLink {
+  readonly operationId?: string;
+  readonly operationRef?: string;
+  readonly parameters?: Readonly<Record<string, unknown>>;
+  readonly description?: string;
 }
 
 export interface OpenApiParameter {
