@@ -8,6 +8,7 @@ import {
   type OpenApiResponse,
   pathItemOperations,
 } from '../openapi/types.js';
+import { checkLinkTargets } from './link-targets.js';
 import { jsonApiParameterProblems, rateLimitFieldProblems } from './media-type-rules.js';
 import { describeId, resourceIdSchema, sameIdSchema } from './path-ids.js';
 import { LINT_RULE_IDS, LINT_RULES, type LintRuleId, lintRuleDocs } from './rules.js';
@@ -79,42 +80,6 @@ export function lintOpenApi(document: OpenApiDocument, options: LintOptions = {}
   }
   checkLinkTargets(document, report);
   return findings;
-}
-
-/**
- * Each Link Object (OpenAPI 3.1 section 4.8.20) leads to an operation: its `operationId` is one of
- * the document's, its local `operationRef` (`#/paths/~1orders~1{id}/get`) resolves to an operation.
- */
-function checkLinkTargets(document: OpenApiDocument, report: Report): void {
-  const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-    pathItemOperations(resolveRef(document, item) as OpenApiPathItem).map(
-      ([method, operation]) => [path, method, operation] as const,
-    ),
-  );
-  const ids = new Set(operations.map(([, , operation]) => operation.operationId));
-  for (const [path, method, operation] of operations) {
-    for (const [status, raw] of Object.entries(operation.responses ?? {})) {
-      const links = (resolveRef(document, raw) as OpenApiResponse).links ?? {};
-      for (const [relation, rawLink] of Object.entries(links)) {
-        const link = resolveRef(document, rawLink);
-        const { operationId, operationRef } = link;
-        const resolved =
-          operationId !== undefined
-            ? ids.has(operationId)
-            : typeof operationRef === 'string' &&
-              operationRef.startsWith('#/') &&
-              typeof (resolveRef<unknown>(document, { $ref: operationRef }) as Partial<OpenApiOperation>)
-                .responses === 'object';
-        if (!resolved)
-          report(
-            'link-targets',
-            path,
-            method.toUpperCase(),
-            `Response ${status} links "${relation}" to ${operationId ?? operationRef ?? 'nothing'}, which is not an operation of the document.`,
-          );
-      }
-    }
-  }
 }
 
 type Report = (rule: LintRuleId, path: string, method: string | undefined, message: string) => void;
