@@ -191,6 +191,43 @@ describe.each(APP_MATRIX)(
         expect(again.text).toBe(first.text);
       });
 
+      it('includes the book of an order on request, once, with an ETag of its own (JSON:API include)', async () => {
+        const order = await placeOrder(user1, { bookId: 3, quantity: 1 });
+        const path = `/orders/${order.body.data.id}`;
+        const plain = await client.request('GET', path, { headers: { authorization: user1 } });
+        const withBook = await client.request('GET', `${path}?include=book`, {
+          headers: { authorization: user1 },
+        });
+        expect(withBook.status).toBe(200);
+        expect(plain.body.included).toBeUndefined();
+        expect(withBook.body.included).toEqual([
+          expect.objectContaining({ type: 'books', id: '3', links: { self: '/books/3' } }),
+        ]);
+        expect(withBook.headers.etag).not.toBe(plain.headers.etag);
+        const cached = await client.request('GET', `${path}?include=book`, {
+          headers: { authorization: user1, 'if-none-match': plain.headers.etag! },
+        });
+        expect(cached.status).toBe(200);
+        const same = await client.request('GET', `${path}?include=book`, {
+          headers: { authorization: user1, 'if-none-match': withBook.headers.etag! },
+        });
+        expect(same.status).toBe(304);
+        const foreign = await client.request('GET', `${path}?include=book`, {
+          headers: { authorization: user2 },
+        });
+        expect(foreign.status).toBe(404);
+      });
+
+      it('refuses an include path it does not know: 400 naming the parameter', async () => {
+        const order = await placeOrder(user1);
+        const response = await client.request('GET', `/orders/${order.body.data.id}?include=nope`, {
+          headers: { authorization: user1 },
+        });
+        expect(response.status).toBe(400);
+        expect(response.body.errors[0].source).toEqual({ parameter: 'include' });
+        expect(response.body.errors[0].detail).toContain('book');
+      });
+
       it('refuses a discount code it does not know, naming the parameter', async () => {
         const order = await placeOrder(user1);
         const response = await client.request(

@@ -1,4 +1,10 @@
-import { conditional, PRIVATE_REVALIDATED, type Validators, versionEtag } from 'rest-conventions/caching';
+import {
+  conditional,
+  digestEtag,
+  PRIVATE_REVALIDATED,
+  type Validators,
+  versionEtag,
+} from 'rest-conventions/caching';
 import {
   type Context,
   created,
@@ -19,9 +25,11 @@ import {
   nullable,
   oneOf,
   positiveInteger,
+  queryList,
   strictObject,
 } from 'rest-conventions/validation';
-import type { BookStore } from '../books/book-store.js';
+import type { Book, BookStore } from '../books/book-store.js';
+import { bookResource, bookSchema } from '../books/books-routes.js';
 import { compareAndSet } from '../concurrency/compare-and-set.js';
 import { orderId, paymentId } from '../ids.js';
 import { BOOK, ORDER, ORDER_PAYMENT, ORDER_PAYMENTS, ORDERS } from '../route-targets.js';
@@ -89,10 +97,27 @@ const ORDER_ETAG = {
 /** The body of `POST /orders` (`bookId`, `quantity`). */
 export const OrderInput = strictObject({ bookId: positiveInteger, quantity: integer({ min: 1, max: 100 }) });
 
-function orderDocument(order: Order) {
+function orderDocument(order: Order, included?: readonly Book[]) {
   return dataDocument(orderResource.toResource(order), {
     links: { self: targetUrl(ORDER, { id: order.id }) },
+    ...(included === undefined ? {} : { included: included.map((book) => bookResource.toResource(book)) }),
   });
+}
+
+/**
+ * The related resources an order's reader may ask for (JSON:API 1.1 "Inclusion of Related
+ * Resources"): its book. Any other path is a 400 naming it (`source.parameter: include`).
+ */
+const ORDER_INCLUDES = queryList(['book']);
+
+/**
+ * An order's validators with what was included: the book's id and last change join the order's
+ * version, so `?include=book` has an ETag of its own that moves when the book changes.
+ */
+function includedValidators(order: Order, book: Book | undefined): Validators {
+  if (book === undefined) return orderValidators(order);
+  const lastModified = Math.max(order.updatedAt.getTime(), book.updatedAt.getTime());
+  return { etag: digestEtag([order.version, 'book', book.id, book.updatedAt.getTime()]), lastModified };
 }
 
 /**
@@ -147,7 +172,17 @@ export function ordersRoutes(deps: OrdersDeps) {
   // The caller's own order is loaded first, so no precondition (304, 412, 428) ever answers about
   // someone else's order: they get the same 404 as for one that does not exist.
   const validators = (_ctx: Context, order: Order) => orderValidators(order);
-  const readable = conditional({ load: ownOrder.load, validators, policy: PRIVATE_REVALIDATED });
+  // With `include=book` the book is loaded with the order: one ETag for what the answer holds. Books
+  // are public, so an included one is never something the caller may not see.
+  const readable = conditional({
+    load: async (ctx: Context<{ readonly id: number }, { readonly include?: readonly 'book'[] }>) => {
+      const order = await ownOrder.load(ctx);
+      const book = ctx.query.include?.includes('book') ? await books.get(order.bookId, ctx) : undefined;
+      return { order, book, included: ctx.query.include !== undefined };
+    },
+    validators: (_ctx, { order, book }) => includedValidators(order, book),
+    policy: PRIVATE_REVALIDATED,
+  });
   const writable = conditional({ load: ownOrder.load, validators, requireIfMatch: true });
   // DELETE: the caller's order, live or already deleted (a repeated DELETE is 204 again). An
   // If-Match is honoured (412 when stale, or when the order is gone); without one the delete is
@@ -200,11 +235,20 @@ export function ordersRoutes(deps: OrdersDeps) {
     defineRoute({
       ...ORDER,
       params: { id: orderId },
+      query: { include: ORDER_INCLUDES },
       auth: 'principal',
       summary: 'Get an order',
-      responses: { 200: { description: "One of the caller's orders", body: { resource: orderSchema } } },
+      responses: {
+        200: {
+          description: "One of the caller's orders; with `include=book`, its book in `included`",
+          body: { resource: orderSchema, included: [bookSchema] },
+        },
+      },
       use: [readable],
-      handler: (ctx) => json(200, orderDocument(ctx.var.entity)),
+      handler: (ctx) => {
+        const { order, book, included } = ctx.var.entity;
+        return json(200, orderDocument(order, included ? (book === undefined ? [] : [book]) : undefined));
+      },
     }),
     defineRoute({
       method: 'PATCH',
