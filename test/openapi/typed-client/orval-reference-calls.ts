@@ -63,7 +63,7 @@ export async function callEveryOperation(
   expect(order.attributes.quantity).toBe(2);
   expect(order.relationships?.book?.data).toEqual({ type: 'books', id: first.id });
   expect(created.headers.location).toBe(`/orders/${order.id}`);
-  const read = await api.getOrdersById(order.id, as(user1));
+  const read = await api.getOrdersById(order.id, undefined, as(user1));
   expect(read.data.data.attributes.bookId).toBe(Number(first.id));
   const etag = String(read.headers.etag);
   const stale = await api.patchOrdersById(
@@ -78,6 +78,11 @@ export async function callEveryOperation(
   const changed = await api.patchOrdersById(order.id, { quantity: 3 }, as(user1, { 'If-Match': etag }));
   expect(changed.data.data.attributes.quantity).toBe(3);
   called.push('POST /orders', 'GET /orders/{id}', 'PATCH /orders/{id}');
+  const paid = await api.postOrdersByIdPayments(order.id, { discount: 'WELCOME10' }, as(user1));
+  expect(paid.data.data.attributes.discount).toBe('WELCOME10');
+  const paymentRead = await api.getOrdersByIdPaymentsByPaymentId(order.id, paid.data.data.id, as(user1));
+  expect(paymentRead.data.data.id).toBe(paid.data.data.id);
+  called.push('POST /orders/{id}/payments', 'GET /orders/{id}/payments/{payment_id}');
 
   expect(typeof (await api.getUsersById('1', as(user1))).data.data.attributes.name).toBe('string');
   expect(typeof (await api.getV1UsersById('1', as(user1))).data.data.attributes.name).toBe('string');
@@ -91,10 +96,10 @@ export async function callEveryOperation(
   expect(['standard', 'premium']).toContain(accountType.data.data.attributes.name);
   called.push('GET /users/{id}/orders', 'GET /users/{id}/orders/{order_id}', 'GET /users/{id}/account-type');
 
-  const current = String((await api.getOrdersById(order.id, as(user1))).headers.etag);
+  const current = String((await api.getOrdersById(order.id, undefined, as(user1))).headers.etag);
   const gone = await api.deleteOrdersById(order.id, as(user1, { 'If-Match': current }));
   expect(gone.status).toBe(204);
-  const hidden = await api.getOrdersById(order.id, {
+  const hidden = await api.getOrdersById(order.id, undefined, {
     ...as(user2),
     validateStatus: (status) => status === 404,
   });

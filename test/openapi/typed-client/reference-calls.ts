@@ -62,6 +62,18 @@ export async function callEveryOperation({ baseUrl, user1, user2, editor }: Call
   });
   expect(present(changed.data, 'changed order').data.attributes.quantity).toBe(3);
   called.push('POST /orders', 'GET /orders/{id}', 'PATCH /orders/{id}');
+  const paid = await client.POST('/orders/{id}/payments', {
+    params: { path: { id: order.id }, query: { discount: 'WELCOME10' } },
+    headers: as(user1),
+  });
+  const payment = present(paid.data, 'payment').data;
+  expect(payment.attributes.discount).toBe('WELCOME10');
+  const paymentRead = await client.GET('/orders/{id}/payments/{payment_id}', {
+    params: { path: { id: order.id, payment_id: payment.id } },
+    headers: as(user1),
+  });
+  expect(present(paymentRead.data, 'payment read').data.id).toBe(payment.id);
+  called.push('POST /orders/{id}/payments', 'GET /orders/{id}/payments/{payment_id}');
 
   for (const path of ['/users/{id}', '/v1/users/{id}', '/v2/users/{id}'] as const) {
     const user = await client.GET(path, { params: { path: { id: '1' } }, headers: as(user1) });
