@@ -3,7 +3,9 @@
  * the 401 the core `requireAuth()` answers (`unauthenticated`, RFC 6750 section 3.1), so a route of
  * Express, Fastify, Koa or Hono refuses an anonymous request exactly as a declared route does.
  */
+
 import { unauthenticatedError } from '../auth/errors.js';
+import { realmOption } from '../errors/option-checks.js';
 import type { Context, Principal } from '../http/types.js';
 
 /** Options of every framework's `requireCaller`. */
@@ -21,10 +23,7 @@ export function callerCheck(
   options: RequireCallerOptions | undefined,
   framework: string,
 ): (ctx: Context | undefined) => Principal {
-  const realm = options?.realm ?? 'api';
-  if (typeof realm !== 'string' || !/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/.test(realm)) {
-    throw new TypeError(`${framework} requireCaller: realm must be printable text without " or \\`);
-  }
+  const realm = realmOption(`${framework} requireCaller`, options?.realm);
   return function callerOf(ctx) {
     if (ctx === undefined) {
       throw new Error(

@@ -3,9 +3,11 @@
  * the node adapter's own (`createNodeServer`), or an Express app, Koa's `callback()`, Fastify's
  * handler (`serverFactory`), `@hono/node-server`'s listener. Only node:http is imported here.
  */
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
+import { positiveInteger, positiveNumber } from '../errors/option-checks.js';
 import { DEFAULT_IPV6_PREFIX } from '../ratelimit/key.js';
 import { shareConnections } from './connection-shares.js';
 import { answerClientError } from './fallback.js';
@@ -62,13 +64,7 @@ export const DEFAULT_MAX_CONNECTIONS = 1024;
 /** The share of `maxConnections` one address may hold by default: one eighth. */
 export const DEFAULT_ADDRESS_SHARE = 8;
 
-function positive(name: string, value: number | undefined, fallback: number): number {
-  const chosen = value ?? fallback;
-  if (!Number.isFinite(chosen) || chosen <= 0) {
-    throw new TypeError(`createNodeServer: ${name} must be a positive number, got ${String(value)}`);
-  }
-  return chosen;
-}
+const OWNER = 'createNodeServer';
 
 /**
  * The timeouts and connection cap a node server needs against slow or idle clients, resolved from
@@ -77,14 +73,21 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 export function nodeServerLimits(
   options: NodeServerOptions = {},
 ): Required<Omit<NodeServerOptions, 'bodyLimit' | 'minBodyBytesPerSecond'>> {
-  const headersTimeoutMs = positive('headersTimeoutMs', options.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
-  const bodyLimit = positive('bodyLimit', options.bodyLimit, DEFAULT_BODY_LIMIT);
-  const rate = positive(
+  const headersTimeoutMs = positiveNumber(
+    OWNER,
+    'headersTimeoutMs',
+    options.headersTimeoutMs,
+    DEFAULT_HEADERS_TIMEOUT_MS,
+  );
+  const bodyLimit = positiveNumber(OWNER, 'bodyLimit', options.bodyLimit, DEFAULT_BODY_LIMIT);
+  const rate = positiveNumber(
+    OWNER,
     'minBodyBytesPerSecond',
     options.minBodyBytesPerSecond,
     DEFAULT_MIN_BODY_BYTES_PER_SECOND,
   );
-  const requestTimeoutMs = positive(
+  const requestTimeoutMs = positiveNumber(
+    OWNER,
     'requestTimeoutMs',
     options.requestTimeoutMs,
     headersTimeoutMs + Math.ceil((bodyLimit / rate) * 1000),
@@ -92,11 +95,14 @@ export function nodeServerLimits(
   if (requestTimeoutMs < headersTimeoutMs) {
     throw new TypeError('createNodeServer: requestTimeoutMs must be at least headersTimeoutMs');
   }
-  const maxConnections = positive('maxConnections', options.maxConnections, DEFAULT_MAX_CONNECTIONS);
-  if (!Number.isSafeInteger(maxConnections)) {
-    throw new TypeError(`createNodeServer: maxConnections must be an integer, got ${maxConnections}`);
-  }
-  const maxConnectionsPerAddress = positive(
+  const maxConnections = positiveInteger(
+    OWNER,
+    'maxConnections',
+    options.maxConnections,
+    DEFAULT_MAX_CONNECTIONS,
+  );
+  const maxConnectionsPerAddress = positiveNumber(
+    OWNER,
     'maxConnectionsPerAddress',
     options.maxConnectionsPerAddress,
     Math.max(1, Math.floor(maxConnections / DEFAULT_ADDRESS_SHARE)),
@@ -126,17 +132,19 @@ export function nodeServerLimits(
   return {
     headersTimeoutMs,
     requestTimeoutMs,
-    keepAliveTimeoutMs: positive(
+    keepAliveTimeoutMs: positiveNumber(
+      OWNER,
       'keepAliveTimeoutMs',
       options.keepAliveTimeoutMs,
       DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
     ),
-    idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
+    idleTimeoutMs: positiveNumber(OWNER, 'idleTimeoutMs', options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
     maxConnections,
     maxConnectionsPerAddress,
     reservedConnections,
     ipv6Prefix,
-    maxPipelinedRequests: positive(
+    maxPipelinedRequests: positiveNumber(
+      OWNER,
       'maxPipelinedRequests',
       options.maxPipelinedRequests,
       DEFAULT_MAX_PIPELINED_REQUESTS,

@@ -1,6 +1,7 @@
 import { requireAuth, requireScopes } from '../auth/middleware.js';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { contractsOf } from '../core/contract.js';
+import { deepFreeze } from '../core/deep-freeze.js';
 import { whenSettled } from '../core/maybe-promise.js';
 import type {
   AnyCodec,
@@ -142,32 +143,35 @@ export function declareRoute(definition: RouteDefinition, options: DeclareOption
   if (!Array.isArray(use) || use.some((layer) => typeof layer !== 'function'))
     fail('use must list middleware');
 
-  const info: RouteInfo = deepFreeze({
-    method: definition.method.toUpperCase(),
-    ...(definition.summary === undefined ? {} : { summary: definition.summary }),
-    ...(definition.description === undefined ? {} : { description: definition.description }),
-    pattern: definition.path,
-    paramNames,
-    params,
-    query,
-    body:
-      body === undefined
-        ? undefined
-        : {
-            codec: bodyCodec!,
-            type: body.type,
-            ...(body.id === undefined ? {} : { id: body.id }),
-            ...(body.example === undefined ? {} : { example: body.example }),
-          },
-    responses,
-    auth,
-    bodyLimit,
-    produces,
-    ...(profiles === undefined ? {} : { profiles }),
-    deprecated: definition.deprecated,
-    middlewareCount: use.length,
-    contracts: contractsOf([...declared, ...use]),
-  });
+  const info: RouteInfo = deepFreeze(
+    {
+      method: definition.method.toUpperCase(),
+      ...(definition.summary === undefined ? {} : { summary: definition.summary }),
+      ...(definition.description === undefined ? {} : { description: definition.description }),
+      pattern: definition.path,
+      paramNames,
+      params,
+      query,
+      body:
+        body === undefined
+          ? undefined
+          : {
+              codec: bodyCodec!,
+              type: body.type,
+              ...(body.id === undefined ? {} : { id: body.id }),
+              ...(body.example === undefined ? {} : { example: body.example }),
+            },
+      responses,
+      auth,
+      bodyLimit,
+      produces,
+      ...(profiles === undefined ? {} : { profiles }),
+      deprecated: definition.deprecated,
+      middlewareCount: use.length,
+      contracts: contractsOf([...declared, ...use]),
+    },
+    isUsersObject,
+  );
 
   const decodeLayer =
     Object.keys(params).length > 0 || query !== undefined ? decodeInput(params, query) : undefined;
@@ -287,10 +291,7 @@ function pathId(ctx: Context, name: string, codec: AnyCodec | undefined): string
   return codec === undefined ? (value as string) : String(codec.encode(value));
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  // Codecs and validators are the user's objects: listed as they are, not frozen.
-  if (isCodec(value) || isStandardSchema(value)) return value;
-  for (const member of Object.values(value)) deepFreeze(member);
-  return Object.freeze(value);
+/** Codecs and validators are the user's objects: listed as they are, not frozen. */
+function isUsersObject(value: object): boolean {
+  return isCodec(value) || isStandardSchema(value);
 }

@@ -1,6 +1,7 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import * as joseErrors from 'jose/errors';
+import { deepFreeze } from '../core/deep-freeze.js';
 import { isCanonicalBase64url } from './compact-form.js';
 
 /**
@@ -47,14 +48,6 @@ export interface HmacJwtOptions {
 const VERIFIED_TOKENS_CACHED = 1_000;
 /** Longer tokens are verified every time, so the cache holds at most about 4 MB of tokens. */
 const LONGEST_CACHED_TOKEN = 4_096;
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
-}
 
 /** `alg` values and their `node:crypto` digests (RFC 7518 section 3.1). */
 const HMAC_DIGESTS: Readonly<Record<string, string>> = { HS256: 'sha256', HS384: 'sha384', HS512: 'sha512' };

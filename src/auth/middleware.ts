@@ -1,6 +1,7 @@
 import { defineMiddleware } from '../core/compose.js';
 import { contractOf, describeLayer, type OperationContract, type StatusContract } from '../core/contract.js';
 import type { ApiError } from '../errors/api-error.js';
+import { realmOption } from '../errors/option-checks.js';
 import { renderError } from '../errors/render.js';
 import { type EarlyResponse, earlyResponse } from '../http/middleware-hooks.js';
 import type { Context, Middleware, Principal } from '../http/types.js';
@@ -51,7 +52,7 @@ function refusedCredentialError(reason: 'repeated' | 'malformed' | 'other-scheme
  * @example createApp({ use: [authenticate({ verifier: hs256Verifier({ secret }) })] })
  */
 export function authenticate(options: AuthenticateOptions): Middleware {
-  const realm = options.realm ?? 'api';
+  const realm = realmOption('authenticate', options.realm);
   const { verifier, failureLimit } = options;
   if (failureLimit !== undefined && typeof failureLimit !== 'function') {
     throw new TypeError('authenticate: failureLimit must be a middleware (such as rateLimit(...))');
@@ -109,7 +110,7 @@ export function authenticate(options: AuthenticateOptions): Middleware {
 export function requireAuth(
   options: { readonly realm?: string } = {},
 ): Middleware<Context, { readonly principal: Principal }> {
-  const realm = options.realm ?? 'api';
+  const realm = realmOption('requireAuth', options.realm);
   const layer = defineMiddleware<Context, undefined, { readonly principal: Principal }>({
     before: function requireAuthentication(ctx) {
       if (ctx.var.principal === undefined) throw unauthenticatedError(realm);
@@ -129,7 +130,7 @@ export function requireScopes(options: {
   readonly scopes: readonly string[];
   readonly realm?: string;
 }): Middleware<Context, { readonly principal: Principal }> {
-  const realm = options.realm ?? 'api';
+  const realm = realmOption('requireScopes', options.realm);
   const scopes = [...options.scopes];
   if (scopes.length === 0 || scopes.some((s) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))) {
     throw new TypeError('requireScopes: give one or more scope tokens (RFC 6749 section 3.3)');

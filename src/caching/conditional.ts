@@ -2,6 +2,7 @@ import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
 import { whenSettled } from '../core/maybe-promise.js';
 import { bodyBytes } from '../core/response.js';
+import { functionOption } from '../errors/option-checks.js';
 import { HTTP_TOKEN } from '../http/field-syntax.js';
 import { earlyResponse } from '../http/middleware-hooks.js';
 import type { ApiResponse, Context, Middleware } from '../http/types.js';
@@ -100,11 +101,8 @@ export function conditional<C extends Context = Context, E = unknown>(
 ): Middleware<C, ConditionalAdds & { readonly entity: E }> {
   const { load, requireIfMatch = false, weak = false } = options;
   const now = options.now ?? Date.now;
-  if (options.validators !== undefined && typeof options.validators !== 'function') {
-    throw new TypeError('conditional: validators must be a function');
-  }
-  if (load !== undefined && typeof load !== 'function')
-    throw new TypeError('conditional: load must be a function');
+  if (options.validators !== undefined) functionOption('conditional', 'validators', options.validators);
+  if (load !== undefined) functionOption('conditional', 'load', load);
   if (load !== undefined && options.validators === undefined) {
     throw new TypeError('conditional: load needs validators, to derive them from the loaded entity');
   }

@@ -2,6 +2,7 @@
  * What `cors()` allows, as exported data and one checked policy (Fetch standard, section 3.2 "CORS
  * protocol"). Options are read once; a bad one is a `TypeError` naming it at start-up.
  */
+import { booleanOption, integerInRange } from '../errors/option-checks.js';
 
 /**
  * The response headers of the conventions a script on another origin may read by default
@@ -114,18 +115,20 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Check the options once, as `cors()` does. */
 export function corsPolicy(options: CorsOptions): CorsPolicy {
   if (typeof options !== 'object' || options === null) throw new TypeError('cors: options must be an object');
-  const credentials = options.credentials ?? false;
-  if (typeof credentials !== 'boolean') throw new TypeError('cors: credentials must be a boolean');
+  const credentials = booleanOption('cors', 'credentials', options.credentials, false);
   const { origins } = options;
   if (origins === '*' && credentials)
     throw new TypeError(
       "cors: origins '*' cannot go with credentials (Fetch standard: a credentialed answer names its origin); list the origins",
     );
-  const maxAgeSeconds = options.maxAgeSeconds ?? DEFAULT_CORS_MAX_AGE_SECONDS;
-  if (!Number.isInteger(maxAgeSeconds) || maxAgeSeconds < 0 || maxAgeSeconds > 86_400)
-    throw new TypeError(
-      `cors: maxAgeSeconds must be an integer from 0 to 86400, got ${String(maxAgeSeconds)}`,
-    );
+  const maxAgeSeconds = integerInRange(
+    'cors',
+    'maxAgeSeconds',
+    options.maxAgeSeconds,
+    DEFAULT_CORS_MAX_AGE_SECONDS,
+    0,
+    86_400,
+  );
   const exposed = headerList('exposeHeaders', CORS_EXPOSED_HEADERS, options.exposeHeaders);
   const allowed = headerList('allowHeaders', CORS_ALLOWED_HEADERS, options.allowHeaders);
   return {

@@ -1,6 +1,7 @@
 import { describeLayer } from '../core/contract.js';
 import { appendListMember } from '../core/response.js';
 import { codedError } from '../errors/coded-error.js';
+import { functionOption } from '../errors/option-checks.js';
 import type { Middleware } from '../http/types.js';
 import { type DeprecationOptions, deprecationNotice } from './notice.js';
 
@@ -22,9 +23,12 @@ import { type DeprecationOptions, deprecationNotice } from './notice.js';
  */
 export function deprecation(options: DeprecationOptions): Middleware {
   const notice = deprecationNotice(options);
-  const now = options.now ?? Date.now;
-  if (typeof now !== 'function')
-    throw new TypeError('deprecation: "now" must be a function returning epoch milliseconds');
+  const now = functionOption(
+    'deprecation',
+    'now',
+    options.now ?? Date.now,
+    'a function returning epoch milliseconds',
+  );
 
   const headers: Readonly<Record<string, string>> =
     notice.sunset === undefined

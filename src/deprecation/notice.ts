@@ -1,5 +1,6 @@
 import { imfFixdate } from '../core/http-date.js';
 import type { RouteDeprecation } from '../core/route.js';
+import { booleanOption, optionError } from '../errors/option-checks.js';
 import type { Inputs } from '../http/types.js';
 import { isVersionNumber } from '../versioning/policy.js';
 import { instantOf, structuredDate } from './dates.js';
@@ -57,14 +58,12 @@ export function deprecationNotice(options: DeprecationOptions): DeprecationNotic
         'a resource cannot stop being served before it is deprecated',
     );
   }
-  const goneAfterSunset = options.goneAfterSunset ?? false;
-  if (typeof goneAfterSunset !== 'boolean')
-    throw new TypeError(`${OWNER}: "goneAfterSunset" must be a boolean`);
+  const goneAfterSunset = booleanOption(OWNER, 'goneAfterSunset', options.goneAfterSunset, false);
   if (goneAfterSunset && sunsetAt === undefined) {
     throw new TypeError(`${OWNER}: "goneAfterSunset" needs a "sunset" date`);
   }
   if (options.version !== undefined && !isVersionNumber(options.version)) {
-    throw new TypeError(`${OWNER}: "version" must be a positive integer, got ${String(options.version)}`);
+    throw optionError(OWNER, 'version', 'a positive integer', options.version);
   }
   const docs =
     options.link === undefined

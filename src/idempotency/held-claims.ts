@@ -1,3 +1,4 @@
+import { positiveNumber } from '../errors/option-checks.js';
 import { withTimeout } from '../stores/timeout.js';
 import type { IdempotencyStore, StoreTransaction } from './stores/store.js';
 
@@ -36,10 +37,7 @@ export function heldClaims(store: IdempotencyStore, options: HeldClaimsOptions =
   if (store === null || typeof store !== 'object' || typeof store.release !== 'function') {
     throw new TypeError('heldClaims: store must implement IdempotencyStore');
   }
-  const timeoutMs = options.timeoutMs ?? 2_000;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new TypeError(`heldClaims: timeoutMs must be a positive number, got ${String(timeoutMs)}`);
-  }
+  const timeoutMs = positiveNumber('heldClaims', 'timeoutMs', options.timeoutMs, 2_000);
   /** token -> key of every claim taken and not yet completed or released. */
   const held = new Map<string, string>();
   const settled =

@@ -1,3 +1,4 @@
+import { functionOption, positiveNumber } from '../errors/option-checks.js';
 import type { Context } from '../http/types.js';
 import { DEFAULT_REPLAY_HEADERS } from './decision.js';
 import { memoryIdempotencyStore } from './stores/memory/store.js';
@@ -58,41 +59,36 @@ function defaultOwner(ctx: Context): string {
   return sub === undefined ? `ip:${ctx.request.remoteAddress ?? 'unknown'}` : `sub:${sub}`;
 }
 
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new TypeError(
-      `idempotency: ${name} must be a positive number of milliseconds, got ${String(value)}`,
-    );
-  }
-  return value;
-}
+const OWNER = 'idempotency';
 
 export function readOptions(options: IdempotencyOptions): Config {
   const now = options.now ?? Date.now;
   const replayHeaders = (options.replayHeaders ?? DEFAULT_REPLAY_HEADERS).map((name) => name.toLowerCase());
-  if (options.owner !== undefined && typeof options.owner !== 'function') {
-    throw new TypeError('idempotency: owner must be a function of the request context');
+  if (options.owner !== undefined) {
+    functionOption(OWNER, 'owner', options.owner, 'a function of the request context');
   }
   if (replayHeaders.includes('set-cookie')) {
     throw new TypeError('idempotency: Set-Cookie is never stored or replayed; remove it from replayHeaders');
   }
   const store = options.store ?? memoryIdempotencyStore({ now });
-  const retentionMs = positive('retentionMs', options.retentionMs, 24 * 60 * 60 * 1000);
+  const retentionMs = positiveNumber(OWNER, 'retentionMs', options.retentionMs, 24 * 60 * 60 * 1000);
   if (typeof store.claim !== 'function' || typeof store.complete !== 'function') {
     throw new TypeError('idempotency: store must implement IdempotencyStore');
   }
   return {
     store,
     required: options.required ?? false,
-    leaseMs: positive('leaseMs', options.leaseMs, 10_000),
+    leaseMs: positiveNumber(OWNER, 'leaseMs', options.leaseMs, 10_000),
     retentionMs,
     clientErrorRetentionMs: Math.min(
       retentionMs,
-      positive('clientErrorRetentionMs', options.clientErrorRetentionMs, 60 * 60 * 1000),
+      positiveNumber(OWNER, 'clientErrorRetentionMs', options.clientErrorRetentionMs, 60 * 60 * 1000),
     ),
-    waitMs: options.wait === undefined ? undefined : positive('wait.timeoutMs', options.wait.timeoutMs, 0),
-    storeTimeoutMs: positive('storeTimeoutMs', options.storeTimeoutMs, 2_000),
+    waitMs:
+      options.wait === undefined
+        ? undefined
+        : positiveNumber(OWNER, 'wait.timeoutMs', options.wait.timeoutMs, 0),
+    storeTimeoutMs: positiveNumber(OWNER, 'storeTimeoutMs', options.storeTimeoutMs, 2_000),
     replayHeaders: new Set(replayHeaders),
     storeClientErrors: options.storeClientErrors ?? true,
     owner: options.owner ?? defaultOwner,

@@ -2,6 +2,7 @@ import { unauthenticatedError } from '../auth/errors.js';
 import { defineMiddleware } from '../core/compose.js';
 import { describeLayer } from '../core/contract.js';
 import { whenSettled } from '../core/maybe-promise.js';
+import { realmOption } from '../errors/option-checks.js';
 import type { Context, Inputs, Middleware } from '../http/types.js';
 import { decideOwnership, type OwnershipResult } from './check.js';
 import { forbiddenError, noSuchRecordError } from './errors.js';
@@ -45,11 +46,8 @@ export function ownershipGuard<
   if (path === undefined || !Array.isArray(path.levels) || path.levels.length === 0) {
     throw new TypeError('ownershipGuard: path must be built with ownedPath(...)');
   }
-  if (options.realm !== undefined && !/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/.test(options.realm)) {
-    throw new TypeError('ownershipGuard: realm must be printable ASCII without quotes or backslashes');
-  }
+  const realm = realmOption('ownershipGuard', options.realm);
   // The 401 is requireAuth's own, so every protected route answers it identically.
-  const realm = options.realm ?? 'api';
   const { levels } = path;
   const settle = (ctx: Context<Ps & Inputs>, result: OwnershipResult<Records>): undefined => {
     switch (result.outcome) {

@@ -1,6 +1,7 @@
 import { unauthenticatedError } from '../auth/errors.js';
 import { defineMiddleware } from '../core/compose.js';
 import { whenSettled } from '../core/maybe-promise.js';
+import { functionOption, realmOption } from '../errors/option-checks.js';
 import type { Context, Middleware, Principal } from '../http/types.js';
 import type { LevelFact } from './decision.js';
 import { noSuchRecordError } from './errors.js';
@@ -74,15 +75,12 @@ export function ownedResource<R, N extends string = 'id', const K extends string
   if (typeof param !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(param)) {
     throw new TypeError(`ownedResource: param must be a route parameter name, got ${JSON.stringify(param)}`);
   }
-  if (typeof options.load !== 'function') throw new TypeError('ownedResource: load must be a function');
-  if (typeof options.ownerOf !== 'function') throw new TypeError('ownedResource: ownerOf must be a function');
+  functionOption('ownedResource', 'load', options.load);
+  functionOption('ownedResource', 'ownerOf', options.ownerOf);
   const noun = options.noun ?? 'resource';
   if (typeof noun !== 'string' || noun === '')
     throw new TypeError('ownedResource: noun must be a non-empty string');
-  const realm = options.realm ?? 'api';
-  if (!/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/.test(realm)) {
-    throw new TypeError('ownedResource: realm must be printable ASCII without quotes or backslashes');
-  }
+  const realm = realmOption('ownedResource', options.realm);
   const { load, ownerOf } = options;
 
   // The decision of nextOwnershipStep for a path of depth 1 whose access rule always allows: no

@@ -1,3 +1,4 @@
+import { integerInRange } from '../errors/option-checks.js';
 import type { Context } from '../http/types.js';
 import { addressGroup, clientAddress, parseAddressBlock } from './client-address.js';
 
@@ -28,10 +29,14 @@ export const DEFAULT_IPV6_PREFIX = 56;
  * key(ctx); // 'user:alice' or 'ip:198.51.100.9' or 'ip:2001:db8:1:200:0:0:0:0/56'
  */
 export function defaultRateLimitKey(options: DefaultKeyOptions = {}): (ctx: Context) => string {
-  const ipv6Prefix = options.ipv6Prefix ?? DEFAULT_IPV6_PREFIX;
-  if (!Number.isInteger(ipv6Prefix) || ipv6Prefix < 1 || ipv6Prefix > 128) {
-    throw new TypeError(`rateLimit: ipv6Prefix must be an integer 1..128, got ${String(ipv6Prefix)}`);
-  }
+  const ipv6Prefix = integerInRange(
+    'rateLimit',
+    'ipv6Prefix',
+    options.ipv6Prefix,
+    DEFAULT_IPV6_PREFIX,
+    1,
+    128,
+  );
   const trustProxy = options.trustProxy ?? [];
   if (!Array.isArray(trustProxy))
     throw new TypeError('rateLimit: trustProxy must be an array of addresses or CIDRs');

@@ -3,6 +3,7 @@ import { describeLayer, type OperationContract } from '../core/contract.js';
 import { type MaybePromise, whenSettled } from '../core/maybe-promise.js';
 import { appendListMember } from '../core/response.js';
 import type { ApiError } from '../errors/api-error.js';
+import { functionOption, positiveNumber } from '../errors/option-checks.js';
 import { isCorsPreflight } from '../http/cors-preflight.js';
 import type { Context, Middleware } from '../http/types.js';
 import { withTimeout } from '../stores/timeout.js';
@@ -103,10 +104,12 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   if (onStoreError !== 'open' && onStoreError !== 'closed') {
     throw new TypeError(`rateLimit: onStoreError must be 'open' or 'closed', got ${String(onStoreError)}`);
   }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_RATE_LIMIT_TIMEOUT_MS;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new TypeError(`rateLimit: timeoutMs must be a positive number, got ${String(timeoutMs)}`);
-  }
+  const timeoutMs = positiveNumber(
+    'rateLimit',
+    'timeoutMs',
+    options.timeoutMs,
+    DEFAULT_RATE_LIMIT_TIMEOUT_MS,
+  );
   if (options.store !== undefined && options.now !== undefined) {
     throw new TypeError(
       'rateLimit: now is the clock of the default memory store; pass it to memoryRateLimitStore({ now })',
@@ -114,9 +117,8 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   }
   const store = options.store ?? memoryRateLimitStore(options.now === undefined ? {} : { now: options.now });
   if (typeof store.consume !== 'function') throw new TypeError('rateLimit: store must implement consume()');
-  if (options.key !== undefined && typeof options.key !== 'function') {
-    throw new TypeError('rateLimit: key must be a function of the request context');
-  }
+  if (options.key !== undefined)
+    functionOption('rateLimit', 'key', options.key, 'a function of the request context');
   const keyOf =
     options.key ??
     defaultRateLimitKey({

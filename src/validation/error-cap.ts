@@ -1,4 +1,5 @@
 import { ApiError, type ErrorDetail } from '../errors/api-error.js';
+import { integerInRange } from '../errors/option-checks.js';
 import { MAX_UNKNOWN_FIELD_FAILURES } from './failure-messages.js';
 
 /**
@@ -13,17 +14,7 @@ export const MAX_ERRORS_LIMIT = MAX_UNKNOWN_FIELD_FAILURES;
 
 /** `maxErrors` checked: an integer from 1 to {@link MAX_ERRORS_LIMIT}, else a `TypeError` naming it. */
 export function checkMaxErrors(maxErrors: unknown, where: string): number {
-  if (maxErrors === undefined) return MAX_ERRORS;
-  if (
-    typeof maxErrors !== 'number' ||
-    !Number.isInteger(maxErrors) ||
-    maxErrors < 1 ||
-    maxErrors > MAX_ERRORS_LIMIT
-  )
-    throw new TypeError(
-      `${where}: maxErrors must be an integer from 1 to ${MAX_ERRORS_LIMIT}, got ${String(maxErrors)}`,
-    );
-  return maxErrors;
+  return integerInRange(where, 'maxErrors', maxErrors as number | undefined, MAX_ERRORS, 1, MAX_ERRORS_LIMIT);
 }
 
 /**

@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { positiveInteger } from '../errors/option-checks.js';
 import { withSchema } from './describe.js';
 
 /**
@@ -54,8 +55,7 @@ export function stringId(options: {
     throw new TypeError(
       `stringId: pattern must be a RegExp anchored with ^...$ and without flags other than u, got ${String(pattern)}`,
     );
-  if (!Number.isSafeInteger(maxLength) || maxLength < 1)
-    throw new TypeError(`stringId: maxLength must be a positive integer, got ${String(maxLength)}`);
+  positiveInteger('stringId', 'maxLength', maxLength, 1);
   // maxLength in code points, as JSON Schema counts it (code units only differ past the BMP).
   const fits = (u: unknown): u is string =>
     typeof u === 'string' &&

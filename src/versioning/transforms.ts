@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { optionError } from '../errors/option-checks.js';
 import type { Context, Middleware } from '../http/types.js';
 import { isVersionNumber } from './policy.js';
 
@@ -63,7 +64,7 @@ export interface VersionChanges {
 export function defineVersions(options: VersionChangesOptions): VersionChanges {
   const { latest } = options;
   if (!isVersionNumber(latest)) {
-    throw new TypeError(`defineVersions: "latest" must be a positive integer, got ${String(latest)}`);
+    throw optionError('defineVersions', 'latest', 'a positive integer', latest);
   }
   const changes = new Map<number, VersionChange>();
   for (const [key, change] of Object.entries(options.transforms ?? {})) {

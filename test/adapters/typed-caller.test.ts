@@ -130,7 +130,7 @@ describe('requireCaller options', () => {
     '%s: a realm that cannot be a quoted challenge parameter is a TypeError naming it',
     (name, requireCaller) => {
       expect(() => requireCaller({ realm: 'a"b' })).toThrow(
-        new TypeError(`${name} requireCaller: realm must be printable text without " or \\`),
+        new TypeError(`${name} requireCaller: "realm" must be printable ASCII without " or \\, got "a\\"b"`),
       );
       expect(() => requireCaller({ realm: 7 as unknown as string })).toThrow(TypeError);
     },

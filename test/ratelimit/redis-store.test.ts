@@ -113,7 +113,7 @@ describe.skipIf(!available)('with a real Redis', () => {
 
   it('refuses a clock that is not a function, naming the option', () => {
     expect(() => redisRateLimitStore({ client: client!, prefix, now: 5 as never })).toThrow(
-      /redisRateLimitStore: now must be a function/,
+      'redisRateLimitStore: "now" must be a function returning milliseconds, got 5',
     );
   });
 

@@ -79,11 +79,11 @@ describe('the number of errors in one 400', () => {
       await expect(
         decodeJsonBody({} as never, { codec: OrderInput, type: 'orders', maxErrors }),
       ).rejects.toThrow(
-        new TypeError(`decodeJsonBody: maxErrors must be an integer from 1 to 1000, got ${maxErrors}`),
+        new TypeError(`decodeJsonBody: "maxErrors" must be an integer from 1 to 1000, got ${maxErrors}`),
       );
     }
     expect(() => decodeQuery({ request: { search: '?a=1' } } as never, {}, { maxErrors: 0 })).toThrow(
-      /decodeQuery: maxErrors must be an integer from 1 to 1000/,
+      /decodeQuery: "maxErrors" must be an integer from 1 to 1000/,
     );
   });
 

@@ -1,3 +1,4 @@
+import { positiveInteger } from '../../errors/option-checks.js';
 import type { StoredResponse } from './store.js';
 
 /**
@@ -35,11 +36,7 @@ export function readStoreLimits(
   totals: { readonly maxEntries: number; readonly maxBytes: number },
 ): ResolvedStoreLimits {
   const read = (name: keyof StoreLimits, fallback: number): number => {
-    const value = options[name] ?? fallback;
-    if (!Number.isSafeInteger(value) || value < 1) {
-      throw new TypeError(`${store}: ${name} must be a positive integer, got ${String(options[name])}`);
-    }
-    return value;
+    return positiveInteger(store, name, options[name], fallback);
   };
   return {
     maxEntries: read('maxEntries', totals.maxEntries),

@@ -1,3 +1,4 @@
+import { functionOption } from '../../../errors/option-checks.js';
 import {
   ANONYMOUS_OWNER,
   briefResponse,
@@ -70,8 +71,7 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
     maxEntries: DEFAULT_MEMORY_MAX_ENTRIES,
     maxBytes: DEFAULT_MEMORY_MAX_BYTES,
   });
-  const clock = options.now ?? Date.now;
-  if (typeof clock !== 'function') throw new TypeError('memoryIdempotencyStore: now must be a function');
+  const clock = functionOption('memoryIdempotencyStore', 'now', options.now ?? Date.now);
   // Whole milliseconds: a record's expiry is stored as an integer and compared with its queue entry.
   const now = () => Math.floor(clock());
   const after = (at: number, durationMs: number) => at + Math.ceil(durationMs);

@@ -1,3 +1,4 @@
+import { positiveInteger } from '../../../errors/option-checks.js';
 import {
   isRedisScriptClient,
   type RedisScriptClient,
@@ -142,12 +143,7 @@ function integerOption(
   fallback: number,
   min: 0 | 1,
 ): number {
-  const value = options[name] ?? fallback;
-  if (!Number.isSafeInteger(value) || value < min) {
-    const kind = min === 0 ? 'non-negative' : 'positive';
-    throw new TypeError(`redisIdempotencyStore: ${name} must be a ${kind} integer, got ${String(value)}`);
-  }
-  return value;
+  return positiveInteger('redisIdempotencyStore', name, options[name], fallback, min);
 }
 
 function readDurability(options: RedisIdempotencyStoreOptions): Durability {

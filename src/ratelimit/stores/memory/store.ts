@@ -1,3 +1,4 @@
+import { functionOption, positiveInteger } from '../../../errors/option-checks.js';
 import { type GcraState, gcraDecideAll, type RateLimitDecision } from '../../gcra.js';
 import { policyStorageId, type RateLimitPolicy } from '../../policy.js';
 import type { RateLimitStore } from '../store.js';
@@ -37,14 +38,13 @@ const ID_CACHE_LIMIT = 4096;
  * rateLimit({ policies, store: memoryRateLimitStore({ maxEntries: 50_000 }) });
  */
 export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}): MemoryRateLimitStore {
-  const maxEntries = options.maxEntries ?? DEFAULT_RATE_LIMIT_MAX_ENTRIES;
-  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
-    throw new TypeError(
-      `memoryRateLimitStore: maxEntries must be a positive integer, got ${String(maxEntries)}`,
-    );
-  }
-  const now = options.now ?? Date.now;
-  if (typeof now !== 'function') throw new TypeError('memoryRateLimitStore: now must be a function');
+  const maxEntries = positiveInteger(
+    'memoryRateLimitStore',
+    'maxEntries',
+    options.maxEntries,
+    DEFAULT_RATE_LIMIT_MAX_ENTRIES,
+  );
+  const now = functionOption('memoryRateLimitStore', 'now', options.now ?? Date.now);
   // Insertion order is write order: the first entries are the least recently admitted.
   const entries = new Map<string, GcraState>();
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { functionOption } from '../../../errors/option-checks.js';
 import {
   isRedisScriptClient,
   type RedisScriptClient,
@@ -50,8 +51,8 @@ export function redisRateLimitStore(options: RedisRateLimitStoreOptions): RateLi
   const prefix = checkPrefix('redisRateLimitStore', options.prefix ?? 'ratelimit:');
   const { now } = options;
   const runScript = redisScriptRunner(client);
-  if (now !== undefined && typeof now !== 'function')
-    throw new TypeError('redisRateLimitStore: now must be a function returning milliseconds');
+  if (now !== undefined)
+    functionOption('redisRateLimitStore', 'now', now, 'a function returning milliseconds');
 
   return {
     async consume(key: string, policies: readonly RateLimitPolicy[]) {
