@@ -1,47 +1,59 @@
 /**
- * A framework whose own instrumentation made a span active for the request (as
- * `@opentelemetry/instrumentation-http`, `@fastify/otel` or Hono's middleware do): the app mounted
- * in it adds to that span, through the adapter, instead of starting a second server span.
+ * The app mounted in Express, Koa, Hono and Fastify, each on its real node:http server, under the
+ * real `@opentelemetry/instrumentation-http`: that instrumentation starts the request's one SERVER
+ * span (continuing the incoming `traceparent`, W3C Trace Context section 3.2), and the mounted app
+ * adds the declared route and its conventions' decisions to it, through the adapter, instead of
+ * starting a second server span.
  */
-import http from 'node:http';
-import { serve as honoServe } from '@hono/node-server';
-import { context, type Span, SpanKind, trace } from '@opentelemetry/api';
-import express from 'express';
-import Fastify from 'fastify';
-import { Hono } from 'hono';
-import Koa from 'koa';
+import { createRequire } from 'node:module';
+import { SpanKind } from '@opentelemetry/api';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mountApp as expressMount } from '../../src/adapters/express/index.js';
-import { mountApp as fastifyMount } from '../../src/adapters/fastify/index.js';
-import { mountApp as honoMount } from '../../src/adapters/hono/index.js';
-import { mountApp as koaMount } from '../../src/adapters/koa/index.js';
-import { createApp, json } from '../../src/index.js';
-import { openTelemetry } from '../../src/opentelemetry/index.js';
-import { inMemoryTelemetry } from '../support/telemetry.js';
 
-const telemetry = inMemoryTelemetry();
-const tracer = telemetry.tracerProvider.getTracer('a-framework-instrumentation');
+// The instrumentation patches `http` through a require hook, when something requires the module
+// after it is enabled: the `require` below does, before any server exists. Its patch of
+// `http.Server.prototype.emit` then sees every request, on a server made from this module or by a
+// framework that loaded `node:http` its own way, ESM import or require (the same module object).
+const exporter = new InMemorySpanExporter();
+const tracerProvider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+tracerProvider.register();
+const instrumentation = new HttpInstrumentation({ enabled: false });
+instrumentation.setTracerProvider(tracerProvider);
+instrumentation.enable();
+const http = createRequire(import.meta.url)('node:http') as typeof import('node:http');
+
+const { serve: honoServe } = await import('@hono/node-server');
+const { default: express } = await import('express');
+const { default: Fastify } = await import('fastify');
+const { Hono } = await import('hono');
+const { default: Koa } = await import('koa');
+const { mountApp: expressMount } = await import('../../src/adapters/express/index.js');
+const { mountApp: fastifyMount } = await import('../../src/adapters/fastify/index.js');
+const { mountApp: honoMount } = await import('../../src/adapters/hono/index.js');
+const { mountApp: koaMount } = await import('../../src/adapters/koa/index.js');
+const { createApp, json } = await import('../../src/index.js');
+const { openTelemetry } = await import('../../src/opentelemetry/index.js');
+
 const closers: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const close of closers) await close();
-  await telemetry.close();
+  instrumentation.disable();
+  await tracerProvider.shutdown();
 });
 
 function observedApp() {
-  const app = createApp({
-    use: [
-      openTelemetry({ tracerProvider: telemetry.tracerProvider, meterProvider: telemetry.meterProvider }),
-    ],
+  const app = createApp({ use: [openTelemetry({ tracerProvider })] });
+  app.route({
+    method: 'GET',
+    path: '/books/{id}',
+    handler: () => json(200, { data: null }, { 'cache-control': 'max-age=60' }),
   });
-  app.route({ method: 'GET', path: '/books/{id}', handler: () => json(200, { data: null }) });
   return app;
 }
 
-/** The framework's span for a request, as its instrumentation starts one. */
-const frameworkSpan = (): Span => tracer.startSpan('GET', { kind: SpanKind.SERVER });
-const within = (span: Span) => trace.setSpan(context.active(), span);
-
-async function listening(server: http.Server): Promise<number> {
+async function listening(server: import('node:http').Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   closers.push(() => new Promise((resolve) => server.close(resolve)));
   return (server.address() as { port: number }).port;
@@ -50,54 +62,28 @@ async function listening(server: http.Server): Promise<number> {
 const FRAMEWORKS: Record<string, () => Promise<number>> = {
   express: () => {
     const server = express();
-    server.use((_req, res, next) => {
-      const span = frameworkSpan();
-      res.on('finish', () => span.end());
-      context.with(within(span), next);
-    });
     server.use(expressMount(observedApp()));
     return listening(http.createServer(server));
   },
   koa: () => {
     const server = new Koa();
-    server.use(async (_ctx, next) => {
-      const span = frameworkSpan();
-      try {
-        await context.with(within(span), next);
-      } finally {
-        span.end();
-      }
-    });
     server.use(koaMount(observedApp()));
     return listening(http.createServer(server.callback()));
   },
   hono: async () => {
     const server = new Hono();
-    server.use(async (_c, next) => {
-      const span = frameworkSpan();
-      try {
-        await context.with(within(span), next);
-      } finally {
-        span.end();
-      }
-    });
     server.all('*', honoMount(observedApp()));
-    const node = honoServe({ fetch: server.fetch, port: 0, hostname: '127.0.0.1' }) as http.Server;
+    const node = honoServe({
+      fetch: server.fetch,
+      port: 0,
+      hostname: '127.0.0.1',
+    }) as import('node:http').Server;
     await new Promise<void>((resolve) => (node.listening ? resolve() : node.once('listening', resolve)));
     closers.push(() => new Promise((resolve) => node.close(resolve)));
     return (node.address() as { port: number }).port;
   },
   fastify: async () => {
     const server = Fastify();
-    server.addHook('onRequest', (request, _reply, done) => {
-      const span = frameworkSpan();
-      (request as { span?: Span }).span = span;
-      context.with(within(span), done);
-    });
-    server.addHook('onResponse', (request, _reply, done) => {
-      (request as { span?: Span }).span?.end();
-      done();
-    });
     await server.register(fastifyMount(observedApp()));
     await server.listen({ port: 0, host: '127.0.0.1' });
     closers.push(() => server.close());
@@ -105,22 +91,34 @@ const FRAMEWORKS: Record<string, () => Promise<number>> = {
   },
 };
 
-describe.each(Object.keys(FRAMEWORKS))('the app mounted in %s, inside its instrumentation’s span', (name) => {
-  it('adds the route and decisions to that span, and starts no second server span', async () => {
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const PARENT_ID = '00f067aa0ba902b7';
+
+describe.each(Object.keys(FRAMEWORKS))('the app mounted in %s, under instrumentation-http', (name) => {
+  it('adds the route and decisions to its server span, in the incoming trace, and starts no second', async () => {
     const port = await FRAMEWORKS[name]!();
-    const before = new Set(telemetry.spans());
-    const response = await fetch(`http://127.0.0.1:${port}/books/7`);
+    const before = new Set(exporter.getFinishedSpans());
+    const response = await fetch(`http://127.0.0.1:${port}/books/7`, {
+      headers: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` },
+    });
     expect(response.status).toBe(200);
     await response.arrayBuffer();
-    let mine = telemetry.spans().filter((s) => !before.has(s));
-    for (let i = 0; mine.length === 0 && i < 1000; i++) {
+    const mine = () => exporter.getFinishedSpans().filter((s) => !before.has(s));
+    for (let i = 0; mine().length === 0 && i < 1000; i++)
       await new Promise((resolve) => setImmediate(resolve));
-      mine = telemetry.spans().filter((s) => !before.has(s));
-    }
-    expect(mine.filter((s) => s.kind === SpanKind.SERVER)).toHaveLength(1);
-    const [span] = mine;
-    expect(span!.instrumentationScope.name).toBe('a-framework-instrumentation');
+
+    const servers = mine().filter((s) => s.kind === SpanKind.SERVER);
+    expect(servers).toHaveLength(1);
+    const [span] = servers;
+    expect(span!.instrumentationScope.name).toBe('@opentelemetry/instrumentation-http');
+    expect(span!.spanContext().traceId).toBe(TRACE_ID);
+    expect(span!.parentSpanContext?.spanId).toBe(PARENT_ID);
     expect(span!.name).toBe('GET /books/{id}');
-    expect(span!.attributes).toMatchObject({ 'http.route': '/books/{id}', 'http.response.status_code': 200 });
+    expect(span!.attributes).toMatchObject({
+      'http.route': '/books/{id}',
+      'http.response.status_code': 200,
+      'rest_conventions.auth.outcome': 'anonymous',
+      'rest_conventions.cache.policy': 'max-age=60',
+    });
   });
 });
