@@ -10,7 +10,7 @@
 import { jsonLineLogger } from '../app/app.js';
 import { bodyBytesRead } from '../core/body.js';
 import { composePipeline } from '../core/compose.js';
-import { whenSettled } from '../core/maybe-promise.js';
+import { isPromise } from '../core/maybe-promise.js';
 import { type RequestIdOptions, requestIdentity } from '../core/request-identity.js';
 import { answerRequestTarget } from '../core/request-target.js';
 import { renderError } from '../errors/render.js';
@@ -76,7 +76,9 @@ export function conventionsRunner(options: ConventionsOptions, framework: string
     // A pipeline that answered synchronously costs no extra promise turn, as in `createApp`. The
     // target and Host are answered first, as `createApp` answers them (an outer runner did it).
     const answer = (existing === undefined ? answerRequestTarget(ctx) : undefined) ?? pipeline(ctx);
-    return Promise.resolve(whenSettled(answer, (response) => identity.stamp(response, ctx)));
+    return isPromise(answer)
+      ? answer.then((response) => identity.stamp(response, ctx))
+      : Promise.resolve(identity.stamp(answer, ctx));
   };
 }
 

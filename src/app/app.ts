@@ -1,6 +1,6 @@
 import { composePipeline } from '../core/compose.js';
 import { contractsOf } from '../core/contract.js';
-import { type MaybePromise, whenSettled } from '../core/maybe-promise.js';
+import { isPromise, type MaybePromise } from '../core/maybe-promise.js';
 import { type RequestIdentity, type RequestIdOptions, requestIdentity } from '../core/request-identity.js';
 import { answerRequestTarget } from '../core/request-target.js';
 import { bodyBytes } from '../core/response.js';
@@ -136,7 +136,9 @@ export function createApp(options: AppOptions = {}): App {
         checkLinks();
         const ctx = identity.contextOf(request, logger);
         const result = answerRequestTarget(ctx) ?? pipeline(ctx);
-        return Promise.resolve(whenSettled(result, (response) => finalize(response, ctx, identity)));
+        return isPromise(result)
+          ? result.then((response) => finalize(response, ctx, identity))
+          : Promise.resolve(finalize(result, ctx, identity));
       } catch (error) {
         return Promise.reject(error);
       }

@@ -6,7 +6,7 @@
  */
 
 import { composePipeline, defineMiddleware } from '../core/compose.js';
-import { type MaybePromise, whenSettled } from '../core/maybe-promise.js';
+import { isPromise, type MaybePromise } from '../core/maybe-promise.js';
 import { underMountPath } from '../core/mount-path.js';
 import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
 import type { RouteDefinition } from '../core/route.js';
@@ -38,7 +38,8 @@ export function runnableRoute(
     return withContentType(response, ctx);
   };
   const withType = (ctx: Context): MaybePromise<ApiResponse> => {
-    return whenSettled(handler(ctx), (response) => finish(response, ctx));
+    const response = handler(ctx);
+    return isPromise(response) ? response.then((r) => finish(r, ctx)) : finish(response, ctx);
   };
   return { ...route, pipeline: composePipeline([varyOnAccept, ...route.use], withType, onError) };
 }
