@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeGracefully, createNodeServer } from '../../src/adapters/node.js';
 import { createApp } from '../../src/app/app.js';
+import type { Middleware } from '../../src/http/types.js';
 import {
   heldClaims,
   type IdempotencyStore,
@@ -13,6 +14,7 @@ import {
   postgresIdempotencyStore,
   redisIdempotencyStore,
 } from '../../src/idempotency/index.js';
+import { memoryLogger } from '../support/reference-app.js';
 import { DATABASE_URL, REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 
 /**
@@ -37,18 +39,30 @@ afterAll(async () => {
   await pool?.end();
 });
 
-/** An instance whose POST /orders waits on `gate` (or answers at once without one), over `store`. */
+/**
+ * An instance whose POST /orders waits on `gate` (or answers at once without one), over `store`.
+ * `settled` waits until each request it took has left the idempotency layer: a cut request's handler
+ * still runs, and its claim is renewed, until its gate opens. Its log is kept in memory: test files
+ * share a process, so anything written to stderr lands in whichever test runs then.
+ */
 async function instance(store: IdempotencyStore, gate?: Promise<void>) {
   let runs = 0;
   let entered!: () => void;
   const inside = new Promise<void>((resolve) => {
     entered = resolve;
   });
-  const app = createApp();
+  const pipelines: Array<Promise<unknown>> = [];
+  const tracked: Middleware = (_ctx, next) => {
+    const pipeline = next();
+    pipelines.push(pipeline.catch(() => undefined));
+    return pipeline;
+  };
+  const logger = memoryLogger();
+  const app = createApp({ logger });
   app.route({
     method: 'POST',
     path: '/orders',
-    use: [idempotency({ store, leaseMs: LEASE_MS })],
+    use: [tracked, idempotency({ store, leaseMs: LEASE_MS })],
     handler: async () => {
       runs++;
       entered();
@@ -59,7 +73,7 @@ async function instance(store: IdempotencyStore, gate?: Promise<void>) {
   const server = createNodeServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { server, port, inside, runs: () => runs };
+  return { server, port, inside, logger, runs: () => runs, settled: () => Promise.all(pipelines) };
 }
 
 function post(port: number, key: string): Promise<{ status: number } | { error: string }> {
@@ -103,7 +117,12 @@ const stores: Array<[string, boolean, () => Promise<IdempotencyStore>]> = [
 describe.each(stores)('releasing held claims at shutdown, %s store', (_, available, makeStore) => {
   it.skipIf(!available)('a retry after the cut runs at once; without the release it gets 409', async () => {
     const store = await makeStore();
-    const never = new Promise<void>(() => {});
+    // Held shut while the servers are cut; opened at the end, so no handler outlives the test and
+    // renews its claim on a store this file has closed.
+    let open!: () => void;
+    const never = new Promise<void>((resolve) => {
+      open = resolve;
+    });
 
     // Without releasing: the retry meets the claim of the cut request.
     const kept = heldClaims(store);
@@ -131,6 +150,14 @@ describe.each(stores)('releasing held claims at shutdown, %s store', (_, availab
     expect(await post(next.port, 'released')).toEqual({ status: 201 });
     expect(next.runs()).toBe(1);
     await closeGracefully(next.server, { timeoutMs: 1000 });
+
+    open();
+    await Promise.all([first.settled(), second.settled()]);
+    // The released claim was taken by the retry: the cut handler's late result is not stored.
+    expect(first.logger.entries).toEqual([]);
+    expect(second.logger.entries.map((entry) => entry.message)).toEqual([
+      expect.stringMatching(/^idempotency: response not stored/),
+    ]);
   });
 });
 
