@@ -5,13 +5,10 @@ import { serviceAvailable, uniquePrefix } from '../support/services.js';
 
 const available = await serviceAvailable('PostgreSQL');
 
-/** Keyed PATCHes sent at once by one user: three times the default pool of 10 connections. */
-const BURST = 30;
 /** The reference app's default `DATABASE_POOL_SIZE`. */
 const POOL_SIZE = 10;
-/** How much slower another user's read may get while the burst runs (docs/deployment.md). */
-const ALLOWED_SLOWDOWN_MS = 100;
-
+/** Keyed PATCHes sent at once by one user: three times the default pool. */
+const BURST = 3 * POOL_SIZE;
 /**
  * One connection per keyed write on PostgreSQL, from claim to completion (docs/idempotency.md,
  * "PostgreSQL: the record in the handler's transaction"): a keyed `PATCH /orders/{id}` loads the order
@@ -44,15 +41,13 @@ describe.runIf(available)('a burst of keyed PATCHes by one user on PostgreSQL', 
     await response.arrayBuffer();
     return { status: response.status, headers: response.headers };
   };
-  /** How long another user's `GET /books/1` takes, in milliseconds; it must answer 200. */
-  const timedRead = (authorization: string) =>
-    timed(async () => {
-      const { status } = await send('GET', '/books/1', { authorization });
-      expect(status).toBe(200);
-    });
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-  it('answers every PATCH without a 5xx, keeps another user within 100 ms of unloaded, stays ready', async () => {
+  // No time is measured: speed is `npm run bench`'s. A request stuck behind a deadlocked pool (what
+  // this guards against: 1.9 s stalls, 500s and 503s) waits for a connection until the pool's bound
+  // refuses it with a 503 and a warning, so "200 and nothing logged" is the bound, the pool's own.
+  // Which answers first, a read or the burst's last PATCH, is not checked: client and server share this
+  // event loop, and on a busy machine a read answered with the burst's first round was seen to be
+  // delivered after its last.
+  it('answers every PATCH and another user’s reads without a 5xx or a log line, stays ready', async () => {
     const burster = await bearer(`burster-${prefix}`);
     const other = await bearer(`reader-${prefix}`);
     const orders: Array<{ path: string; etag: string }> = [];
@@ -79,41 +74,21 @@ describe.runIf(available)('a burst of keyed PATCHes by one user on PostgreSQL', 
           return answer;
         }),
       );
-    // A serving instance's pool is warm: a first burst, then as many reads at once as the pool has
-    // connections, open them all (a new connection's handshake is not what this measures).
+    const read = () => send('GET', '/books/1', { authorization: other });
+    // A first burst opens the pool's connections (and the client's sockets), as on a serving instance.
     expect((await burst(0, 2)).map((a) => a.status)).toEqual(Array(BURST).fill(200));
-    await Promise.all(Array.from({ length: POOL_SIZE }, () => timedRead(other)));
+    expect((await read()).status).toBe(200);
 
-    // Unloaded first, in the same process, on the same warm pool: the median of ten.
-    const unloaded = median(await sequence(10, () => timedRead(other)));
-    // Sent while the burst's requests are in flight, with a request that needs no database: what
-    // that one takes is the CPU the burst costs this process, which a busy machine stretches; a read
-    // waiting for a connection the burst holds takes longer by the whole burst.
-    const [answers, reads, cpuOnly, readiness] = await Promise.all([
+    const [answers, reads, readiness] = await Promise.all([
       burst(1, 3),
-      Promise.all([timedRead(other), timedRead(other), timedRead(other)]),
-      timed(() => send('GET', '/health/live', {})),
+      Promise.all([read(), read(), read()]),
       send('GET', '/health/ready', {}),
     ]);
 
     // Each checked on its own, so a failure names every broken promise at once.
     expect.soft(answers.map((a) => a.status)).toEqual(Array(BURST).fill(200));
     expect.soft(readiness.status).toBe(200);
-    expect.soft(Math.max(...reads)).toBeLessThan(unloaded + cpuOnly + ALLOWED_SLOWDOWN_MS);
-    expect.soft(app.logger.entries.filter((entry) => entry.level === 'error')).toEqual([]);
+    expect.soft(reads.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect.soft(app.logger.entries).toEqual([]);
   }, 60_000);
 });
-
-/** How long `call` takes, in milliseconds. */
-async function timed(call: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await call();
-  return performance.now() - started;
-}
-
-/** `count` calls of `call`, one after the other. */
-async function sequence<T>(count: number, call: () => Promise<T>): Promise<T[]> {
-  const results: T[] = [];
-  for (let i = 0; i < count; i++) results.push(await call());
-  return results;
-}
