@@ -84,6 +84,17 @@ describe('the reference app describes itself at GET /openapi.json', () => {
     expect(book.content?.['application/vnd.api+json']?.example).toMatchObject({ data: { type: 'books' } });
   });
 
+  it('declares include and its one value, book, where a response can carry books in included', () => {
+    for (const path of ['/orders/{id}', '/users/{id}/orders']) {
+      const get = document.paths![path]!.get!;
+      const include = get.parameters?.find((p) => p.in === 'query' && p.name === 'include');
+      expect(include?.schema, path).toMatchObject({ type: 'array', items: { enum: ['book'] } });
+      const body = get.responses['200']!.content?.['application/vnd.api+json']?.schema;
+      const schema = resolveRef(document, body) as { properties?: Record<string, unknown> } | undefined;
+      expect(JSON.stringify(schema?.properties?.included), path).toContain('Book');
+    }
+  });
+
   it('keeps the conventions: the linter finds nothing', () => {
     expect(lintOpenApi(document)).toEqual([]);
   });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_USERS, MemoryUserStore, type User } from '../../examples/reference-app/users/user-store.js';
 import type { ADAPTERS, TestClient, TestResponse } from '../support/clients.js';
 import { APP_MATRIX, bearer, referenceAppOn } from '../support/reference-app.js';
+import { assertJsonApi } from '../support/schemas.js';
 
 /** A field the store holds and no response may ever carry, added on top of `passwordHash`. */
 type StoredUser = User & { readonly socialSecurityNumber: string };
@@ -57,15 +58,19 @@ async function connectApp(connect: (typeof ADAPTERS)[number]['connect'], dataSto
     },
   };
   const owners = new Map<string, string>();
-  const get = async (path: string, authorization?: string) => {
-    const response = await client.request('GET', path, authorization ? { headers: { authorization } } : {});
+  const get = async (path: string, authorization?: string, ifNoneMatch?: string) => {
+    const headers = {
+      ...(authorization ? { authorization } : {}),
+      ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}),
+    };
+    const response = await client.request('GET', path, { headers });
     expectNoSecrets(response);
     return response;
   };
-  const placeOrder = async (owner: string): Promise<string> => {
+  const placeOrder = async (owner: string, bookId = 1): Promise<string> => {
     const response = await client.request('POST', '/orders', {
       headers: { 'content-type': 'application/json', authorization: await token(owner) },
-      body: JSON.stringify({ bookId: 1, quantity: 2 }),
+      body: JSON.stringify({ bookId, quantity: 2 }),
     });
     expect(response.status).toBe(201);
     const id: string = response.body.data.id;
@@ -366,6 +371,100 @@ describe.each(APP_MATRIX)(
       expect(response.status).toBe(200);
       expect(response.body.data).toEqual([]);
       expect(response.body.links.next).toBeUndefined();
+    });
+  },
+);
+
+/** The books of user 1's orders, in order: repeats, so `included` must hold each book once. */
+const BOOKS_OF_1 = [3, 1, 3, 5, 1, 3, 9];
+
+/** The model of `included` for a page: the distinct books of its orders, in order of first appearance. */
+const distinctBooks = (bookIds: readonly number[]) => [...new Set(bookIds)].map(String);
+
+describe.each(APP_MATRIX)(
+  'include=book on GET /users/{id}/orders through the $adapter adapter on $dataStore',
+  ({ connect, dataStore }) => {
+    let app: Awaited<ReturnType<typeof connectApp>>;
+    let user1: string;
+    const includedIds = (response: TestResponse) =>
+      (response.body.included as Array<{ type: string; id: string }>).map((book) => {
+        expect(book.type).toBe('books');
+        return book.id;
+      });
+    beforeAll(async () => {
+      app = await connectApp(connect, dataStore);
+      user1 = await token('1');
+      // User 2's order of a book user 1 never ordered: it must never reach user 1's listing.
+      await app.placeOrder('2', 7);
+      for (const bookId of BOOKS_OF_1) await app.placeOrder('1', bookId);
+    });
+    afterAll(() => app.client.close());
+
+    it('holds each book of the page once, valid JSON:API, with an ETag of its own', async () => {
+      const plain = await app.get('/users/1/orders', user1);
+      const withBooks = await app.get('/users/1/orders?include=book', user1);
+      expect(withBooks.status).toBe(200);
+      assertJsonApi(plain.body);
+      assertJsonApi(withBooks.body);
+      expect(plain.body.included).toBeUndefined();
+      expect(withBooks.body.data).toEqual(plain.body.data);
+      expect(includedIds(withBooks)).toEqual(['3', '1', '5', '9']);
+      expect(withBooks.body.included[0]).toMatchObject({
+        attributes: { title: 'The Dispossessed', author: 'Ursula K. Le Guin' },
+        links: { self: '/books/3' },
+      });
+      expect(withBooks.headers.etag).toBeDefined();
+      expect(withBooks.headers.etag).not.toBe(plain.headers.etag);
+      const stale = await app.get('/users/1/orders?include=book', user1, plain.headers.etag);
+      expect(stale.status).toBe(200);
+      const fresh = await app.get('/users/1/orders?include=book', user1, withBooks.headers.etag);
+      expect(fresh.status).toBe(304);
+    });
+
+    it('includes only the books of the page, and its links keep asking for them', async () => {
+      const first = await app.get('/users/1/orders?include=book&page%5Bsize%5D=2', user1);
+      expect(includedIds(first)).toEqual(['3', '1']);
+      const second = await app.get(first.body.links.next, user1);
+      assertJsonApi(second.body);
+      expect(includedIds(second)).toEqual(['3', '5']);
+    });
+
+    it('gives a users:read reader the same books, and another user none (403)', async () => {
+      const reader = await app.get('/users/1/orders?include=book', await token('2', 'users:read'));
+      expect(reader.status).toBe(200);
+      expect(includedIds(reader)).toEqual(['3', '1', '5', '9']);
+      const other = await app.get('/users/1/orders?include=book', await token('2'));
+      expect(other.status).toBe(403);
+      expect(other.body.included).toBeUndefined();
+    });
+
+    it('refuses an include path it does not know: 400 naming the include parameter', async () => {
+      for (const include of ['nope', 'book,nope', 'book.author', '']) {
+        const response = await app.get(`/users/1/orders?include=${encodeURIComponent(include)}`, user1);
+        expect(response.status, include).toBe(400);
+        assertJsonApi(response.body);
+        expect(response.body.errors[0].source).toEqual({ parameter: 'include' });
+      }
+    });
+
+    it('property: included is the distinct books of exactly the page asked for', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 8 }),
+          fc.integer({ min: 1, max: 9 }),
+          async (size, number) => {
+            const response = await app.get(
+              `/users/1/orders?include=book&page%5Bsize%5D=${size}&page%5Bnumber%5D=${number}`,
+              user1,
+            );
+            expect(response.status).toBe(200);
+            assertJsonApi(response.body);
+            const page = BOOKS_OF_1.slice((number - 1) * size, number * size);
+            expect(includedIds(response)).toEqual(distinctBooks(page));
+          },
+        ),
+        { seed: 43, numRuns: 15 },
+      );
     });
   },
 );

@@ -25,14 +25,14 @@ import {
   nullable,
   oneOf,
   positiveInteger,
-  queryList,
   strictObject,
 } from 'rest-conventions/validation';
 import type { Book, BookStore } from '../books/book-store.js';
-import { bookResource, bookSchema } from '../books/books-routes.js';
+import { bookSchema } from '../books/books-routes.js';
 import { compareAndSet } from '../concurrency/compare-and-set.js';
 import { orderId, paymentId } from '../ids.js';
 import { BOOK, ORDER, ORDER_PAYMENT, ORDER_PAYMENTS, ORDERS } from '../route-targets.js';
+import { includedBooks, includedMember, ORDER_INCLUDES, type OrderIncludes } from './order-includes.js';
 import type { Order, OrderStore, Payment } from './order-store.js';
 
 /** How an order is shown to its owner. */
@@ -100,21 +100,16 @@ export const OrderInput = strictObject({ bookId: positiveInteger, quantity: inte
 function orderDocument(order: Order, included?: readonly Book[]) {
   return dataDocument(orderResource.toResource(order), {
     links: { self: targetUrl(ORDER, { id: order.id }) },
-    ...(included === undefined ? {} : { included: included.map((book) => bookResource.toResource(book)) }),
+    ...includedMember(included),
   });
 }
-
-/**
- * The related resources an order's reader may ask for (JSON:API 1.1 "Inclusion of Related
- * Resources"): its book. Any other path is a 400 naming it (`source.parameter: include`).
- */
-const ORDER_INCLUDES = queryList(['book']);
 
 /**
  * An order's validators with what was included: the book's id and last change join the order's
  * version, so `?include=book` has an ETag of its own that moves when the book changes.
  */
-function includedValidators(order: Order, book: Book | undefined): Validators {
+function includedValidators(order: Order, included: readonly Book[] | undefined): Validators {
+  const book = included?.[0];
   if (book === undefined) return orderValidators(order);
   const lastModified = Math.max(order.updatedAt.getTime(), book.updatedAt.getTime());
   return { etag: digestEtag([order.version, 'book', book.id, book.updatedAt.getTime()]), lastModified };
@@ -175,12 +170,11 @@ export function ordersRoutes(deps: OrdersDeps) {
   // With `include=book` the book is loaded with the order: one ETag for what the answer holds. Books
   // are public, so an included one is never something the caller may not see.
   const readable = conditional({
-    load: async (ctx: Context<{ readonly id: number }, { readonly include?: readonly 'book'[] }>) => {
+    load: async (ctx: Context<{ readonly id: number }, { readonly include?: OrderIncludes }>) => {
       const order = await ownOrder.load(ctx);
-      const book = ctx.query.include?.includes('book') ? await books.get(order.bookId, ctx) : undefined;
-      return { order, book, included: ctx.query.include !== undefined };
+      return { order, included: await includedBooks([order], ctx.query.include, books, ctx) };
     },
-    validators: (_ctx, { order, book }) => includedValidators(order, book),
+    validators: (_ctx, { order, included }) => includedValidators(order, included),
     policy: PRIVATE_REVALIDATED,
   });
   const writable = conditional({ load: ownOrder.load, validators, requireIfMatch: true });
@@ -246,8 +240,8 @@ export function ordersRoutes(deps: OrdersDeps) {
       },
       use: [readable],
       handler: (ctx) => {
-        const { order, book, included } = ctx.var.entity;
-        return json(200, orderDocument(order, included ? (book === undefined ? [] : [book]) : undefined));
+        const { order, included } = ctx.var.entity;
+        return json(200, orderDocument(order, included));
       },
     }),
     defineRoute({

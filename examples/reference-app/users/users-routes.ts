@@ -12,7 +12,10 @@ import {
 import { ownedPath, ownershipGuard, selfOrScope, visibleToOwner } from 'rest-conventions/ownership';
 import { oneOf, strictObject, text } from 'rest-conventions/validation';
 import { defineVersions, mapAttributes, versionedPath, versionedRoutes } from 'rest-conventions/versioning';
+import type { BookStore } from '../books/book-store.js';
+import { bookSchema } from '../books/books-routes.js';
 import { orderId, userId } from '../ids.js';
+import { includedBooks, includedMember, ORDER_INCLUDES } from '../orders/order-includes.js';
 import type { Order, OrderStore } from '../orders/order-store.js';
 import { orderResource, orderSchema, orderValidators } from '../orders/orders-routes.js';
 import type { User, UserStore } from './user-store.js';
@@ -111,6 +114,7 @@ export const orderPages = offsetPaginator({ defaultSize: 10, maxSize: 100 });
 export interface UsersDeps {
   readonly userStore: UserStore;
   readonly orderStore: OrderStore;
+  readonly bookStore: BookStore;
 }
 
 /**
@@ -119,7 +123,7 @@ export interface UsersDeps {
  * order under a user is found only if it is that user's (docs/ownership.md).
  */
 export function usersRoutes(deps: UsersDeps) {
-  const { userStore: users, orderStore: orders } = deps;
+  const { userStore: users, orderStore: orders, bookStore: books } = deps;
   const user = ownedPath({
     param: 'id',
     noun: 'user',
@@ -190,15 +194,23 @@ export function usersRoutes(deps: UsersDeps) {
       path: '/users/{id}/orders',
       params: { id: userId },
       auth: 'principal',
-      query: orderPages.query,
+      query: { ...orderPages.query, include: ORDER_INCLUDES },
       summary: "List a user's orders",
-      responses: { 200: { description: "A page of the user's orders", body: { collection: orderSchema } } },
+      responses: {
+        200: {
+          description:
+            "A page of the user's orders; with `include=book`, each of their books once in `included`",
+          body: { collection: orderSchema, included: [bookSchema] },
+        },
+      },
+      // The ETag is the digest of the body, so a page with its books has a tag of its own.
       use: readableUser,
       handler: async (ctx) => {
         const page = orderPages.page(ctx.query);
         const owner = ctx.var.user;
         const all = await orders.listByOwner(owner.id);
         const items = all.slice(page.offset, page.offset + page.size);
+        const included = await includedBooks(items, ctx.query.include, books, ctx);
         return json(
           200,
           dataDocument(
@@ -207,7 +219,7 @@ export function usersRoutes(deps: UsersDeps) {
               ...orderResource.toResource(order),
               links: { self: `${userPath(owner)}/orders/${order.id}` },
             })),
-            { links: orderPages.links(ctx, page, all.length) },
+            { links: orderPages.links(ctx, page, all.length), ...includedMember(included) },
           ),
         );
       },
