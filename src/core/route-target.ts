@@ -4,7 +4,7 @@
  * query component (section 3.4). The mount prefix is applied where every link of a response is
  * (`underMountPath`); a version segment is part of the target's pattern (`/api/v1/standards/{id}`).
  */
-import { type ParamsOf, parsePattern } from './route-pattern.js';
+import { type ParamsOf, type PatternSegment, parsePattern } from './route-pattern.js';
 
 /**
  * A route by its method and path pattern, declared once and used both to declare the route
@@ -50,7 +50,7 @@ export function targetUrl<P extends string>(
 ): string {
   const values = params as Readonly<Record<string, string | number | undefined>>;
   let path = '';
-  for (const segment of parsePattern(target.path, { enforce: false })) {
+  for (const segment of segmentsOf(target)) {
     if (segment.kind === 'static') {
       path += `/${segment.value}`;
       continue;
@@ -69,6 +69,21 @@ export function targetUrl<P extends string>(
   return pairs.length === 0 ? path : `${path}?${pairs.join('&')}`;
 }
 
+/** Each target's pattern, parsed once: a link is built on every response that carries it. */
+const parsedTargets = new WeakMap<RouteTarget, readonly PatternSegment[]>();
+
+function segmentsOf(target: RouteTarget): readonly PatternSegment[] {
+  let segments = parsedTargets.get(target);
+  if (segments === undefined) {
+    segments = parsePattern(target.path, { enforce: false });
+    parsedTargets.set(target, segments);
+  }
+  return segments;
+}
+
+/** Text that percent-encoding leaves as it is: ALPHA, DIGIT and `-._~` (RFC 3986 section 2.3). */
+const UNRESERVED = /^[A-Za-z0-9\-._~]*$/;
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
@@ -76,6 +91,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * surrogate as U+FFFD, as the WHATWG URL parser writes it.
  */
 function percentEncoded(value: string): string {
+  if (UNRESERVED.test(value)) return value;
   return encodeURIComponent(value.replace(LONE_SURROGATE, '\uFFFD')).replace(
     /[!'()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
