@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLES, type ExampleName, serveExample } from '../../examples/bookshop/serve-example.js';
 import { configFromEnv } from '../../examples/reference-app/config.js';
-import { ADAPTERS, type Served, serve } from '../../examples/reference-app/serve.js';
-import { bearer, referenceApp } from '../support/reference-app.js';
+import { ADAPTERS, type Served } from '../../examples/reference-app/serve.js';
+import { bearer, referenceAppOnEveryAdapter } from '../support/reference-app.js';
 
 const UNKNOWN_EXT = 'application/vnd.api+json; ext="https://example.com/unknown"';
 const UNKNOWN_PROFILE = 'application/vnd.api+json; profile="https://example.com/unknown"';
@@ -59,20 +59,16 @@ async function expectNegotiated(
 }
 
 describe('JSON:API ext and profile: the reference app on every adapter', () => {
-  const servers = new Map<string, Served>();
+  const served = referenceAppOnEveryAdapter();
   let token: string;
   beforeAll(async () => {
     token = await bearer('1', 'standards:read standards:write');
-    for (const adapter of ADAPTERS) servers.set(adapter, await serve(adapter, referenceApp().app, 0));
-  });
-  afterAll(async () => {
-    for (const served of servers.values()) await served.close();
   });
 
   it.each(ADAPTERS)(
     '%s: 406 for an unsupported ext, 200 for an unknown profile, 415 on a write',
     async (adapter) => {
-      const base = `http://127.0.0.1:${servers.get(adapter)!.port}`;
+      const base = served.base(adapter);
       await expectNegotiated(base, '/books/1', {
         path: '/api/v1/standards',
         token,

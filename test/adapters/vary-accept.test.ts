@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTERS, type Served, serve } from '../../examples/reference-app/serve.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTERS } from '../../examples/reference-app/serve.js';
 import { createApp } from '../../src/app/app.js';
 import { json } from '../../src/core/response.js';
 import { idempotency, memoryIdempotencyStore } from '../../src/idempotency/index.js';
 import { send } from '../core/send.js';
-import { bearer, referenceApp } from '../support/reference-app.js';
+import { bearer, referenceAppOnEveryAdapter } from '../support/reference-app.js';
 
 /** The tokens of a `Vary` value, lower-cased, as a cache compares them (RFC 9110 section 12.5.5). */
 function varyTokens(value: string | null | undefined): string[] {
@@ -41,20 +41,16 @@ describe('Vary: Accept, as JSON:API 1.1 asks of a server that reads ext and prof
 });
 
 describe('Vary: Accept through every adapter', () => {
-  const servers = new Map<string, Served>();
+  const served = referenceAppOnEveryAdapter();
   let token: string;
   beforeAll(async () => {
     token = await bearer('1', 'standards:read standards:write');
-    for (const adapter of ADAPTERS) servers.set(adapter, await serve(adapter, referenceApp().app, 0));
-  });
-  afterAll(async () => {
-    for (const served of servers.values()) await served.close();
   });
 
   it.each(ADAPTERS)(
     '%s: on 200, 304, 404, 406, a QUERY, and the same on a replay as on its original',
     async (adapter) => {
-      const base = `http://127.0.0.1:${servers.get(adapter)!.port}`;
+      const base = served.base(adapter);
       const vary = (answer: Response) => varyTokens(answer.headers.get('vary'));
 
       const book = await fetch(`${base}/books/1`);

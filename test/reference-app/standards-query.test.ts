@@ -10,7 +10,7 @@ import {
   STANDARD_STATUSES,
 } from '../../examples/reference-app/standards/standard-store.js';
 import { send } from '../core/send.js';
-import { bearer, referenceApp } from '../support/reference-app.js';
+import { bearer, referenceApp, referenceAppOnEveryAdapter } from '../support/reference-app.js';
 
 const run = promisify(execFile);
 const BASE = '/api/v1/standards';
@@ -165,20 +165,16 @@ function rawExchange(port: number, request: string): Promise<string> {
 }
 
 describe('QUERY without Content-Type, on a raw socket and from curl, through every adapter', () => {
-  const servers = new Map<string, Served>();
+  const served = referenceAppOnEveryAdapter();
   let reader: string;
   beforeAll(async () => {
     reader = await bearer('1', 'standards:read');
-    for (const adapter of ADAPTERS) servers.set(adapter, await serve(adapter, referenceApp().app, 0));
-  });
-  afterAll(async () => {
-    for (const served of servers.values()) await served.close();
   });
 
   it.each(ADAPTERS)(
     "%s: the library's 400 missing-content-type error document, with Accept-Query",
     async (adapter) => {
-      const { port } = servers.get(adapter)!;
+      const port = served.port(adapter);
       const content = '{"status":["draft"]}';
       // RFC 10008 section 2.1: a QUERY's content is read by its Content-Type, so one without is refused.
       const raw = await rawExchange(

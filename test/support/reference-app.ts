@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { createReferenceApp, type StoreOverrides } from '../../examples/reference-app/composition-root.js';
 import { configFromEnv, DEV_AUTH_SECRET } from '../../examples/reference-app/config.js';
 import { applyMigrations } from '../../examples/reference-app/database/migration-runner.js';
 import { dataMigrations } from '../../examples/reference-app/database/migrations.js';
 import { postgresDataStores } from '../../examples/reference-app/database/postgres-data-stores.js';
 import { connectInfrastructure, type Infrastructure } from '../../examples/reference-app/infrastructure.js';
-import { type Served, serve } from '../../examples/reference-app/serve.js';
+import { ADAPTERS as ADAPTER_NAMES, type Served, serve } from '../../examples/reference-app/serve.js';
 import { signHs256Token } from '../../src/auth/index.js';
 import type { Logger } from '../../src/http/types.js';
 import { ADAPTERS } from './clients.js';
@@ -113,4 +114,23 @@ export async function servedReferenceApp(env: NodeJS.ProcessEnv): Promise<Served
       await Promise.race([infrastructure.close(), sleep(2_000)]);
     },
   };
+}
+
+/**
+ * The reference app on memory stores, one instance per adapter, served for the tests of the calling
+ * `describe` block: started before them, closed after. `base(adapter)` is that instance's origin.
+ */
+export function referenceAppOnEveryAdapter(): {
+  base(adapter: string): string;
+  port(adapter: string): number;
+} {
+  const servers = new Map<string, Served>();
+  beforeAll(async () => {
+    for (const adapter of ADAPTER_NAMES) servers.set(adapter, await serve(adapter, referenceApp().app, 0));
+  });
+  afterAll(async () => {
+    for (const served of servers.values()) await served.close();
+  });
+  const port = (adapter: string) => servers.get(adapter)!.port;
+  return { port, base: (adapter) => `http://127.0.0.1:${port(adapter)}` };
 }
