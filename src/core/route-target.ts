@@ -4,7 +4,7 @@
  * query component (section 3.4). The mount prefix is applied where every link of a response is
  * (`underMountPath`); a version segment is part of the target's pattern (`/api/v1/standards/{id}`).
  */
-import { type ParamsOf, type PatternSegment, parsePattern } from './route-pattern.js';
+import { type ParamsOf, parsePattern } from './route-pattern.js';
 
 /**
  * A route by its method and path pattern, declared once and used both to declare the route
@@ -49,36 +49,57 @@ export function targetUrl<P extends string>(
   query?: Readonly<Record<string, string | number | undefined>>,
 ): string {
   const values = params as Readonly<Record<string, string | number | undefined>>;
-  let path = '';
-  for (const segment of segmentsOf(target)) {
-    if (segment.kind === 'static') {
-      path += `/${segment.value}`;
-      continue;
-    }
-    const value = values[segment.name];
+  const { texts, names } = templateOf(target);
+  let url = texts[0]!;
+  for (let i = 0; i < names.length; i++) {
+    const value = values[names[i]!];
     if (value === undefined || value === '')
-      throw new TypeError(`targetUrl: ${target.method} ${target.path} needs a value for {${segment.name}}`);
-    path += `/${percentEncoded(String(value))}`;
+      throw new TypeError(`targetUrl: ${target.method} ${target.path} needs a value for {${names[i]}}`);
+    url += percentEncoded(String(value)) + texts[i + 1];
   }
-  // The pattern's trailing slash is how the route is registered and linked (`/api/v1/standards/`).
-  if (path === '' || target.path.endsWith('/')) path += '/';
+  if (query === undefined) return url;
   const pairs: string[] = [];
-  for (const [name, value] of Object.entries(query ?? {})) {
+  for (const name of Object.keys(query)) {
+    const value = query[name];
     if (value !== undefined) pairs.push(`${percentEncoded(name)}=${percentEncoded(String(value))}`);
   }
-  return pairs.length === 0 ? path : `${path}?${pairs.join('&')}`;
+  return pairs.length === 0 ? url : `${url}?${pairs.join('&')}`;
 }
 
-/** Each target's pattern, parsed once: a link is built on every response that carries it. */
-const parsedTargets = new WeakMap<RouteTarget, readonly PatternSegment[]>();
+/**
+ * A target's URL as fixed text around its parameters: `texts[0] + names[0] + texts[1] + ...`, each
+ * name standing for its encoded value.
+ */
+interface UrlTemplate {
+  readonly texts: readonly string[];
+  readonly names: readonly string[];
+}
 
-function segmentsOf(target: RouteTarget): readonly PatternSegment[] {
-  let segments = parsedTargets.get(target);
-  if (segments === undefined) {
-    segments = parsePattern(target.path, { enforce: false });
-    parsedTargets.set(target, segments);
+/** Each target's template, made once: a link is built on every response that carries it. */
+const templates = new WeakMap<RouteTarget, UrlTemplate>();
+
+function templateOf(target: RouteTarget): UrlTemplate {
+  let template = templates.get(target);
+  if (template === undefined) {
+    const texts: string[] = [];
+    const names: string[] = [];
+    let text = '';
+    for (const segment of parsePattern(target.path, { enforce: false })) {
+      if (segment.kind === 'static') {
+        text += `/${segment.value}`;
+        continue;
+      }
+      texts.push(`${text}/`);
+      names.push(segment.name);
+      text = '';
+    }
+    // The pattern's trailing slash is how the route is registered and linked (`/api/v1/standards/`).
+    if ((text === '' && names.length === 0) || target.path.endsWith('/')) text += '/';
+    texts.push(text);
+    template = { texts, names };
+    templates.set(target, template);
   }
-  return segments;
+  return template;
 }
 
 /** Text that percent-encoding leaves as it is: ALPHA, DIGIT and `-._~` (RFC 3986 section 2.3). */
