@@ -33,7 +33,7 @@ export const STORE_ATTRIBUTE = 'rest_conventions.store';
  * `db.client.operation.duration`: how slow the idempotency or rate-limit store is, and how often it
  * fails (docs/observability.md). Works on any store object (an `IdempotencyStore`, a
  * `RateLimitStore`, an application's own), without changing it: properties that are not methods
- * are read through. Wrapped while no SDK is registered, the store is given back as it is.
+ * are read through, and what a transactional store's `begin` opens is wrapped the same way. Wrapped while no SDK is registered, the store is given back as it is.
  *
  * @example
  * const store = storeTelemetry(redisIdempotencyStore({ client }), { system: 'redis', store: 'idempotency' });
@@ -60,14 +60,19 @@ export function storeTelemetry<S extends object>(store: S, options: StoreTelemet
 
   // No SDK registered: the store as it is, without a wrapper to pay for on each call.
   if (recordsNothing(tracerProvider, duration)) return store;
-  const wrapped = new Map<PropertyKey, unknown>();
-  const instrument = (operation: string, method: (...args: unknown[]) => unknown) => {
+  const instrument = (target: object, operation: string, method: (...args: unknown[]) => unknown) => {
     const attributes: Attributes = {
       [DB_SYSTEM_NAME]: system,
       [DB_OPERATION_NAME]: operation,
       [STORE_ATTRIBUTE]: storeName,
     };
     const spanName = `${operation} ${storeName}`;
+    // What `begin` opens (a StoreTransaction) is the store's too: its complete, commit and rollback
+    // are calls to the same database, spanned and timed like the store's own.
+    const settled =
+      operation === 'begin'
+        ? (value: unknown) => (typeof value === 'object' && value !== null ? instrumented(value) : value)
+        : (value: unknown) => value;
     return function (this: unknown, ...args: unknown[]): unknown {
       const span = tracer.startSpan(spanName, { kind: SpanKind.CLIENT, attributes });
       const started = performance.now();
@@ -85,7 +90,7 @@ export function storeTelemetry<S extends object>(store: S, options: StoreTelemet
       let result: unknown;
       try {
         // The store's own `this`: its private fields stay reachable.
-        result = method.apply(store, args);
+        result = method.apply(target, args);
       } catch (error) {
         done(error);
         throw error;
@@ -94,7 +99,7 @@ export function storeTelemetry<S extends object>(store: S, options: StoreTelemet
         return result.then(
           (value: unknown) => {
             done(undefined);
-            return value;
+            return settled(value);
           },
           (error: unknown) => {
             done(error);
@@ -103,21 +108,31 @@ export function storeTelemetry<S extends object>(store: S, options: StoreTelemet
         );
       }
       done(undefined);
-      return result;
+      return settled(result);
     };
   };
 
-  return new Proxy(store, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== 'function' || typeof property !== 'string') return value;
-      let method = wrapped.get(property);
-      if (method === undefined) {
-        // `consumeSync` is `consume` answered without waiting (an in-memory store): one operation.
-        method = instrument(property.replace(/Sync$/, ''), value as (...args: unknown[]) => unknown);
-        wrapped.set(property, method);
-      }
-      return method;
-    },
-  });
+  /** `target` with each method call spanned; other properties read through. */
+  function instrumented<T extends object>(target: T): T {
+    const wrapped = new Map<PropertyKey, unknown>();
+    return new Proxy(target, {
+      get(object, property) {
+        const value: unknown = Reflect.get(object, property, object);
+        if (typeof value !== 'function' || typeof property !== 'string') return value;
+        let method = wrapped.get(property);
+        if (method === undefined) {
+          // `consumeSync` is `consume` answered without waiting (an in-memory store): one operation.
+          method = instrument(
+            object,
+            property.replace(/Sync$/, ''),
+            value as (...args: unknown[]) => unknown,
+          );
+          wrapped.set(property, method);
+        }
+        return method;
+      },
+    });
+  }
+
+  return instrumented(store);
 }

@@ -110,4 +110,22 @@ describe.skipIf(!(await serviceAvailable('PostgreSQL')))('store spans on Postgre
       expect(call.attributes['db.system.name']).toBe('postgresql');
     }
   });
+
+  it("spans the calls in a transactional store's claim transaction too: begin, then its completion", async () => {
+    const inner = postgresIdempotencyStore({ pool, table, transactional: true });
+    await inner.migrate();
+    const store = storeTelemetry(inner, { ...providers, system: 'postgresql', store: 'idempotency' });
+    const { server, calls } = await keyedWrite(store);
+    const operations = calls.map((s) => s.attributes['db.operation.name']);
+    expect(operations).toEqual(expect.arrayContaining(['claim', 'begin']));
+    // The transaction completes as one step where the store offers it, else complete then commit.
+    const completion = operations.includes('completeAndCommit')
+      ? ['completeAndCommit']
+      : ['complete', 'commit'];
+    expect(operations).toEqual(expect.arrayContaining(completion));
+    for (const call of calls) {
+      expect(call.parentSpanContext?.spanId).toBe(server.spanContext().spanId);
+      expect(call.status.code).not.toBe(SpanStatusCode.ERROR);
+    }
+  });
 });
