@@ -9,6 +9,7 @@ import { documentsProperty } from './properties/documents.js';
 import { idempotencyProperty } from './properties/idempotency.js';
 import { idempotentWritesProperty } from './properties/idempotent-writes.js';
 import { jsonApiParametersProperty } from './properties/jsonapi-parameters.js';
+import { linksProperty } from './properties/links.js';
 import { movedProperty } from './properties/moved.js';
 import { ownershipProperty } from './properties/ownership.js';
 import {
@@ -101,6 +102,7 @@ const FACTORIES: readonly PropertyFactory[] = [
   rateLimitsProperty,
   queryProperty,
   jsonApiParametersProperty,
+  linksProperty,
 ];
 
 function validated(options: KitOptions): void {

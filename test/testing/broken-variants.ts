@@ -265,4 +265,21 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
       };
     },
   },
+  {
+    name: 'a payment link that points at a path that does not exist',
+    property: 'links',
+    violation: /links\.payment leads to POST \/orders\/[^/]+\/paiements, no operation of the document/,
+    handler: () => {
+      const inner = app();
+      return async (request) => {
+        const response = await inner(request);
+        if (request.method !== 'POST' || path(request) !== '/orders' || response.status !== 201)
+          return response;
+        const text = (await response.text()).replace(/(\/orders\/[^/"]+)\/payments/, '$1/paiements');
+        const headers = new Headers(response.headers);
+        headers.delete('content-length');
+        return new Response(text, { status: response.status, headers });
+      };
+    },
+  },
 ];

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppProcess, startProcess } from '../support/app-process.js';
+import { basicArgs } from '../support/check-cli.js';
 import { rawToken } from '../support/reference-kit.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -58,6 +59,24 @@ describe('rest-conventions check', () => {
     expect(properties.length).toBeGreaterThanOrEqual(8);
     expect(lines[0]).toMatch(/^seed \d+$/);
     expect(lines.at(-1)).toBe(`${properties.length} passed, 0 failed`);
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it('walks the links of the books list and of a new order with only --base and two tokens', async () => {
+    const { code, lines } = await check([
+      ...(await basicArgs(app.urls[0]!)),
+      '--only',
+      'links',
+      '--runs',
+      '1',
+    ]);
+    expect(
+      lines.filter((line) => /^\w+ {2}links: /.test(line)),
+      lines.join('\n'),
+    ).toEqual([
+      expect.stringMatching(/^pass {2}links: the links of GET \/books \(order\) /),
+      expect.stringMatching(/^pass {2}links: the links of POST \/orders \(payment\) /),
+    ]);
     expect(code).toBe(0);
   }, 60_000);
 });

@@ -15,6 +15,7 @@ export const PROPERTY_IDS = [
   'rate-limits',
   'query',
   'jsonapi-parameters',
+  'links',
 ] as const;
 
 export type PropertyId = (typeof PROPERTY_IDS)[number];
