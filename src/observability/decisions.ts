@@ -9,6 +9,8 @@
  * (RFC 9110 section 13, RFC 6585 section 3) and the error codes of docs/errors.md.
  */
 
+import { parseItemList } from '../http/structured-fields.js';
+
 /** How a keyed write ended, as its answer tells (docs/idempotency.md). */
 export type IdempotencyOutcome =
   /** The stored answer of an earlier request with this key (`Idempotent-Replayed: true`). */
@@ -186,18 +188,16 @@ function omittedErrors(json: unknown): number {
 }
 
 /**
- * The item of a `RateLimit` field with the least remaining quota: `"name";r=N;t=N`, items separated
- * by commas (draft-ietf-httpapi-ratelimit-headers, "RateLimit Field"). Items that do not parse are
- * skipped.
+ * The item of a `RateLimit` field with the least remaining quota: a Structured Field List of policy
+ * names with their available quota `r` (draft-ietf-httpapi-ratelimit-headers, "RateLimit Field").
+ * Items without a name and an `r` are skipped.
  */
 function tightestItem(field: string): { policy: string; remaining: number } | undefined {
   let best: { policy: string; remaining: number } | undefined;
-  for (const item of field.split(',')) {
-    const match = /^\s*"([^"]*)"(?:;[^,]*)?$/.exec(item);
-    const remaining = /;\s*r=(\d+)/.exec(item)?.[1];
-    if (match === null || remaining === undefined) continue;
-    const r = Number(remaining);
-    if (best === undefined || r < best.remaining) best = { policy: match[1]!, remaining: r };
+  for (const [policy, parameters] of parseItemList(field) ?? []) {
+    const remaining = parameters.r;
+    if (typeof policy !== 'string' || typeof remaining !== 'number') continue;
+    if (best === undefined || remaining < best.remaining) best = { policy, remaining };
   }
   return best;
 }

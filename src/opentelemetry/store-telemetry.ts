@@ -7,6 +7,7 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
+import { isPromise } from '../core/maybe-promise.js';
 import { recordsNothing } from './sdk-presence.js';
 import { DB_DURATION_BUCKETS, DB_OPERATION_NAME, DB_SYSTEM_NAME, ERROR_TYPE, SCOPE } from './semconv.js';
 import { errorName } from './server-telemetry.js';
@@ -95,7 +96,7 @@ export function storeTelemetry<S extends object>(store: S, options: StoreTelemet
         done(error);
         throw error;
       }
-      if (result instanceof Promise) {
+      if (isPromise(result)) {
         return result.then(
           (value: unknown) => {
             done(undefined);

@@ -6,7 +6,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { parseList } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
-import { parseItemList, rateLimitFieldProblem } from '../../src/testing/ratelimit-fields.js';
+import { parseItemList } from '../../src/http/structured-fields.js';
+import { rateLimitFieldProblem } from '../../src/testing/ratelimit-fields.js';
 
 describe('rateLimitFieldProblem', () => {
   it.each([
