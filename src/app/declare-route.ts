@@ -3,6 +3,7 @@ import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { contractsOf } from '../core/contract.js';
 import { deepFreeze } from '../core/deep-freeze.js';
 import { whenSettled } from '../core/maybe-promise.js';
+import { isResourceBody } from '../core/resource-bodies.js';
 import type {
   AnyCodec,
   ListedCodecs,
@@ -229,10 +230,6 @@ function codecsOf(
     result[name] = listed(codec, `${what}.${name}`);
   }
   return result;
-}
-
-function isResourceBody(body: unknown): body is ResourceBody {
-  return typeof body === 'object' && body !== null && ('resource' in body || 'collection' in body);
 }
 
 /**

@@ -5,6 +5,8 @@
  * are called here, so an app that declares none never loads the link builder (docs/core.md,
  * "Declared links").
  */
+
+import { answersCollection } from '../core/resource-bodies.js';
 import type { LinkedRoute, ResponseLink } from '../core/response-links.js';
 import type { ApiResponse } from '../http/types.js';
 
@@ -21,8 +23,7 @@ export function checkDeclaredLinks(
 ): void {
   if (typeof links !== 'object' || links === null || Array.isArray(links))
     fail(`${where} must map relation names to links (linkTo)`);
-  const collection =
-    body === 'collection' || (typeof body === 'object' && body !== null && 'collection' in body);
+  const collection = answersCollection(body);
   for (const [relation, link] of Object.entries(links as object)) {
     const at = `${where}.${relation}`;
     if (!RELATION.test(relation))

@@ -35,3 +35,13 @@ export interface ResourceSchema<S = AnySchema> {
 export type ResourceBody<S = AnySchema> =
   | { readonly resource: ResourceSchema<S>; readonly included?: readonly ResourceSchema<S>[] }
   | { readonly collection: ResourceSchema<S>; readonly included?: readonly ResourceSchema<S>[] };
+
+/** Whether a declared response body is typed resources (not a codec, not a document kind). */
+export function isResourceBody<S = AnySchema>(body: unknown): body is ResourceBody<S> {
+  return typeof body === 'object' && body !== null && ('resource' in body || 'collection' in body);
+}
+
+/** Whether a declared response body answers a page of resources: `'collection'` or `{ collection }`. */
+export function answersCollection(body: unknown): boolean {
+  return body === 'collection' || (isResourceBody(body) && 'collection' in body);
+}

@@ -1,7 +1,7 @@
 import type { AnyCodec, ResourceBody, ResourceSchema } from '../core/route.js';
 import { toJsonSchema } from '../validation/json-schema.js';
 import type { ComponentRegistry } from './component-registry.js';
-import type { DescribedRoute, DocumentedBody } from './described-route.js';
+import type { DescribedRoute } from './described-route.js';
 import { pascalCase } from './naming.js';
 import { links, meta } from './schemas.js';
 import type { JsonSchema } from './types.js';
@@ -17,11 +17,6 @@ import { UNDECLARED_TEXT } from './undeclared-text.js';
 export function embedded(codec: AnyCodec, where: string): JsonSchema {
   const { $schema: _dialect, ...schema } = toJsonSchema(codec, { where });
   return schema;
-}
-
-/** Whether a documented body is typed resources (not a codec, not a document kind). */
-export function isResourceBody(body: DocumentedBody): body is ResourceBody<AnyCodec> {
-  return typeof body === 'object' && ('resource' in body || 'collection' in body);
 }
 
 function identifier(type: string): JsonSchema {

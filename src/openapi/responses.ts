@@ -1,10 +1,11 @@
 import type { HeaderContract, OperationContract, StatusContract } from '../core/contract.js';
+import { isResourceBody } from '../core/resource-bodies.js';
 import type { RouteAuth } from '../core/route.js';
 import { JSON_API, JSON_MEDIA, PROBLEM_JSON, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
 import { takesContent } from '../http/methods.js';
 import { ComponentRegistry } from './component-registry.js';
 import type { DescribedRoute, DocumentedBody } from './described-route.js';
-import { embedded, isResourceBody, resourceDocumentRef } from './resource-schemas.js';
+import { embedded, resourceDocumentRef } from './resource-schemas.js';
 import { KIND_SCHEMAS } from './schemas.js';
 import type { JsonSchema, OpenApiHeader, OpenApiResponse } from './types.js';
 
