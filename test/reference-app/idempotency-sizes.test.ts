@@ -62,6 +62,12 @@ const STORES = [
   { store: 'memory', env: {} },
   { store: 'redis', env: { IDEMPOTENCY_STORE: 'redis' }, needs: 'Redis' },
   { store: 'postgres', env: { IDEMPOTENCY_STORE: 'postgres' }, needs: 'PostgreSQL' },
+  // The data in PostgreSQL too: each record in its write's transaction (`transactional: true`).
+  {
+    store: 'postgres, in the write’s transaction',
+    env: { IDEMPOTENCY_STORE: 'postgres', DATA_STORE: 'postgres' },
+    needs: 'PostgreSQL',
+  },
 ] as const;
 
 describe.each(STORES)('the reference app on its defaults, idempotency store $store', async (option) => {
@@ -82,7 +88,7 @@ describe.each(STORES)('the reference app on its defaults, idempotency store $sto
       if (keys.length > 0) await redis.del(...keys);
       await redis.quit();
     }
-    if (option.store === 'postgres') await dropTablesUnder(prefix);
+    if (option.store.startsWith('postgres')) await dropTablesUnder(prefix);
   });
 
   it.skipIf(!available)('replays a keyed 12 KiB answer byte for byte', () => expectReplayedOnce(app.url));
