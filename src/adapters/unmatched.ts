@@ -50,10 +50,16 @@ export function unmatched(routes: Iterable<FrameworkRoute>, method: string, path
   return unmatchedMethods(methods, method);
 }
 
-/** The answer to a request for `method` on a path that the routes in `methods` take (none: 404). */
+/**
+ * The answer to a request for `method` on a path that the routes in `methods` take (none: 404). A
+ * route for `method` itself means the framework's router declined the path as written, though it
+ * matches with its trailing slash ignored (Hono and Fastify take `/books` but not `/books/` by
+ * default): no resource is there, 404, never a 405 whose `Allow` names the method it refuses.
+ */
 export function unmatchedMethods(methods: ReadonlySet<string>, method: string): Unmatched {
   if (methods.size === 0) return { error: notFoundError() };
   const allow = allowField(methods);
   if (method === 'OPTIONS') return { options: allow };
+  if (allow.split(', ').includes(method)) return { error: notFoundError() };
   return { error: methodNotAllowedError(method, allow) };
 }

@@ -139,6 +139,20 @@ describe('a request no route takes', () => {
       expect(options.headers.get('allow'), name).toBe('GET, HEAD, OPTIONS');
     }),
   );
+
+  it(
+    'is 404, never a 405 whose Allow names its method, when the router takes the path only without its trailing slash',
+    each(async (name, base) => {
+      // Hono and Fastify take `/things/1` but not `/things/1/` by default; Express and Koa take both.
+      for (const method of ['GET', 'HEAD']) {
+        const response = await fetch(`${base}/things/1/`, { method });
+        if (response.status === 200) continue;
+        expect(response.headers.get('allow'), `${name} ${method}`).toBeNull();
+        expect(response.status, `${name} ${method}`).toBe(404);
+        if (method === 'GET') await errorOf(response, name, 404);
+      }
+    }),
+  );
 });
 
 describe('a body the framework’s parser read', () => {
