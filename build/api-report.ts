@@ -19,6 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompilerState, Extractor, ExtractorConfig, ExtractorLogLevel } from '@microsoft/api-extractor';
+import ts from 'typescript';
 
 const root = join(import.meta.dirname, '..');
 const update = process.argv.includes('--update');
@@ -34,7 +35,13 @@ const entries = Object.entries(manifest.exports).flatMap(([subpath, target]) => 
   const types = typeof target === 'object' ? target.import?.types : undefined;
   if (types === undefined) return []; // `./package.json`
   const name = subpath === '.' ? 'index' : subpath.slice(2).replaceAll('/', '-');
-  return [{ name, declarations: join(root, types) }];
+  return [
+    {
+      name,
+      subpath: subpath === '.' ? 'rest-conventions' : `rest-conventions/${subpath.slice(2)}`,
+      declarations: join(root, types),
+    },
+  ];
 });
 
 // API Extractor writes its reports here; this script compares them with the committed ones itself, as
@@ -48,6 +55,70 @@ const scratch = mkdtempSync(join(tmpdir(), 'api-report-'));
  */
 function normalise(report: string): string {
   return report.replace(/^\/\/ dist\/\S+:\d+:\d+ - /gm, '// ');
+}
+
+/**
+ * Where a type a signature uses is named, when its own entry point does not export it: the entry
+ * point that does (docs/api.md, "Which names are public"). A type is public once one entry point
+ * exports it, the one that owns it: `Middleware` from `rest-conventions/core`, `ErrorDetail` from
+ * `rest-conventions/errors`; the root and each convention's subpath use such types without exporting
+ * them again. The name is taken as that type only when the declarations hold one type of that name,
+ * so an internal type that happens to share a name stays a warning.
+ */
+function homesOfTypes(program: ts.Program): Map<string, string> {
+  const checker = program.getTypeChecker();
+  const declarationKey = (declaration: ts.Declaration) =>
+    `${declaration.getSourceFile().fileName}:${declaration.getStart()}`;
+  // Every top-level declaration in the built declarations, by name.
+  const declared = new Map<string, Set<string>>();
+  for (const file of program.getSourceFiles()) {
+    // The ESM declarations: each entry point's report reads those (the CommonJS ones repeat them).
+    if (!file.fileName.startsWith(join(root, 'dist')) || !file.fileName.endsWith('.d.ts')) continue;
+    for (const statement of file.statements) {
+      const named = statement as ts.Statement & { name?: ts.Node };
+      if (named.name === undefined || !ts.isIdentifier(named.name)) continue;
+      const keys = declared.get(named.name.text) ?? new Set<string>();
+      keys.add(declarationKey(statement as ts.Declaration));
+      declared.set(named.name.text, keys);
+    }
+  }
+  const homes = new Map<string, string>();
+  // The root last: a type is homed on the subpath that owns it, the root only re-exports a few.
+  for (const entry of [...entries.slice(1), entries[0]!]) {
+    const file = program.getSourceFile(entry.declarations);
+    const module = file && checker.getSymbolAtLocation(file);
+    if (module === undefined) continue;
+    for (const exported of checker.getExportsOfModule(module)) {
+      if (homes.has(exported.name)) continue;
+      const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      const keys = declared.get(exported.name);
+      const declaration = target.declarations?.[0];
+      if (keys?.size !== 1 || declaration === undefined) continue;
+      if (!keys.has(declarationKey(declaration))) continue;
+      homes.set(exported.name, entry.subpath);
+    }
+  }
+  return homes;
+}
+
+/**
+ * API Extractor warns of a type that a signature uses and its entry point does not export
+ * (`ae-forgotten-export`). Where another entry point exports that very type, a user names it from
+ * there: the warning becomes a note saying where. What is left is a type no entry point exports.
+ */
+function noteHomes(report: string, homes: ReadonlyMap<string, string>): string {
+  const noted = report.replace(
+    /^(\s*)\/\/ (?:Warning: )?\(ae-forgotten-export\) The symbol "([^"]+)" needs to be exported by the entry point \S+$/gm,
+    (line, indent: string, name: string) => {
+      const home = homes.get(name);
+      return home === undefined ? line : `${indent}// Uses "${name}" from ${home}`;
+    },
+  );
+  // The closing list of warnings that belong to no declaration, once only such notes are left in it.
+  const closing = '// Warnings were encountered during analysis:\n';
+  const at = noted.indexOf(closing);
+  if (at === -1 || /^\/\/ \(ae-/m.test(noted.slice(at))) return noted;
+  return `${noted.slice(0, at)}// Types it uses from other entry points:\n${noted.slice(at + closing.length)}`;
 }
 
 function configFor(entry: (typeof entries)[number]): ExtractorConfig {
@@ -116,6 +187,8 @@ const compilerState = CompilerState.create(configs[0]!.config, {
   additionalEntryPoints: entries.map((entry) => entry.declarations),
 });
 
+const homes = homesOfTypes(compilerState.program as ts.Program);
+
 const changed: string[] = [];
 const failed: string[] = [];
 try {
@@ -137,7 +210,7 @@ try {
       continue;
     }
     const file = `${entry.name}.api.md`;
-    const found = normalise(readFileSync(join(scratch, file), 'utf8'));
+    const found = noteHomes(normalise(readFileSync(join(scratch, file), 'utf8')), homes);
     const committed = join(root, 'api', file);
     const before = existsSync(committed) ? readFileSync(committed, 'utf8') : '';
     if (before === found) continue;

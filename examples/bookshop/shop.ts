@@ -6,11 +6,10 @@
 import { ApiError, type Middleware } from 'rest-conventions';
 import { authenticate, hs256Verifier, requireAuth } from 'rest-conventions/auth';
 import { cacheControlDefault, conditional } from 'rest-conventions/caching';
-import { contractsOf } from 'rest-conventions/core';
 import { cors } from 'rest-conventions/cors';
 import { dataDocument, resourceObject } from 'rest-conventions/envelope';
 import { idempotency, memoryIdempotencyStore } from 'rest-conventions/idempotency';
-import { type DescribedRoute, openApiDocument } from 'rest-conventions/openapi';
+import { contractsOf, type DescribedRoute, openApiDocument } from 'rest-conventions/openapi';
 import { memoryRateLimitStore, rateLimit } from 'rest-conventions/ratelimit';
 import { securityHeaders } from 'rest-conventions/security';
 import { integer, positiveInteger, strictObject, toFieldErrors } from 'rest-conventions/validation';

@@ -13,9 +13,9 @@ import {
   conventionsNotFound,
   describedRoutes,
 } from 'rest-conventions/adapters/hono';
-import { contractsOf, type ResourceSchema, type RouteInfo } from 'rest-conventions/core';
+import type { ResourceSchema, RouteInfo } from 'rest-conventions/core';
 import { dataDocument, resourceObject } from 'rest-conventions/envelope';
-import { openApiDocument } from 'rest-conventions/openapi';
+import { contractsOf, openApiDocument } from 'rest-conventions/openapi';
 import { z } from 'zod';
 import { OPENAPI_TYPE, shopPrimitives } from '../bookshop/shop.js';
 import type { Config } from '../reference-app/config.js';

@@ -4,14 +4,19 @@
  * handler (`serverFactory`), `@hono/node-server`'s listener. Only node:http is imported here.
  */
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { DEFAULT_BODY_LIMIT } from '../core/body.js';
 import { positiveInteger, positiveNumber } from '../errors/option-checks.js';
 import { DEFAULT_IPV6_PREFIX } from '../ratelimit/key.js';
 import { shareConnections } from './connection-shares.js';
 import { answerClientError } from './fallback.js';
-import { DEFAULT_MAX_PIPELINED_REQUESTS, oneAtATime, responseInProgress } from './pipelining.js';
+import {
+  DEFAULT_MAX_PIPELINED_REQUESTS,
+  oneAtATime,
+  type RequestListener,
+  responseInProgress,
+} from './pipelining.js';
 
 /** Options of `createNodeServer` and {@link boundedServer}. Every time is in milliseconds. */
 export interface NodeServerOptions {
@@ -151,8 +156,6 @@ export function nodeServerLimits(
     ),
   };
 }
-
-type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** A bounded server's shutdown state: whether it drains, and its open connections. */
 interface Drain {

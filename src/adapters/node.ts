@@ -10,7 +10,7 @@ import type { ApiResponse, HeaderBag, RequestView } from '../http/types.js';
 import { writeFallback500 } from './fallback.js';
 
 export { CLIENT_ERROR_LINGER_MS } from './fallback.js';
-export { DEFAULT_MAX_PIPELINED_REQUESTS } from './pipelining.js';
+export { DEFAULT_MAX_PIPELINED_REQUESTS, type RequestListener } from './pipelining.js';
 
 import { nodeHeaders } from './node-headers.js';
 import { boundedServer, type NodeServerOptions } from './node-server.js';

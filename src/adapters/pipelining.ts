@@ -9,7 +9,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+/** A node:http request listener, as `createServer` takes one. */
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** Where a connection keeps its response in progress and the requests waiting behind it. */
 const CURRENT = Symbol('response in progress');

@@ -17,4 +17,5 @@ export {
   signHs256Token,
   type TokenClaims,
   type TokenVerifier,
+  type WebCryptoKey,
 } from './verifier.js';

@@ -34,7 +34,7 @@ export type JwtKeyResolver = (
  * declare); the key's shape where no typings declare Web Crypto. Written out, not imported from jose:
  * jose is an ES module only, whose types a CommonJS consumer's declarations cannot import plainly.
  */
-type WebCryptoKey = typeof globalThis extends {
+export type WebCryptoKey = typeof globalThis extends {
   readonly crypto: { readonly subtle: { importKey(...args: never[]): Promise<infer Key> } };
 }
   ? Key

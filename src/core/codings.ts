@@ -3,7 +3,7 @@ import { echo } from '../errors/echo.js';
 import type { HeaderBag } from '../http/types.js';
 
 /** The content codings a request body may carry: none but `identity` (sent as `Accept-Encoding`). */
-export const ACCEPTED_CONTENT_CODINGS = 'identity';
+const ACCEPTED_CONTENT_CODINGS = 'identity';
 
 /** The members of a comma-separated list field, lower-cased, empty members dropped (RFC 9110 section 5.6.1). */
 function listMembers(value: string): string[] {

@@ -25,11 +25,7 @@ export type NamingRuleId = 'kebabCase' | 'noOperationWords' | 'pluralCollections
 /** What a broken rule does at registration: throw a `TypeError` (default), log a warning, nothing. */
 export type NamingRuleMode = 'error' | 'warn' | 'off';
 
-export const NAMING_RULE_IDS: readonly NamingRuleId[] = [
-  'kebabCase',
-  'noOperationWords',
-  'pluralCollections',
-];
+const NAMING_RULE_IDS: readonly NamingRuleId[] = ['kebabCase', 'noOperationWords', 'pluralCollections'];
 
 /** Options for the naming rules checked when a route is registered (see `docs/core.md`). */
 export interface NamingRules extends Partial<Readonly<Record<NamingRuleId, NamingRuleMode>>> {

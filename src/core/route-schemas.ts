@@ -39,7 +39,8 @@ export type OutputOrText<S> = S extends StandardSchemaV1
  */
 export type SchemasOf<C> = { readonly [K in keyof C]: SchemaCheck<C[K]> };
 /** Distributes over a union: a value typed `AnySchema` passes. */
-type SchemaCheck<S> = S extends StandardSchemaV1 ? unknown : AnyCodec;
+/** What {@link SchemasOf} asks of one entry: any Standard Schema, or else an io-ts codec. */
+export type SchemaCheck<S> = S extends StandardSchemaV1 ? unknown : AnyCodec;
 
 /** Codecs by name as `app.routes()` lists them: a Standard Schema validator as its io-ts codec. */
 export type ListedCodecs = Readonly<Record<string, AnyCodec>>;

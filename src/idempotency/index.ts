@@ -1,4 +1,9 @@
-export type { RedisScriptClient } from '../stores/redis-client.js';
+export type {
+  IoredisScriptClient,
+  NodeRedisScriptClient,
+  NodeRedisScriptInput,
+  RedisScriptClient,
+} from '../stores/redis-client.js';
 export {
   DEFAULT_REPLAY_HEADERS,
   REPLAYED_HEADER,
@@ -47,6 +52,7 @@ export {
 export {
   type ConnectionPool,
   idempotencyTableDdl,
+  type NamedStatement,
   type PooledConnection,
   type PostgresIdempotencyStore,
   type PostgresIdempotencyStoreOptions,

@@ -5,6 +5,7 @@
 export {
   CONTRACT,
   contractOf,
+  contractsOf,
   describeLayer,
   type HeaderContract,
   type OperationContract,

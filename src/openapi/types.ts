@@ -4,8 +4,11 @@
  * the test kit also take documents that other tools wrote.
  */
 
-/** A JSON Schema 2020-12 object (OpenAPI 3.1's Schema Object), or a `$ref`. */
-export type JsonSchema = { readonly [keyword: string]: unknown };
+import type { JsonSchema } from '../validation/describe.js';
+
+// A JSON Schema 2020-12 object (OpenAPI 3.1's Schema Object), or a `$ref`: the one type validation's
+// `toJsonSchema` writes, so both subpaths name the same type.
+export type { JsonSchema };
 
 export interface OpenApiHeader {
   readonly description?: string;

@@ -11,6 +11,7 @@ export {
 export { type OwnershipGuardOptions, ownershipGuard } from './middleware.js';
 export {
   type ChildLevel,
+  type LastRecord,
   type Loader,
   type OwnedLevel,
   type OwnedPath,

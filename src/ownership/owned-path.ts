@@ -44,7 +44,7 @@ export interface OwnedLevel {
   readonly belongsTo: ((record: unknown, parent: unknown) => boolean) | undefined;
 }
 
-type Last<T extends readonly unknown[]> = T extends readonly [...unknown[], infer L] ? L : never;
+export type LastRecord<T extends readonly unknown[]> = T extends readonly [...unknown[], infer L] ? L : never;
 
 /**
  * What an `ownedResource`, or a level of an {@link ownedPath}, adds to `ctx.var`: its record under
@@ -73,7 +73,7 @@ export interface OwnedPath<
   readonly access: AccessRule;
   /** This path with one more level below its last one. */
   child<R, N extends string, const K extends string = string, Id = string>(
-    level: ChildLevel<R, Last<Records>, N, K, Id>,
+    level: ChildLevel<R, LastRecord<Records>, N, K, Id>,
   ): OwnedPath<[...Records, R], Names | N, Vars & OwnedRecord<K, R>, Ps & ParamsFor<N, Id>>;
 }
 
@@ -98,7 +98,7 @@ function build<
     levels: frozen,
     access,
     child<R, N extends string, K extends string = string, Id = string>(
-      level: ChildLevel<R, Last<Records>, N, K, Id>,
+      level: ChildLevel<R, LastRecord<Records>, N, K, Id>,
     ) {
       checkLevel(level, 'ownedPath.child');
       if (typeof level.belongsTo !== 'function') {

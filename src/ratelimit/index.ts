@@ -4,7 +4,12 @@
  * fail-open/closed.
  */
 
-export type { RedisScriptClient } from '../stores/redis-client.js';
+export type {
+  IoredisScriptClient,
+  NodeRedisScriptClient,
+  NodeRedisScriptInput,
+  RedisScriptClient,
+} from '../stores/redis-client.js';
 export {
   type AddressBlock,
   addressGroup,

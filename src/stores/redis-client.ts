@@ -4,7 +4,7 @@
  */
 
 /** An ioredis `Redis` or `Cluster`: `EVALSHA`/`EVAL` with the key count and keys before the arguments. */
-interface IoredisScriptClient {
+export interface IoredisScriptClient {
   /** `EVALSHA sha1 numkeys key... arg...` (run a cached script). */
   evalsha(sha1: string, numkeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
   /** `EVAL script numkeys key... arg...` (load and run a script). */
@@ -12,7 +12,7 @@ interface IoredisScriptClient {
 }
 
 /** Keys and arguments of a node-redis script call. */
-interface NodeRedisScriptInput {
+export interface NodeRedisScriptInput {
   keys: string[];
   arguments: string[];
 }
@@ -21,7 +21,7 @@ interface NodeRedisScriptInput {
  * A node-redis (`redis` 4 to 6) client: `createClient()`, `createClientPool()`, `createCluster()` or
  * `createSentinel()`.
  */
-interface NodeRedisScriptClient {
+export interface NodeRedisScriptClient {
   /** `EVALSHA` (run a cached script). */
   evalSha(sha1: string, options: NodeRedisScriptInput): Promise<unknown>;
   /** `EVAL` (load and run a script). */

@@ -19,7 +19,9 @@ import { UNSTORABLE_TEXT } from './storable-text.js';
 
 export { isStorableText } from './storable-text.js';
 
-type Out<R extends t.Props, O extends t.Props> = t.TypeOf<t.TypeC<R>> & Partial<t.TypeOf<t.TypeC<O>>>;
+/** The value a {@link StrictObjectType} decodes to: its required fields, and its optional ones where present. */
+export type StrictObjectOutput<R extends t.Props, O extends t.Props> = t.TypeOf<t.TypeC<R>> &
+  Partial<t.TypeOf<t.TypeC<O>>>;
 
 /**
  * The codec `strictObject` builds: an io-ts `t.exact` over `t.intersection([t.type(required),
@@ -28,8 +30,8 @@ type Out<R extends t.Props, O extends t.Props> = t.TypeOf<t.TypeC<R>> & Partial<
  */
 export class StrictObjectType<R extends t.Props, O extends t.Props> extends t.ExactType<
   t.IntersectionC<[t.TypeC<R>, t.PartialC<O>]>,
-  Out<R, O>,
-  Out<R, O>,
+  StrictObjectOutput<R, O>,
+  StrictObjectOutput<R, O>,
   unknown
 > {
   constructor(
@@ -47,7 +49,7 @@ export class StrictObjectType<R extends t.Props, O extends t.Props> extends t.Ex
       );
     super(
       name,
-      (u): u is Out<R, O> =>
+      (u): u is StrictObjectOutput<R, O> =>
         t.UnknownRecord.is(u) &&
         Object.keys(u).every((key) => known.has(key)) &&
         fieldsValid(u, required, true) &&
@@ -86,7 +88,7 @@ export class StrictObjectType<R extends t.Props, O extends t.Props> extends t.Ex
         };
         for (const [key, codec] of Object.entries(required)) check(key, codec, true);
         for (const [key, codec] of Object.entries(optional)) check(key, codec, false);
-        return errors.length > 0 ? t.failures(errors) : t.success(output as Out<R, O>);
+        return errors.length > 0 ? t.failures(errors) : t.success(output as StrictObjectOutput<R, O>);
       },
       t.identity,
       inner,

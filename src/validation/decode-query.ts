@@ -8,8 +8,10 @@ import { checkMaxErrors, ErrorList } from './error-cap.js';
 import { isListValued, LIST_SEPARATOR } from './query-lists.js';
 import { decoderOf, type StandardSchemaV1, validateSchema } from './standard-schema.js';
 
-type QueryCodecs = Readonly<Record<string, t.Decoder<unknown, unknown> | StandardSchemaV1>>;
-type Decoded<Q extends QueryCodecs> = {
+/** The codecs `decodeQuery` takes: one io-ts codec or Standard Schema per query parameter name. */
+export type QueryDecoders = Readonly<Record<string, t.Decoder<unknown, unknown> | StandardSchemaV1>>;
+/** What `decodeQuery` returns: each listed parameter's decoded value, absent when it was not sent. */
+export type DecodedQueryValues<Q extends QueryDecoders> = {
   readonly [K in keyof Q]?: Q[K] extends StandardSchemaV1
     ? StandardSchemaV1.InferOutput<Q[K]>
     : Q[K] extends t.Decoder<unknown, infer A>
@@ -37,11 +39,11 @@ type Decoded<Q extends QueryCodecs> = {
  *
  * @example const { author } = decodeQuery(ctx, { author: text({ maxLength: 200 }) });
  */
-export function decodeQuery<Q extends QueryCodecs>(
+export function decodeQuery<Q extends QueryDecoders>(
   ctx: Context,
   codecs: Q,
   options?: { readonly maxErrors?: number },
-): Decoded<Q> {
+): DecodedQueryValues<Q> {
   const decoded = decodeQueryInput(ctx, codecs, options);
   if (isPromise(decoded)) {
     decoded.catch(() => undefined);
@@ -51,11 +53,11 @@ export function decodeQuery<Q extends QueryCodecs>(
 }
 
 /** {@link decodeQuery}, awaiting validators that answer asynchronously (a declared route's query). */
-export function decodeQueryInput<Q extends QueryCodecs>(
+export function decodeQueryInput<Q extends QueryDecoders>(
   ctx: Context,
   codecs: Q,
   options?: { readonly maxErrors?: number },
-): Decoded<Q> | Promise<Decoded<Q>> {
+): DecodedQueryValues<Q> | Promise<DecodedQueryValues<Q>> {
   if (ctx.request.search === '') return {};
   const max = checkMaxErrors(options?.maxErrors, 'decodeQuery');
   // Built on the first problem only: a valid query (the common case) allocates nothing for errors.
@@ -74,7 +76,7 @@ export function decodeQueryInput<Q extends QueryCodecs>(
   const result: Record<string, unknown> = {};
   // Validators that answer asynchronously, awaited together once every parameter was looked at.
   let pending: Promise<void>[] | undefined;
-  const decodeInto = (name: string, codec: QueryCodecs[string], value: string | undefined) => {
+  const decodeInto = (name: string, codec: QueryDecoders[string], value: string | undefined) => {
     const decoder = decoderOf(codec);
     const decoded = validateSchema(decoder, value);
     const settle = (validation: t.Validation<unknown>) => {
@@ -92,9 +94,9 @@ export function decodeQueryInput<Q extends QueryCodecs>(
       pending.push(decoded.then(settle));
     } else settle(decoded);
   };
-  const finish = (): Decoded<Q> => {
+  const finish = (): DecodedQueryValues<Q> => {
     if (problems !== undefined) throw problems.toBadRequest();
-    return result as Decoded<Q>;
+    return result as DecodedQueryValues<Q>;
   };
   for (const name of Object.keys(raw.last)) {
     const parameter = listParameterOf(codecs, name);
@@ -136,7 +138,7 @@ export function decodeQueryInput<Q extends QueryCodecs>(
 }
 
 /** The list-valued parameter a query name gives values of (`sort` for `sort` and `sort[]`), if any. */
-function listParameterOf(codecs: QueryCodecs, name: string): string | undefined {
+function listParameterOf(codecs: QueryDecoders, name: string): string | undefined {
   const parameter = name.endsWith('[]') ? name.slice(0, -2) : name;
   return Object.hasOwn(codecs, parameter) && isListValued(decoderOf(codecs[parameter]!) as t.Any)
     ? parameter
@@ -152,7 +154,7 @@ function listValues(search: string, names: readonly string[], all: (name: string
   return values;
 }
 
-function allowedList(codecs: QueryCodecs): string {
+function allowedList(codecs: QueryDecoders): string {
   const names = Object.keys(codecs);
   return names.length === 0 ? ' (it takes none)' : ` (allowed: ${names.join(', ')})`;
 }

@@ -9,13 +9,14 @@ export {
   OMITTED_FAILURES,
   oneOf,
   positiveInteger,
+  type StrictObjectOutput,
   StrictObjectType,
   strictObject,
   text,
   UNKNOWN_FIELD,
 } from './codecs.js';
 export { bodyPointer, type DecodeBodyOptions, decodeJsonBody, decodeJsonBytes } from './decode-body.js';
-export { decodeQuery } from './decode-query.js';
+export { type DecodedQueryValues, decodeQuery, type QueryDecoders } from './decode-query.js';
 export { annotate, type CodecMeta, type JsonSchema, metaOf, refine, withSchema } from './describe.js';
 export { MAX_ERRORS, MAX_ERRORS_LIMIT } from './error-cap.js';
 export { escapePointerToken, toFieldErrors } from './field-errors.js';

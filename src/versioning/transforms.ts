@@ -171,7 +171,7 @@ function isObject(value: unknown): value is Attributes {
  * @see https://jsonapi.org/format/1.0/#document-resource-objects
  */
 export function mapAttributes(
-  transform: (attributes: Attributes) => Attributes,
+  transform: (attributes: Record<string, unknown>) => Record<string, unknown>,
   options: { readonly type?: string } = {},
 ): (document: unknown) => unknown {
   const mapResource = (resource: unknown): unknown => {

@@ -20,6 +20,8 @@ import { type ClientAddressOption, clientAddressOption, incomingView, wireBody }
 import { type Captured, capture } from './capture.js';
 
 export type { ConventionsOptions } from '../conventions.js';
+export type { DescribedRoutes, DescribedRoutesOptions } from '../described.js';
+export type { ClientAddressOption } from '../node-host.js';
 
 import { CONTEXTS, sendResponse } from './context.js';
 

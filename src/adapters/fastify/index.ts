@@ -26,6 +26,8 @@ import { asBuffer, headPayload, payloadBody, send, writeAnswer } from './replies
 
 export type { RequireCallerOptions } from '../caller.js';
 export type { ConventionsOptions } from '../conventions.js';
+export type { DescribedRoutes, DescribedRoutesOptions } from '../described.js';
+export type { ClientAddressOption } from '../node-host.js';
 export { requireCaller } from './caller.js';
 export { conventionsContext } from './context.js';
 export { conventionsFrameworkErrors, type FastifyConventionsOptions } from './errors.js';

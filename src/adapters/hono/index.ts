@@ -25,6 +25,8 @@ import { type FrameworkRoute, unmatched } from '../unmatched.js';
 
 export type { RequireCallerOptions } from '../caller.js';
 export type { ConventionsOptions } from '../conventions.js';
+export type { DescribedRoutes, DescribedRoutesOptions } from '../described.js';
+export type { FrameworkRoute } from '../unmatched.js';
 
 /** Options every Hono driver takes for the client address. */
 export interface HonoClientAddressOption {

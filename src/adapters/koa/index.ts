@@ -34,6 +34,8 @@ import { quietClientDisconnects } from './client-disconnects.js';
 export type { RequireCallerOptions } from '../caller.js';
 export { isClientDisconnect } from '../client-disconnect.js';
 export type { ConventionsOptions } from '../conventions.js';
+export type { DescribedRoutes, DescribedRoutesOptions } from '../described.js';
+export type { ClientAddressOption } from '../node-host.js';
 
 /** Options of the Koa {@link conventions} middleware. */
 export interface KoaConventionsOptions extends ConventionsOptions, ClientAddressOption<KoaContext> {}

@@ -31,7 +31,7 @@ export interface QueryResult<Row> {
 }
 
 /** A query with a name under which the server keeps it prepared (`pg`'s `QueryConfig` fits). */
-interface NamedStatement {
+export interface NamedStatement {
   readonly name: string;
   readonly text: string;
   readonly values: unknown[];

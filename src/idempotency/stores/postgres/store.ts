@@ -21,6 +21,7 @@ import type {
 export { idempotencyTableDdl } from './ddl.js';
 export type {
   ConnectionPool,
+  NamedStatement,
   PooledConnection,
   PostgresIdempotencyStore,
   PostgresIdempotencyStoreOptions,

@@ -2,7 +2,13 @@ import type { StoreLimits } from '../limits.js';
 import type { ConnectionPool, Queryable } from '../sql-connection.js';
 import type { IdempotencyStore } from '../store.js';
 
-export type { ConnectionPool, PooledConnection, Queryable, QueryResult } from '../sql-connection.js';
+export type {
+  ConnectionPool,
+  NamedStatement,
+  PooledConnection,
+  Queryable,
+  QueryResult,
+} from '../sql-connection.js';
 
 // The PostgreSQL store's options and what it answers; the connection types are shared (sql-connection.ts).
 
