@@ -1,4 +1,4 @@
-import { ApiError, type ApiErrorOptions } from './api-error.js';
+import { ApiError, type ApiErrorOptions, type ErrorDetail } from './api-error.js';
 import type { ErrorCode } from './codes.js';
 
 /** What a coded error takes besides its status and code: {@link ApiErrorOptions}, less `code` and `errors`. */
@@ -15,4 +15,27 @@ export type CodedErrorOptions = Omit<ApiErrorOptions, 'code' | 'errors'>;
  */
 export function codedError(status: number, code: ErrorCode, options: CodedErrorOptions = {}): ApiError {
   return new ApiError(status, { ...options, code });
+}
+
+/** One problem of a {@link codedErrors} error, under a code of the catalogue. */
+export interface CodedErrorDetail extends ErrorDetail {
+  readonly code: ErrorCode;
+}
+
+/** What a several-problem error takes besides its problems: {@link CodedErrorOptions} less what each problem states. */
+export type CodedErrorsOptions = Omit<CodedErrorOptions, 'title' | 'detail' | 'source'>;
+
+/**
+ * An {@link ApiError} listing several problems (one per invalid field or parameter), each under a
+ * code of the catalogue, typed as its union like {@link codedError}'s. A problem document of it
+ * carries the code `multiple-errors` (docs/errors.md).
+ *
+ * @example throw codedErrors(400, [{ code: 'missing-field', detail: '"title" is required.', source: { pointer: '/title' } }])
+ */
+export function codedErrors(
+  status: number,
+  errors: readonly CodedErrorDetail[],
+  options: CodedErrorsOptions = {},
+): ApiError {
+  return new ApiError(status, { ...options, errors });
 }

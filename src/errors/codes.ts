@@ -245,6 +245,14 @@ export type ErrorCodeOf<M extends ErrorModule> = {
   [K in ErrorCode]: M extends (typeof ERROR_CODES)[K]['modules'][number] ? K : never;
 }[ErrorCode];
 
+/**
+ * A code an application chooses for an error of its own (`'plan-exhausted'`): any code but the
+ * catalogue's, whose meanings docs/errors.md fixes, so a client switching on `code` never reads a
+ * library code the library did not send. A literal is checked where it is written; a factory that
+ * takes one (`quotaExceededError({ code })`) checks a `string` when it is called.
+ */
+export type OwnErrorCode<C extends string> = C extends ErrorCode ? never : C;
+
 export type CoreErrorCode = ErrorCodeOf<'core'>;
 export type ValidationErrorCode = ErrorCodeOf<'validation'>;
 export type AuthErrorCode = ErrorCodeOf<'auth'>;

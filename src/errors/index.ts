@@ -22,6 +22,7 @@ export {
   type ErrorModule,
   type IdempotencyErrorCode,
   isErrorCode,
+  type OwnErrorCode,
   type OwnershipErrorCode,
   type RateLimitErrorCode,
   type ValidationErrorCode,

@@ -11,7 +11,7 @@ import type { RateLimitDecision } from './gcra.js';
 import { formatRateLimitPolicy, rateLimitHeaders, tightestPolicy } from './headers.js';
 import { defaultRateLimitKey } from './key.js';
 import { type RateLimitPolicy, validatePolicies } from './policy.js';
-import { quotaExceededError, temporaryReducedCapacityError } from './problem-types.js';
+import { quotaExceededError, rateLimitUnavailableError } from './problem-types.js';
 import { memoryRateLimitStore } from './stores/memory/store.js';
 import type { RateLimitStore } from './stores/store.js';
 
@@ -157,8 +157,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       outage.lastFailureAt = now;
     }
     if (onStoreError === 'closed') {
-      throw temporaryReducedCapacityError({
-        code: 'rate-limit-unavailable',
+      throw rateLimitUnavailableError({
         violatedPolicies: policyNames,
         retryAfterSeconds: STORE_UNAVAILABLE_RETRY_AFTER_SECONDS,
         detail: 'The service cannot check its rate limits right now.',

@@ -6,6 +6,8 @@
  * JSON:API error object linking to it (`links.type`) with the same member under `meta`.
  */
 import { ApiError, type ProblemType } from '../errors/api-error.js';
+import { codedError } from '../errors/coded-error.js';
+import { isErrorCode, type OwnErrorCode, type RateLimitErrorCode } from '../errors/codes.js';
 
 const REGISTRY = 'https://iana.org/assignments/http-problem-types';
 
@@ -19,8 +21,11 @@ export const RATE_LIMIT_PROBLEM_TYPES = {
   'abnormal-usage-detected': { uri: `${REGISTRY}#abnormal-usage-detected`, title: 'Abnormal Usage Detected' },
 } as const satisfies Record<string, ProblemType>;
 
-/** What a rate-limit refusal says: the policies concerned and when to come back. */
-export interface RateLimitRefusal {
+/**
+ * What a rate-limit refusal says: the policies concerned and when to come back; `C` is the literal
+ * type of an application's own `code`, inferred from it.
+ */
+export interface RateLimitRefusal<C extends string = string> {
   /** The names of the policies the refusal is about (`violated-policies`); at least one. */
   readonly violatedPolicies: readonly string[];
   /** `Retry-After`, in whole seconds (RFC 9110 section 10.2.3). */
@@ -31,15 +36,34 @@ export interface RateLimitRefusal {
   readonly headers?: Readonly<Record<string, string>>;
   /** The underlying failure, logged for a 5xx and never sent. */
   readonly cause?: unknown;
-  /** The error's `code` (default: the problem type's name). */
-  readonly code?: string;
+  /**
+   * An application's own `code` for the error (`'plan-exhausted'`), in place of the problem type's
+   * name; not one of the catalogue's codes (`OwnErrorCode`), which a `TypeError` refuses.
+   */
+  readonly code?: OwnErrorCode<C>;
 }
 
 interface Answer {
   readonly status: 429 | 503;
   readonly type: keyof typeof RATE_LIMIT_PROBLEM_TYPES;
-  readonly code: string;
+  /** The catalogue's code, sent unless the application chose its own. */
+  readonly code: RateLimitErrorCode;
+  readonly ownCode?: string | undefined;
   readonly detail: string;
+}
+
+/** An application's own code, checked: a non-empty string that is not one of the catalogue's. */
+function ownCode(code: unknown, name: string): string | undefined {
+  if (code === undefined) return undefined;
+  if (typeof code !== 'string' || code === '') {
+    throw new TypeError(`${name}: code must be a non-empty string, got ${String(code)}`);
+  }
+  if (isErrorCode(code)) {
+    throw new TypeError(
+      `${name}: code ${JSON.stringify(code)} is one of the library's codes (docs/errors.md); leave it out for the default, or choose a code of your own`,
+    );
+  }
+  return code;
 }
 
 function refusal(refused: RateLimitRefusal, answer: Answer): ApiError {
@@ -53,14 +77,16 @@ function refusal(refused: RateLimitRefusal, answer: Answer): ApiError {
       `${name}: retryAfterSeconds must be a whole number of seconds, got ${retryAfterSeconds}`,
     );
   }
-  return new ApiError(answer.status, {
-    code: answer.code,
+  const options = {
     detail: refused.detail ?? answer.detail,
     headers: { ...refused.headers, 'retry-after': String(retryAfterSeconds) },
     problemType: RATE_LIMIT_PROBLEM_TYPES[name],
     extensions: { 'violated-policies': [...violatedPolicies] },
     ...(refused.cause === undefined ? {} : { cause: refused.cause }),
-  });
+  };
+  return answer.ownCode === undefined
+    ? codedError(answer.status, answer.code, options)
+    : new ApiError(answer.status, { ...options, code: answer.ownCode });
 }
 
 /**
@@ -70,11 +96,12 @@ function refusal(refused: RateLimitRefusal, answer: Answer): ApiError {
  * @example
  * throw quotaExceededError({ violatedPolicies: ['monthly'], retryAfterSeconds: 3600 });
  */
-export function quotaExceededError(refused: RateLimitRefusal): ApiError {
+export function quotaExceededError<C extends string>(refused: RateLimitRefusal<C>): ApiError {
   return refusal(refused, {
     status: 429,
     type: 'quota-exceeded',
-    code: refused.code ?? 'quota-exceeded',
+    code: 'quota-exceeded',
+    ownCode: ownCode(refused.code, 'quotaExceededError'),
     detail: `Quota exceeded for ${refused.violatedPolicies.join(', ')}. Retry in ${refused.retryAfterSeconds} s.`,
   });
 }
@@ -88,11 +115,12 @@ export function quotaExceededError(refused: RateLimitRefusal): ApiError {
  * @example
  * throw temporaryReducedCapacityError({ violatedPolicies: ['burst'], retryAfterSeconds: 30 });
  */
-export function temporaryReducedCapacityError(refused: RateLimitRefusal): ApiError {
+export function temporaryReducedCapacityError<C extends string>(refused: RateLimitRefusal<C>): ApiError {
   return refusal(refused, {
     status: 503,
     type: 'temporary-reduced-capacity',
-    code: refused.code ?? 'temporary-reduced-capacity',
+    code: 'temporary-reduced-capacity',
+    ownCode: ownCode(refused.code, 'temporaryReducedCapacityError'),
     detail: `Capacity is temporarily reduced for ${refused.violatedPolicies.join(', ')}. Retry in ${refused.retryAfterSeconds} s.`,
   });
 }
@@ -105,11 +133,25 @@ export function temporaryReducedCapacityError(refused: RateLimitRefusal): ApiErr
  * @example
  * throw abnormalUsageDetectedError({ violatedPolicies: ['hourly'], retryAfterSeconds: 600 });
  */
-export function abnormalUsageDetectedError(refused: RateLimitRefusal): ApiError {
+export function abnormalUsageDetectedError<C extends string>(refused: RateLimitRefusal<C>): ApiError {
   return refusal(refused, {
     status: 429,
     type: 'abnormal-usage-detected',
-    code: refused.code ?? 'abnormal-usage-detected',
+    code: 'abnormal-usage-detected',
+    ownCode: ownCode(refused.code, 'abnormalUsageDetectedError'),
     detail: `Unusual request pattern under ${refused.violatedPolicies.join(', ')}. Retry in ${refused.retryAfterSeconds} s.`,
+  });
+}
+
+/**
+ * The 503 `rateLimit({ onStoreError: 'closed' })` answers while its store is down: a
+ * `temporary-reduced-capacity` problem under the library's code `rate-limit-unavailable`.
+ */
+export function rateLimitUnavailableError(refused: Omit<RateLimitRefusal, 'code'>): ApiError {
+  return refusal(refused, {
+    status: 503,
+    type: 'temporary-reduced-capacity',
+    code: 'rate-limit-unavailable',
+    detail: `Capacity is temporarily reduced for ${refused.violatedPolicies.join(', ')}. Retry in ${refused.retryAfterSeconds} s.`,
   });
 }

@@ -2,7 +2,8 @@ import type * as t from 'io-ts';
 import { bodyTooLargeError, DEFAULT_BODY_LIMIT, readBody } from '../core/body.js';
 import { isPromise, whenSettled } from '../core/maybe-promise.js';
 import { mediaTypeParameters } from '../core/media-type-parameters.js';
-import { ApiError, type ErrorDetail } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
+import { type CodedErrorDetail, codedErrors } from '../errors/coded-error.js';
 import { echo, echoedWhole } from '../errors/echo.js';
 import { essence, JSON_API, JSON_MEDIA } from '../http/media-types.js';
 import type { Context } from '../http/types.js';
@@ -49,11 +50,11 @@ const DOCUMENT_MEMBERS = new Set(['data', 'meta', 'jsonapi']);
 // `relationships` are not accepted: attributes codecs would silently drop them.
 const DATA_MEMBERS = new Set(['type', 'id', 'attributes', 'meta']);
 
-function badRequestError(errors: ErrorDetail[]): ApiError {
-  return new ApiError(400, { errors });
+function badRequestError(errors: CodedErrorDetail[]): ApiError {
+  return codedErrors(400, errors);
 }
 
-function missing(pointer: string, detail: string): ErrorDetail {
+function missing(pointer: string, detail: string): CodedErrorDetail {
   return { code: 'missing-field', title: 'Missing field', detail, source: { pointer } };
 }
 

@@ -1,7 +1,7 @@
 import type * as t from 'io-ts';
 import { isPromise } from '../core/maybe-promise.js';
 import { parseQuery } from '../core/query-string.js';
-import type { ErrorDetail } from '../errors/api-error.js';
+import type { CodedErrorDetail } from '../errors/coded-error.js';
 import { echo } from '../errors/echo.js';
 import type { Context } from '../http/types.js';
 import { checkMaxErrors, ErrorList } from './error-cap.js';
@@ -62,7 +62,7 @@ export function decodeQueryInput<Q extends QueryDecoders>(
   const max = checkMaxErrors(options?.maxErrors, 'decodeQuery');
   // Built on the first problem only: a valid query (the common case) allocates nothing for errors.
   let problems: ErrorList | undefined;
-  const report = (detail: ErrorDetail | (() => ErrorDetail)) => {
+  const report = (detail: CodedErrorDetail | (() => CodedErrorDetail)) => {
     problems ??= new ErrorList(max);
     problems.add(detail);
   };

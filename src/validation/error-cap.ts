@@ -1,4 +1,5 @@
-import { ApiError, type ErrorDetail } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
+import { type CodedErrorDetail, codedErrors } from '../errors/coded-error.js';
 import { integerInRange } from '../errors/option-checks.js';
 import { MAX_UNKNOWN_FIELD_FAILURES } from './failure-messages.js';
 
@@ -22,7 +23,7 @@ export function checkMaxErrors(maxErrors: unknown, where: string): number {
  * when it is kept).
  */
 export class ErrorList {
-  readonly details: ErrorDetail[] = [];
+  readonly details: CodedErrorDetail[] = [];
   omitted = 0;
 
   constructor(readonly max: number) {}
@@ -32,7 +33,7 @@ export class ErrorList {
     return this.details.length >= this.max;
   }
 
-  add(detail: ErrorDetail | (() => ErrorDetail)): void {
+  add(detail: CodedErrorDetail | (() => CodedErrorDetail)): void {
     if (this.full) this.omitted++;
     else this.details.push(typeof detail === 'function' ? detail() : detail);
   }
@@ -43,9 +44,6 @@ export class ErrorList {
 
   /** The 400 listing the kept problems, with `meta.omittedErrors` when some were left out. */
   toBadRequest(): ApiError {
-    return new ApiError(400, {
-      errors: this.details,
-      ...(this.omitted > 0 ? { meta: { omittedErrors: this.omitted } } : {}),
-    });
+    return codedErrors(400, this.details, this.omitted > 0 ? { meta: { omittedErrors: this.omitted } } : {});
   }
 }

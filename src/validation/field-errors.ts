@@ -1,5 +1,6 @@
 import type * as t from 'io-ts';
 import type { ErrorDetail } from '../errors/api-error.js';
+import type { CodedErrorDetail } from '../errors/coded-error.js';
 import { echo, echoedWhole } from '../errors/echo.js';
 import { ErrorList } from './error-cap.js';
 import { MISSING_FIELD, OMITTED_FAILURES, UNKNOWN_FIELD } from './failure-messages.js';
@@ -92,7 +93,7 @@ function fieldError(
   keys: readonly string[],
   expected: string,
   pointer: string,
-): ErrorDetail {
+): CodedErrorDetail {
   const field = keys.length > 0 ? `"${echo(keys.join('.'))}"` : 'The body';
   if (error.message === UNKNOWN_FIELD) {
     return {

@@ -1,4 +1,5 @@
-import { ApiError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
+import { type CodedErrorDetail, codedError } from '../errors/coded-error.js';
 import { type Context, contextKey } from '../http/types.js';
 import { jsonSyntaxErrorAt } from './json-syntax.js';
 
@@ -62,7 +63,7 @@ export function jsonTextOf(text: string): JsonText {
  * framework's JSON parser refuses.
  */
 export function malformedJsonError(text: Exclude<JsonText, { ok: true }>, cause?: unknown): ApiError {
-  const problem =
+  const problem: Omit<CodedErrorDetail, 'source'> =
     text.reason === 'utf8'
       ? {
           code: 'invalid-utf8',
@@ -77,8 +78,10 @@ export function malformedJsonError(text: Exclude<JsonText, { ok: true }>, cause?
               ? 'The body is empty; a JSON object is expected.'
               : `The body is not valid JSON${syntaxDetail(text)}`,
         };
-  return new ApiError(400, {
-    errors: [{ ...problem, source: { pointer: '' } }],
+  return codedError(400, problem.code, {
+    title: problem.title,
+    detail: problem.detail,
+    source: { pointer: '' },
     ...(cause === undefined ? {} : { cause }),
   });
 }

@@ -100,6 +100,13 @@ describe('ERROR_CODES', () => {
     }
   });
 
+  it('lists several problems through codedErrors only, each problem under a code of the catalogue', () => {
+    for (const file of typeScriptFilesUnder(SRC).filter((name) => !name.endsWith('coded-error.ts'))) {
+      const text = readFileSync(file, 'utf8').replace(/^\s*(\*|\/\/).*$/gm, '');
+      expect(text, file).not.toMatch(/new ApiError\([^)]*\berrors\b/);
+    }
+  });
+
   it('isErrorCode answers for the list only', () => {
     expect(isErrorCode('not-found')).toBe(true);
     expect(isErrorCode('toString')).toBe(false);

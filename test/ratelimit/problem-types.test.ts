@@ -215,6 +215,33 @@ describe('the factories an application throws', () => {
     expect(() => quotaExceededError(refusal)).toThrow(TypeError);
   });
 
+  it.each([
+    [quotaExceededError, 429, 'quota-exceeded'],
+    [temporaryReducedCapacityError, 503, 'temporary-reduced-capacity'],
+    [abnormalUsageDetectedError, 429, 'abnormal-usage-detected'],
+  ] as const)(
+    "%o: an application's own code replaces the type's name, keeping the type",
+    (factory, status, name) => {
+      const error = factory({ violatedPolicies: ['monthly'], retryAfterSeconds: 60, code: 'plan-exhausted' });
+      const problem = rendered(error, PROBLEM);
+      expect(problem.status).toBe(status);
+      expect(problem.json).toMatchObject({ type: `${REGISTRY}#${name}`, code: 'plan-exhausted' });
+    },
+  );
+
+  it.each([
+    [quotaExceededError, 'quota-exceeded'],
+    [temporaryReducedCapacityError, 'rate-limit-unavailable'],
+    [abnormalUsageDetectedError, 'not-found'],
+  ] as const)("%o: a catalogue code as the application's own is a TypeError naming it", (factory, code) => {
+    const refusal = { violatedPolicies: ['monthly'], retryAfterSeconds: 60 };
+    // @ts-expect-error a code of the catalogue is not an application's own (OwnErrorCode)
+    expect(() => factory({ ...refusal, code })).toThrow(`code "${code}" is one of the library's codes`);
+    const unchecked: string = code;
+    expect(() => factory({ ...refusal, code: unchecked })).toThrow(TypeError);
+    expect(() => factory({ ...refusal, code: '' })).toThrow(TypeError);
+  });
+
   it('an extension member may not take the name of a problem member', () => {
     expect(
       () =>
