@@ -12,8 +12,8 @@
  * acceptable); a read's successful JSON:API representation is replaced by the 406, its errors kept,
  * as `createApp` keeps a route's errors (see `docs/adapters.md`).
  */
+import { notAcceptableError } from '../core/response-media-type.js';
 import type { ApiError } from '../errors/api-error.js';
-import { codedError } from '../errors/coded-error.js';
 import { renderError } from '../errors/render.js';
 import { parseAccept } from '../http/accept.js';
 import { appendListHeader, VARY_ACCEPT } from '../http/header-copy.js';
@@ -26,10 +26,9 @@ import { refusedJsonApiContent } from '../validation/jsonapi-content-type.js';
 const JSON_API_NAMED = /vnd\.api\+json/i;
 
 function notAcceptable(): ApiError {
-  return codedError(406, 'not-acceptable', {
-    detail: `Accept asks for ${JSON_API} only with extensions this server does not support (JSON:API 1.1 "Content Negotiation").`,
-    source: { header: 'Accept' },
-  });
+  return notAcceptableError(
+    `Accept asks for ${JSON_API} only with extensions this server does not support (JSON:API 1.1 "Content Negotiation").`,
+  );
 }
 
 /**

@@ -8,9 +8,8 @@
 import { composePipeline, defineMiddleware } from '../core/compose.js';
 import { isPromise, type MaybePromise } from '../core/maybe-promise.js';
 import { underMountPath } from '../core/mount-path.js';
-import { RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
+import { notAcceptableError, RESPONSE_MEDIA_TYPE } from '../core/response-media-type.js';
 import type { RouteDefinition } from '../core/route.js';
-import { codedError } from '../errors/coded-error.js';
 import { appendListHeader, VARY_ACCEPT } from '../http/header-copy.js';
 import { JSON_API, negotiateResponseType, RESPONSE_MEDIA_TYPES } from '../http/media-types.js';
 import type { ApiResponse, Context, Handler, Params, RouteFacts } from '../http/types.js';
@@ -77,10 +76,9 @@ export function enterRoute(ctx: Context, route: MatchedRoute, params: Params): v
     const offered = route.facts?.produces ?? RESPONSE_MEDIA_TYPES;
     ctx.set(
       NOT_ACCEPTABLE,
-      codedError(406, 'not-acceptable', {
-        detail: `None of the media types this resource offers is acceptable: ${offered.join(', ')}.`,
-        source: { header: 'Accept' },
-      }),
+      notAcceptableError(
+        `None of the media types this resource offers is acceptable: ${offered.join(', ')}.`,
+      ),
     );
   } else ctx.set(RESPONSE_MEDIA_TYPE, mediaType);
   ctx.params = params;

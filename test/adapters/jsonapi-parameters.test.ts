@@ -27,7 +27,11 @@ async function expectNegotiated(
   expect(refused.status).toBe(406);
   expect(refused.headers.get('content-type')).toBe('application/vnd.api+json');
   expect(varyTokens(refused)).toContain('accept');
-  expect((await refused.json()).errors[0].code).toBe('not-acceptable');
+  expect((await refused.json()).errors[0]).toMatchObject({
+    status: '406',
+    code: 'not-acceptable',
+    source: { header: 'Accept' },
+  });
 
   const profiled = await fetch(`${base}${path}`, { headers: { accept: UNKNOWN_PROFILE } });
   expect(profiled.status).toBe(200);
