@@ -33,6 +33,18 @@ export interface ErrorCodeEntry {
    * logs itself: the renderer logs it once, as a client error is logged, not as a server failure.
    */
   readonly declinesLoad?: true;
+  /**
+   * What an answer with this code shows a convention decided, as telemetry reads it back
+   * (`conventionDecisions`, docs/observability.md): how a keyed write ended, a conditional request's
+   * outcome, the rate limiter's decision, who authentication found, or a route past its `Sunset`.
+   */
+  readonly decision?: {
+    readonly idempotency?: 'conflict' | 'mismatch' | 'refused' | 'unavailable';
+    readonly precondition?: 'failed' | 'required';
+    readonly rateLimit?: 'refused' | 'unavailable';
+    readonly auth?: 'unauthenticated' | 'forbidden';
+    readonly sunset?: true;
+  };
 }
 
 /**
@@ -65,40 +77,57 @@ export const ERROR_CODES = {
     modules: ['idempotency'],
     when: "no database connection came free within the pool's bound (`Retry-After`)",
     declinesLoad: true,
+    decision: { idempotency: 'unavailable' },
   },
-  forbidden: { status: [403], modules: ['ownership'], when: 'the principal may not act on this resource' },
+  forbidden: {
+    status: [403],
+    modules: ['ownership'],
+    when: 'the principal may not act on this resource',
+    decision: { auth: 'forbidden' },
+  },
   'id-mismatch': { status: [409], modules: ['validation'], when: '`data.id` is not the id in the path' },
   'idempotency-key-missing': {
     status: [400],
     modules: ['idempotency'],
     when: 'no `Idempotency-Key` where one is required',
+    decision: { idempotency: 'refused' },
   },
   'idempotency-key-reused': {
     status: [422],
     modules: ['idempotency'],
     when: 'the key was used with another request',
+    decision: { idempotency: 'mismatch' },
   },
   'idempotency-quota-exceeded': {
     status: [429],
     modules: ['idempotency'],
     when: "the caller's idempotency records are at their quota (`Retry-After`)",
+    decision: { idempotency: 'unavailable' },
   },
   'idempotency-request-in-progress': {
     status: [409],
     modules: ['idempotency'],
     when: 'a request with this key is still running (`Retry-After`)',
+    decision: { idempotency: 'conflict' },
   },
   'idempotency-store-full': {
     status: [503],
     modules: ['idempotency'],
     when: 'the idempotency store is full (`Retry-After`)',
+    decision: { idempotency: 'unavailable' },
   },
   'idempotency-store-unavailable': {
     status: [503],
     modules: ['idempotency'],
     when: 'the idempotency store failed or was slow; nothing ran (`Retry-After`)',
+    decision: { idempotency: 'unavailable' },
   },
-  'insufficient-scope': { status: [403], modules: ['auth'], when: 'a required scope is missing' },
+  'insufficient-scope': {
+    status: [403],
+    modules: ['auth'],
+    when: 'a required scope is missing',
+    decision: { auth: 'forbidden' },
+  },
   'internal-server-error': {
     status: [500],
     modules: ['core', 'adapters'],
@@ -120,6 +149,7 @@ export const ERROR_CODES = {
     status: [400],
     modules: ['idempotency'],
     when: 'the `Idempotency-Key` is not a valid key',
+    decision: { idempotency: 'refused' },
   },
   'invalid-parameter': {
     status: [400],
@@ -136,7 +166,12 @@ export const ERROR_CODES = {
     modules: ['core'],
     when: 'a request target naming no resource here: `*`, another scheme than http(s), userinfo, a fragment or a backslash',
   },
-  'invalid-token': { status: [401], modules: ['auth'], when: 'a malformed, bad or expired bearer token' },
+  'invalid-token': {
+    status: [401],
+    modules: ['auth'],
+    when: 'a malformed, bad or expired bearer token',
+    decision: { auth: 'unauthenticated' },
+  },
   'invalid-utf8': { status: [400], modules: ['validation'], when: 'body bytes that are not UTF-8' },
   'malformed-json': { status: [400], modules: ['validation'], when: 'an empty body or invalid JSON' },
   'method-not-allowed': { status: [405], modules: ['core'], when: 'the path is known, the method is not' },
@@ -161,17 +196,25 @@ export const ERROR_CODES = {
     status: [412],
     modules: ['caching'],
     when: 'an `If-Match` or date precondition failed',
+    decision: { precondition: 'failed' },
   },
-  'precondition-required': { status: [428], modules: ['caching'], when: 'a write without `If-Match`' },
+  'precondition-required': {
+    status: [428],
+    modules: ['caching'],
+    when: 'a write without `If-Match`',
+    decision: { precondition: 'required' },
+  },
   'quota-exceeded': {
     status: [429],
     modules: ['ratelimit'],
     when: 'the rate limit is reached, or `quotaExceededError` for an application quota (`Retry-After`)',
+    decision: { rateLimit: 'refused' },
   },
   'rate-limit-unavailable': {
     status: [503],
     modules: ['ratelimit'],
     when: 'the rate-limit store failed and the policy fails closed',
+    decision: { rateLimit: 'unavailable' },
   },
   'repeated-parameter': { status: [400], modules: ['validation'], when: 'a query parameter sent twice' },
   'request-aborted': { status: [400], modules: ['core'], when: 'the body stream failed mid-body' },
@@ -185,14 +228,24 @@ export const ERROR_CODES = {
     modules: ['adapters'],
     when: 'the request was not received in time (node adapter)',
   },
-  sunset: { status: [410], modules: ['deprecation'], when: 'the resource is past its `Sunset` date' },
+  sunset: {
+    status: [410],
+    modules: ['deprecation'],
+    when: 'the resource is past its `Sunset` date',
+    decision: { sunset: true },
+  },
   'temporary-reduced-capacity': {
     status: [503],
     modules: ['ratelimit'],
     when: "the application's capacity is temporarily reduced (`temporaryReducedCapacityError`, `Retry-After`)",
   },
   'type-mismatch': { status: [409], modules: ['validation'], when: '`data.type` is not the expected type' },
-  unauthenticated: { status: [401], modules: ['auth'], when: 'no credentials where they are needed' },
+  unauthenticated: {
+    status: [401],
+    modules: ['auth'],
+    when: 'no credentials where they are needed',
+    decision: { auth: 'unauthenticated' },
+  },
   'unknown-field': { status: [400], modules: ['validation'], when: 'a member the codec does not know' },
   'unknown-parameter': {
     status: [400],
@@ -214,6 +267,7 @@ export const ERROR_CODES = {
     status: [401],
     modules: ['auth'],
     when: '`Authorization` uses a scheme other than `Bearer`',
+    decision: { auth: 'unauthenticated' },
   },
   'unsupported-transfer-coding': {
     status: [501],

@@ -9,6 +9,7 @@
  * (RFC 9110 section 13, RFC 6585 section 3) and the error codes of docs/errors.md.
  */
 
+import { ERROR_CODES, type ErrorCodeEntry, isErrorCode } from '../errors/codes.js';
 import { parseItemList } from '../http/structured-fields.js';
 
 /** How a keyed write ended, as its answer tells (docs/idempotency.md). */
@@ -85,29 +86,6 @@ export interface ConventionDecisions {
   readonly subject?: string;
 }
 
-const IDEMPOTENCY_CODES: Readonly<Record<string, IdempotencyOutcome>> = {
-  'idempotency-request-in-progress': 'conflict',
-  'idempotency-key-reused': 'mismatch',
-  'idempotency-key-missing': 'refused',
-  'invalid-idempotency-key': 'refused',
-  'idempotency-store-unavailable': 'unavailable',
-  'idempotency-store-full': 'unavailable',
-  'idempotency-quota-exceeded': 'unavailable',
-  'database-unavailable': 'unavailable',
-};
-
-const PRECONDITION_CODES: Readonly<Record<string, PreconditionOutcome>> = {
-  'precondition-failed': 'failed',
-  'precondition-required': 'required',
-};
-
-const UNAUTHENTICATED_CODES: ReadonlySet<string> = new Set([
-  'unauthenticated',
-  'invalid-token',
-  'unsupported-scheme',
-]);
-const FORBIDDEN_CODES: ReadonlySet<string> = new Set(['insufficient-scope', 'forbidden']);
-
 /**
  * The decisions a request's answer shows.
  *
@@ -127,20 +105,21 @@ export function conventionDecisions(outcome: RequestOutcome): ConventionDecision
     decisions.errorCount = errors.length + omittedErrors(outcome.json);
   }
 
+  // What the code shows a convention decided, as the error catalogue says (`decision`, docs/errors.md).
+  const decided =
+    code !== undefined && isErrorCode(code) ? (ERROR_CODES[code] as ErrorCodeEntry).decision : undefined;
+
   if (headers['idempotent-replayed'] === 'true') decisions.idempotency = 'replayed';
-  else if (code !== undefined && Object.hasOwn(IDEMPOTENCY_CODES, code))
-    decisions.idempotency = IDEMPOTENCY_CODES[code];
+  else if (decided?.idempotency !== undefined) decisions.idempotency = decided.idempotency;
 
   if (status === 304) decisions.precondition = 'not-modified';
-  else if (code !== undefined && Object.hasOwn(PRECONDITION_CODES, code))
-    decisions.precondition = PRECONDITION_CODES[code];
+  else if (decided?.precondition !== undefined) decisions.precondition = decided.precondition;
 
   const cacheControl = headers['cache-control'];
   if (cacheControl !== undefined) decisions.cachePolicy = cacheControl;
 
   const field = headers.ratelimit;
-  if (code === 'quota-exceeded') decisions.rateLimit = 'refused';
-  else if (code === 'rate-limit-unavailable') decisions.rateLimit = 'unavailable';
+  if (decided?.rateLimit !== undefined) decisions.rateLimit = decided.rateLimit;
   else if (field !== undefined) decisions.rateLimit = 'allowed';
   if (field !== undefined) {
     const tightest = tightestItem(field);
@@ -151,13 +130,12 @@ export function conventionDecisions(outcome: RequestOutcome): ConventionDecision
   }
 
   if (outcome.apiVersion !== undefined) decisions.apiVersion = outcome.apiVersion;
-  if (code === 'sunset') {
+  if (decided?.sunset === true) {
     decisions.sunset = true;
     decisions.deprecated = true;
   } else if (headers.deprecation !== undefined) decisions.deprecated = true;
 
-  if (code !== undefined && UNAUTHENTICATED_CODES.has(code)) decisions.auth = 'unauthenticated';
-  else if (code !== undefined && FORBIDDEN_CODES.has(code)) decisions.auth = 'forbidden';
+  if (decided?.auth !== undefined) decisions.auth = decided.auth;
   if (outcome.subject !== undefined) decisions.subject = outcome.subject;
   return decisions;
 }
