@@ -77,16 +77,16 @@ export class SchemaCodec<A = unknown> {
   }
 
   validate(value: unknown, context: t.Context): t.Validation<A> {
-    const result = this.schema['~standard'].validate(value);
-    if (isPromise(result))
+    const validation = runSchema(this, value, context);
+    if (isPromise(validation))
       throw new TypeError(
         `The ${this.schema['~standard'].vendor} schema validates asynchronously: decode with decodeJsonBody or in a declared route`,
       );
-    return toValidation(result, value, this.jsonSchema, context);
+    return validation;
   }
 
   decode(value: unknown): t.Validation<A> {
-    return this.validate(value, [{ key: '', type: this as unknown as t.Decoder<unknown, A>, actual: value }]);
+    return this.validate(value, rootContext(this, value));
   }
 
   /** The value as it is: a path id is sent back as its text (`String(value)`). */
@@ -100,17 +100,29 @@ export class SchemaCodec<A = unknown> {
   }
 }
 
-function toValidation<A>(
-  result: StandardSchemaV1.Result<A>,
-  input: unknown,
-  jsonSchema: JsonSchema,
+/** The context of a value decoded whole by `codec`: the root, as io-ts names it. */
+function rootContext<A>(codec: SchemaCodec<A>, value: unknown): t.Context {
+  return [{ key: '', type: codec as unknown as t.Decoder<unknown, A>, actual: value }];
+}
+
+/**
+ * Runs the codec's validator on `value` and reads its issues as failures under `context`: the
+ * validation, or a promise of it only when the validator answers with one. The one run behind
+ * {@link SchemaCodec.validate} (which refuses the promise) and {@link validateSchema} (which keeps it).
+ */
+function runSchema<A>(
+  codec: SchemaCodec<A>,
+  value: unknown,
   context: t.Context,
-): t.Validation<A> {
-  if (result.issues === undefined) return { _tag: 'Right', right: result.value };
-  return {
-    _tag: 'Left',
-    left: result.issues.flatMap((issue) => issueFailures(issue, input, jsonSchema, context)),
-  };
+): t.Validation<A> | Promise<t.Validation<A>> {
+  const { schema, jsonSchema } = codec;
+  return whenSettled(schema['~standard'].validate(value), (result): t.Validation<A> => {
+    if (result.issues === undefined) return { _tag: 'Right', right: result.value };
+    return {
+      _tag: 'Left',
+      left: result.issues.flatMap((issue) => issueFailures(issue, value, jsonSchema, context)),
+    };
+  });
 }
 
 /**
@@ -122,10 +134,8 @@ export function validateSchema<A>(
   value: unknown,
 ): t.Validation<A> | Promise<t.Validation<A>> {
   if (!(codec instanceof SchemaCodec)) return codec.decode(value);
-  const { schema, jsonSchema } = codec as unknown as SchemaCodec<A>;
-  const result = schema['~standard'].validate(value);
-  const root: t.Context = [{ key: '', type: codec, actual: value }];
-  return whenSettled(result, (settled) => toValidation(settled, value, jsonSchema, root));
+  const own = codec as unknown as SchemaCodec<A>;
+  return runSchema(own, value, rootContext(own, value));
 }
 
 /** The path of an issue as property names (a symbol key, which JSON cannot hold, ends it). */

@@ -8,6 +8,7 @@ import { json } from '../../src/core/response.js';
 import { openApiDocument } from '../../src/openapi/document.js';
 import { decodeJsonBody, decodeJsonBytes } from '../../src/validation/decode-body.js';
 import { decodeQuery } from '../../src/validation/decode-query.js';
+import { schemaCodec, validateSchema } from '../../src/validation/standard-schema.js';
 import { recordingLogger, type Sent, send } from '../core/send.js';
 import { compileBlocks, writeBlocks } from '../support/doc-blocks.js';
 import { BLOCKS, LIBRARIES, notesApp, valibotConverter } from './four-validators.js';
@@ -268,6 +269,25 @@ describe('the decoders given a validator directly', () => {
     expect(() => decodeJsonBytes('application/json', bytes, { codec: slow, type: 'orders' })).toThrow(
       /answers asynchronously; use decodeJsonBody/,
     );
+  });
+
+  test.prop([fc.oneof(fc.anything(), fc.record({ quantity: fc.anything() }))], { seed: 41, numRuns: 200 })(
+    "a codec's own decode and validateSchema read the validator's answer alike",
+    (value) => {
+      const codec = schemaCodec(Order, 'input', 'test');
+      expect(validateSchema(codec.asCodec(), value)).toEqual(codec.decode(value));
+    },
+  );
+
+  it('a bare decode refuses a validator that answers asynchronously, which validateSchema awaits', async () => {
+    const slow = schemaCodec(z.strictObject({ quantity: z.int().refine(async () => true) }), 'input', 'test');
+    expect(() => slow.decode({ quantity: 1 })).toThrow(/^The zod schema validates asynchronously/);
+    expect(await validateSchema(slow.asCodec(), { quantity: 1 })).toEqual({
+      _tag: 'Right',
+      right: { quantity: 1 },
+    });
+    const refused = await validateSchema(slow.asCodec(), { quantity: 0.5 });
+    expect(refused).toMatchObject({ _tag: 'Left' });
   });
 
   it('decodeJsonBody and decodeQuery answer with the same errors as for a codec', async () => {
