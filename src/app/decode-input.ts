@@ -1,6 +1,5 @@
-import type * as t from 'io-ts';
 import { defineMiddleware } from '../core/compose.js';
-import { isPromise, whenSettled } from '../core/maybe-promise.js';
+import { afterPending, type Pending, settleOrCollect, whenSettled } from '../core/maybe-promise.js';
 import type { ListedCodecs } from '../core/route-schemas.js';
 import { notFoundError } from '../core/unmatched.js';
 import type { Middleware } from '../http/types.js';
@@ -17,19 +16,14 @@ export function decodeInput(params: ListedCodecs, query: ListedCodecs | undefine
   return defineMiddleware({
     // Synchronous unless a Standard Schema validator answers with a promise: then awaited, in order.
     before: function decodeRouteInput(ctx): undefined | Promise<undefined> {
-      let pending: Promise<unknown>[] | undefined;
+      let pending: Pending;
       if (names.length > 0) {
         const decoded: Record<string, unknown> = { ...ctx.params };
-        const settle = (name: string, result: t.Validation<unknown>) => {
-          if (result._tag === 'Left') throw notFoundError();
-          decoded[name] = result.right;
-        };
         for (const name of names) {
-          const result = validateSchema(params[name]!, ctx.params[name]);
-          if (isPromise(result)) {
-            pending ??= [];
-            pending.push(result.then((r) => settle(name, r)));
-          } else settle(name, result);
+          pending = settleOrCollect(pending, validateSchema(params[name]!, ctx.params[name]), (result) => {
+            if (result._tag === 'Left') throw notFoundError();
+            decoded[name] = result.right;
+          });
         }
         ctx.params = decoded;
       }
@@ -41,7 +35,7 @@ export function decodeInput(params: ListedCodecs, query: ListedCodecs | undefine
         });
       };
       // A path parameter refused (404) answers before the query is looked at.
-      return pending === undefined ? decodeQuery() : Promise.all(pending).then(decodeQuery);
+      return afterPending(pending, decodeQuery);
     },
   });
 }

@@ -24,3 +24,34 @@ export function whenSettled<T, U>(
 ): MaybePromise<U> {
   return value instanceof Promise ? value.then(onValue, onError) : onValue(value);
 }
+
+/**
+ * Values some of which may come later, settled each as it arrives and finished once all have: the
+ * promises still pending, undefined while every value was at hand (the common case, which allocates
+ * nothing). Built by {@link settleOrCollect}, finished by {@link afterPending}.
+ */
+export type Pending = Promise<unknown>[] | undefined;
+
+/**
+ * `onValue(value)` now when `value` is at hand, or once it settles: then its promise joins
+ * `pending` (made on the first one). Returns the pending list, to pass on and to {@link afterPending}.
+ */
+export function settleOrCollect<T>(
+  pending: Pending,
+  value: MaybePromise<T>,
+  onValue: (value: T) => void,
+): Pending {
+  if (!isPromise(value)) {
+    onValue(value);
+    return pending;
+  }
+  const later = value.then(onValue);
+  if (pending === undefined) return [later];
+  pending.push(later);
+  return pending;
+}
+
+/** `finish()` now when nothing is pending, or once every pending value settled (the first rejection rejects). */
+export function afterPending<U>(pending: Pending, finish: () => MaybePromise<U>): MaybePromise<U> {
+  return pending === undefined ? finish() : Promise.all(pending).then(finish);
+}

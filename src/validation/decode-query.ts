@@ -1,5 +1,5 @@
 import type * as t from 'io-ts';
-import { isPromise } from '../core/maybe-promise.js';
+import { afterPending, isPromise, type Pending, settleOrCollect } from '../core/maybe-promise.js';
 import { parseQuery } from '../core/query-string.js';
 import type { CodedErrorDetail } from '../errors/coded-error.js';
 import { echo } from '../errors/echo.js';
@@ -75,11 +75,10 @@ export function decodeQueryInput<Q extends QueryDecoders>(
   let lists: Map<string, string[]> | undefined;
   const result: Record<string, unknown> = {};
   // Validators that answer asynchronously, awaited together once every parameter was looked at.
-  let pending: Promise<void>[] | undefined;
+  let pending: Pending;
   const decodeInto = (name: string, codec: QueryDecoders[string], value: string | undefined) => {
     const decoder = decoderOf(codec);
-    const decoded = validateSchema(decoder, value);
-    const settle = (validation: t.Validation<unknown>) => {
+    pending = settleOrCollect(pending, validateSchema(decoder, value), (validation) => {
       if (validation._tag === 'Right') result[name] = validation.right;
       else
         report({
@@ -88,11 +87,7 @@ export function decodeQueryInput<Q extends QueryDecoders>(
           detail: `"${name}" must be ${decoder.name}.`,
           source: { parameter: name },
         });
-    };
-    if (isPromise(decoded)) {
-      pending ??= [];
-      pending.push(decoded.then(settle));
-    } else settle(decoded);
+    });
   };
   const finish = (): DecodedQueryValues<Q> => {
     if (problems !== undefined) throw problems.toBadRequest();
@@ -134,7 +129,7 @@ export function decodeQueryInput<Q extends QueryDecoders>(
       const text = listValues(search, names, all).join(LIST_SEPARATOR);
       decodeInto(parameter, codecs[parameter]!, text);
     }
-  return pending === undefined ? finish() : Promise.all(pending).then(finish);
+  return afterPending(pending, finish);
 }
 
 /** The list-valued parameter a query name gives values of (`sort` for `sort` and `sort[]`), if any. */
