@@ -3,7 +3,7 @@
  * small declarative options, validated once at start-up.
  */
 
-import { isSafe } from './preconditions.js';
+import { mayAnswerNotModified } from './preconditions.js';
 
 export interface CachePolicyOptions {
   /**
@@ -124,7 +124,7 @@ function checkSeconds(name: string, value: number | undefined): void {
  */
 export function cachePolicyApplies(method: string, status: number): boolean {
   if (status === 304) return true;
-  return isSafe(method) && status >= 200 && status < 300;
+  return mayAnswerNotModified(method) && status >= 200 && status < 300;
 }
 
 /**

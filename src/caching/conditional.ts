@@ -22,7 +22,7 @@ import {
 import { preconditionFailedError, preconditionRequiredError } from './errors.js';
 import { formatHttpDate } from './http-date.js';
 import { notModified } from './not-modified.js';
-import { decidePreconditions, isSafe, type PreconditionHeaders } from './preconditions.js';
+import { decidePreconditions, mayAnswerNotModified, type PreconditionHeaders } from './preconditions.js';
 
 export type { Validators } from './conditional-validators.js';
 
@@ -164,7 +164,7 @@ export function conditional<C extends Context = Context, E = unknown>(
       },
       after: function addValidators(ctx, response, state) {
         checkEtagHeader(response);
-        if (state !== undefined && isSafe(ctx.request.method) && response.status === 200) {
+        if (state !== undefined && mayAnswerNotModified(ctx.request.method) && response.status === 200) {
           const { headers } = response;
           if (state.etag !== undefined) headers.etag ??= state.etag;
           if (state.lastModified !== undefined)
@@ -180,7 +180,7 @@ export function conditional<C extends Context = Context, E = unknown>(
     after: function checkPreconditionsAfter(ctx, response) {
       checkEtagHeader(response);
       const { method } = ctx.request;
-      if (!isSafe(method) || response.status !== 200) return decorate(response, ctx);
+      if (!mayAnswerNotModified(method) || response.status !== 200) return decorate(response, ctx);
       const time = now();
       const { headers } = response;
       if (headers.etag === undefined) {

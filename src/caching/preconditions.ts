@@ -2,10 +2,12 @@ import { type EntityTag, parseEntityTagList, strongMatch, validateEtag, weakMatc
 import { parseHttpDate } from './http-date.js';
 
 /**
- * GET, HEAD and QUERY: the methods whose preconditions answer 304 rather than 412, and whose 2xx are
- * cached. A QUERY's selected representation is its results (RFC 10008 sections 2.6 and 2.7).
+ * GET, HEAD and QUERY: the methods that may answer 304 Not Modified (their preconditions answer 304
+ * rather than 412, RFC 9110 section 13.2.2), and whose 2xx are cached. A QUERY's selected
+ * representation is its results (RFC 10008 sections 2.6 and 2.7). Not "safe" (RFC 9110 section
+ * 9.2.1, `isSafeMethod`): OPTIONS and TRACE are safe and never answer 304.
  */
-export function isSafe(method: string): boolean {
+export function mayAnswerNotModified(method: string): boolean {
   return method === 'GET' || method === 'HEAD' || method === 'QUERY';
 }
 
@@ -77,7 +79,7 @@ export function decidePreconditions(input: PreconditionInput): PreconditionDecis
   const lastModified = current.exists ? truncateToSecond(current.lastModified) : undefined;
   const ifMatch = present(headers.ifMatch);
   const ifNoneMatch = present(headers.ifNoneMatch);
-  const safe = isSafe(method);
+  const safe = mayAnswerNotModified(method);
 
   // Steps 1 and 2.
   if (ifMatch !== undefined) {
