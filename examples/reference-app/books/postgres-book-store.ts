@@ -1,6 +1,5 @@
 import type { Pool } from 'pg';
-import { transactionOrPool } from 'rest-conventions/idempotency';
-import type { RequestScope } from '../database/request-scope.js';
+import { type RequestScope, requestQueries } from '../database/request-scope.js';
 import type { Book, BookStore } from './book-store.js';
 
 interface BookRow {
@@ -28,12 +27,12 @@ function toBook(row: BookRow): Book {
  * named prepared statements: parsed and planned once per connection.
  */
 export class PostgresBookStore implements BookStore {
+  /** The request's transaction, or the pool. */
+  private readonly db: ReturnType<typeof requestQueries>;
   private readonly sql;
 
-  constructor(
-    private readonly pool: Pool,
-    prefix: string,
-  ) {
+  constructor(pool: Pool, prefix: string) {
+    this.db = requestQueries(pool);
     const columns = 'id, title, author, internal_sku, updated_at';
     this.sql = {
       get: { name: `${prefix}_book_get`, text: `SELECT ${columns} FROM ${prefix}_books WHERE id = $1` },
@@ -43,11 +42,6 @@ export class PostgresBookStore implements BookStore {
       },
       all: { name: `${prefix}_books_all`, text: `SELECT ${columns} FROM ${prefix}_books ORDER BY id` },
     };
-  }
-
-  /** The request's transaction, or the pool (a connection not free in time: 503, never 500). */
-  private db(request?: RequestScope) {
-    return transactionOrPool(request, this.pool);
   }
 
   async list(filter: { readonly author?: string }): Promise<readonly Book[]> {

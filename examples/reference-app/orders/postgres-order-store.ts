@@ -1,7 +1,6 @@
 import type { Pool } from 'pg';
-import { transactionOrPool } from 'rest-conventions/idempotency';
 import { isStorableText } from 'rest-conventions/validation';
-import type { RequestScope } from '../database/request-scope.js';
+import { type RequestScope, requestQueries } from '../database/request-scope.js';
 import type { Order, OrderLookup, OrderStore, Payment } from './order-store.js';
 
 interface OrderRow {
@@ -48,15 +47,18 @@ function toOrder(row: OrderRow): Order {
  * when given one.
  */
 export class PostgresOrderStore implements OrderStore {
+  /** The request's transaction, or the pool. */
+  private readonly db: ReturnType<typeof requestQueries>;
   private readonly sql;
 
   constructor(
-    private readonly pool: Pool,
+    pool: Pool,
     prefix: string,
     private readonly now: () => Date = () => new Date(),
     /** Test-only: runs after the insert, before anything commits (see `Config.testCrash`). */
     private readonly afterInsert: () => void = () => {},
   ) {
+    this.db = requestQueries(pool);
     const table = `${prefix}_orders`;
     const payments = `${prefix}_order_payments`;
     const columns = 'id, owner_id, book_id, quantity, version, updated_at, deleted_at';
@@ -95,11 +97,6 @@ export class PostgresOrderStore implements OrderStore {
         text: `SELECT id, order_id, discount, created_at FROM ${payments} WHERE id = $1 AND order_id = $2`,
       },
     };
-  }
-
-  /** The request's transaction, or the pool (a connection not free in time: 503, never 500). */
-  private db(request?: RequestScope) {
-    return transactionOrPool(request, this.pool);
   }
 
   async create(

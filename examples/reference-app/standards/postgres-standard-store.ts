@@ -1,7 +1,6 @@
 import type { Pool } from 'pg';
-import { transactionOrPool } from 'rest-conventions/idempotency';
 import { isStorableText } from 'rest-conventions/validation';
-import type { RequestScope } from '../database/request-scope.js';
+import { type RequestScope, requestQueries } from '../database/request-scope.js';
 import { keysetCondition, orderBy } from './keyset-sql.js';
 import { type Page, type PageRequest, positionOf } from './standard-order.js';
 import type {
@@ -79,15 +78,18 @@ async function refusingDuplicates<R extends StandardWrite | undefined>(
  * the sort key's index (`keyset-sql.ts`).
  */
 export class PostgresStandardStore implements StandardStore {
+  /** The request's transaction, or the pool. */
+  private readonly db: ReturnType<typeof requestQueries>;
   private readonly table: string;
   private readonly sql;
 
   constructor(
-    private readonly pool: Pool,
+    pool: Pool,
     prefix: string,
     private readonly now: () => Date = () => new Date(),
     private readonly newId: () => string = () => crypto.randomUUID(),
   ) {
+    this.db = requestQueries(pool);
     const table = `${prefix}_standards`;
     this.table = table;
     this.sql = {
@@ -121,11 +123,6 @@ export class PostgresStandardStore implements StandardStore {
         text: `SELECT ${COLUMNS} FROM ${table} WHERE deleted_at IS NULL ORDER BY created_at, id`,
       },
     };
-  }
-
-  /** The request's transaction, or the pool (a connection not free in time: 503, never 500). */
-  private db(request?: RequestScope) {
-    return transactionOrPool(request, this.pool);
   }
 
   async create(input: StandardInput, request?: RequestScope): Promise<StandardWrite> {

@@ -1,7 +1,6 @@
 import type { Pool } from 'pg';
-import { transactionOrPool } from 'rest-conventions/idempotency';
 import { isStorableText } from 'rest-conventions/validation';
-import type { RequestScope } from '../database/request-scope.js';
+import { requestQueries } from '../database/request-scope.js';
 import type { User, UserStore } from './user-store.js';
 
 interface UserRow {
@@ -16,22 +15,17 @@ interface UserRow {
 
 /** Users in `<prefix>_users` (created and seeded by `database/migrations.ts`). */
 export class PostgresUserStore implements UserStore {
+  /** The request's transaction, or the pool. */
+  private readonly db: ReturnType<typeof requestQueries>;
   private readonly byId;
 
-  constructor(
-    private readonly pool: Pool,
-    prefix: string,
-  ) {
+  constructor(pool: Pool, prefix: string) {
+    this.db = requestQueries(pool);
     this.byId = {
       name: `${prefix}_user_get`,
       text: `SELECT id, given_name, family_name, email, account_type, updated_at, password_hash
         FROM ${prefix}_users WHERE id = $1`,
     };
-  }
-
-  /** The request's transaction, or the pool (a connection not free in time: 503, never 500). */
-  private db(request?: RequestScope) {
-    return transactionOrPool(request, this.pool);
   }
 
   async get(id: string): Promise<User | undefined> {
