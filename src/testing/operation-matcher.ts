@@ -18,6 +18,8 @@ interface Template {
   readonly pattern: RegExp;
   readonly names: readonly string[];
   readonly statics: number;
+  /** The path item's operations by method, lower case (`pathItemOperations`), listed once. */
+  readonly operations: ReadonlyMap<string, OpenApiOperation>;
 }
 
 /**
@@ -43,7 +45,9 @@ export function operationMatcher(
         return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       })
       .join('/');
-    return { path, pattern: new RegExp(`^${source}$`), names, statics };
+    const item = document.paths?.[path];
+    const operations = new Map(item === undefined ? [] : pathItemOperations(item));
+    return { path, pattern: new RegExp(`^${source}$`), names, statics, operations };
   });
   templates.sort((a, b) => b.statics - a.statics);
   return (method, rawPath) => {
@@ -53,9 +57,7 @@ export function operationMatcher(
     for (const template of templates) {
       const found = template.pattern.exec(path);
       if (!found) continue;
-      const item = document.paths?.[template.path];
-      const operation =
-        item === undefined ? undefined : pathItemOperations(item).find(([m]) => m === wanted)?.[1];
+      const operation = template.operations.get(wanted);
       if (operation === undefined) continue;
       const params: Record<string, string> = {};
       template.names.forEach((name, i) => {
