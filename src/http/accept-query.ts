@@ -5,9 +5,7 @@
  * resource does not take is a 415, and the content is never sniffed to guess one.
  */
 import { essence } from './media-types.js';
-
-/** An RFC 9651 section 3.3.4 Token: what a media type is written as in a Structured Field, if it fits. */
-const SF_TOKEN = /^[A-Za-z*][!#$%&'*+.^_`|~0-9A-Za-z:/-]*$/;
+import { isToken, parseItemList } from './structured-fields.js';
 
 /**
  * The `Accept-Query` field value for the media types a resource takes as query content: a Structured
@@ -23,9 +21,24 @@ export function acceptQueryField(mediaTypes: readonly string[]): string {
       const type = essence(mediaType);
       if (!/^[\x21-\x7e]+\/[\x21-\x7e]+$/.test(type) || type.includes('"') || type.includes('\\'))
         throw new TypeError(`acceptQueryField: not a media type: ${JSON.stringify(mediaType)}`);
-      return SF_TOKEN.test(type) ? type : `"${type}"`;
+      return isToken(type) ? type : `"${type}"`;
     })
     .join(', ');
+}
+
+/**
+ * The media types an `Accept-Query` field lists, essences (RFC 10008 section 3: a Structured Field
+ * List of Tokens or Strings, read by the project's RFC 9651 reader); none when it is not such a list.
+ *
+ * @example acceptQueryTypes('application/json, "application/x-www-form-urlencoded"') // both
+ */
+export function acceptQueryTypes(field: string): string[] {
+  const types: string[] = [];
+  for (const [item] of parseItemList(field) ?? []) {
+    const type = typeof item === 'string' ? essence(item) : '';
+    if (type !== '') types.push(type);
+  }
+  return types;
 }
 
 /** What a QUERY request's `Content-Type` says about its content (RFC 10008 section 2.1). */

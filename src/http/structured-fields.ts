@@ -13,6 +13,11 @@ const INTEGER = /^-?\d{1,15}(?!\.)/;
 const DECIMAL = /^-?\d{1,12}\.\d{1,3}/;
 const BYTES = /^:[A-Za-z0-9+/=]*:/;
 
+/** Whether `text` is written as a Token in a Structured Field (RFC 9651 section 3.3.4). */
+export function isToken(text: string): boolean {
+  return TOKEN.exec(text)?.[0].length === text.length;
+}
+
 /** A bare item at the start of `text` (RFC 9651 section 4.2.3.1) and what is left, or `undefined`. */
 function bareItem(text: string): [string | number | boolean, string] | undefined {
   if (text.startsWith('"')) {

@@ -2,8 +2,9 @@ import { fc, test } from '@fast-check/vitest';
 import { parseList } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import { cacheControlDefault } from '../../src/caching/index.js';
-import { acceptQueryField, decideQueryContent } from '../../src/http/accept-query.js';
+import { acceptQueryField, acceptQueryTypes, decideQueryContent } from '../../src/http/accept-query.js';
 import { isSafeMethod, nonIdempotentMethods, takesContent } from '../../src/http/methods.js';
+import { isToken } from '../../src/http/structured-fields.js';
 import { idempotency, memoryIdempotencyStore } from '../../src/idempotency/index.js';
 import * as rc from '../../src/index.js';
 import { send } from './send.js';
@@ -125,8 +126,29 @@ describe('Accept-Query is a Structured Field List of the media types (RFC 10008 
       const types = [...new Set(pairs.map(([type, sub]) => `${type}/${sub}`))];
       const parsed = parseList(acceptQueryField(types)).map(([item]) => String(item));
       expect(parsed).toEqual(types);
+      // The kit's reader reads the field back as the RFC 9651 parser does.
+      expect(acceptQueryTypes(acceptQueryField(types))).toEqual(types);
     },
   );
+
+  test.prop(
+    [fc.string({ unit: fc.constantFrom('a', 'Z', '1', '*', '/', '+', '-', ':', '"', ' ', ';', '=') })],
+    {
+      seed: 43,
+    },
+  )('writes a media type as a Token exactly when RFC 9651 section 3.3.4 allows', (text) => {
+    expect(isToken(text)).toBe(/^[A-Za-z*][!#$%&'*+.^_`|~0-9A-Za-z:/-]*$/.test(text));
+  });
+
+  it('reads Strings, parameters and case, and nothing from a field that is not a list', () => {
+    expect(acceptQueryTypes('"1a/b", Application/JSON;q=1, text/plain;x')).toEqual([
+      '1a/b',
+      'application/json',
+      'text/plain',
+    ]);
+    expect(acceptQueryTypes('application/json,, text/plain')).toEqual([]);
+    expect(acceptQueryTypes('')).toEqual([]);
+  });
 
   const contentType = fc.oneof(
     fc.constant(undefined),

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { acceptQueryTypes } from '../../http/accept-query.js';
 import { essence } from '../../http/media-types.js';
 import { resolveRef } from '../../openapi/refs.js';
 import type { OpenApiOperation } from '../../openapi/types.js';
@@ -11,14 +12,6 @@ import type { ConventionProperty, PropertyFactory } from './property.js';
 
 /** Media types sent as the wrong one: the first the operation does not take is used. */
 const WRONG_MEDIA_TYPES = ['text/plain', 'application/xml', 'application/octet-stream'];
-
-/** The media types an `Accept-Query` field lists (RFC 10008 section 3: a Structured Field List), essences only. */
-function acceptQueryTypes(field: string): string[] {
-  return field
-    .split(',')
-    .map((member) => essence(member.trim().replace(/^"|"$/g, '')))
-    .filter((type) => type !== '');
-}
 
 /**
  * A QUERY operation (RFC 10008) of the document, sent as principal a with the document's example
