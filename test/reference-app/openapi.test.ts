@@ -1,6 +1,7 @@
 import { validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { digestEtag } from '../../src/caching/index.js';
 import { lintOpenApi } from '../../src/lint/index.js';
 import { type OpenApiDocument, pathItemOperations, resolveRef } from '../../src/openapi/index.js';
 import { fetchClient, nodeClient, type TestClient } from '../support/clients.js';
@@ -10,6 +11,7 @@ describe('the reference app describes itself at GET /openapi.json', () => {
   let client: TestClient;
   let document: OpenApiDocument;
   let etag: string;
+  let text: string;
 
   beforeAll(async () => {
     client = await fetchClient(referenceApp().app);
@@ -18,7 +20,8 @@ describe('the reference app describes itself at GET /openapi.json', () => {
     expect(response.headers['content-type']).toBe('application/vnd.oai.openapi+json');
     expect(response.headers['cache-control']).toBe('public, max-age=60');
     etag = response.headers.etag!;
-    document = JSON.parse(response.text);
+    text = response.text;
+    document = JSON.parse(text);
   });
   afterAll(() => client.close());
 
@@ -189,6 +192,17 @@ describe('the reference app describes itself at GET /openapi.json', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('sends the same bytes every time, under the ETag of those bytes', async () => {
+    expect(etag).toBe(digestEtag([text]));
+    const again = await client.request('GET', '/openapi.json');
+    expect(again.text).toBe(text);
+    expect(again.headers.etag).toBe(etag);
+    const head = await client.request('HEAD', '/openapi.json');
+    expect(head.status).toBe(200);
+    expect(head.headers.etag).toBe(etag);
+    expect(head.text).toBe('');
   });
 
   it('is cacheable: 304 for its own ETag', async () => {
