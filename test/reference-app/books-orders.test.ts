@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BookStore, MemoryBookStore } from '../../examples/reference-app/books/book-store.js';
 import { expectSecurityHeaders } from '../support/assertions.js';
-import type { TestClient } from '../support/clients.js';
-import { APP_MATRIX, bearer, referenceAppOn } from '../support/reference-app.js';
+import { fetchClient, type TestClient } from '../support/clients.js';
+import { APP_MATRIX, bearer, referenceApp, referenceAppOn } from '../support/reference-app.js';
 
 const JSON_BODY = { 'content-type': 'application/json' };
 
@@ -391,3 +392,41 @@ describe.each(APP_MATRIX)(
     });
   },
 );
+
+describe('GET /orders/{id}?include=book when the book is gone', () => {
+  it('answers `included: []` under an ETag of its own, neither the plain order’s nor the one with the book', async () => {
+    const gone = new Set<number>();
+    const catalogue = new MemoryBookStore();
+    const bookStore: BookStore = {
+      list: (filter) => catalogue.list(filter),
+      get: async (id) => (gone.has(id) ? undefined : catalogue.get(id)),
+    };
+    const client = await fetchClient(referenceApp({}, { bookStore }).app);
+    try {
+      const user = await bearer('1');
+      const placed = await client.request('POST', '/orders', {
+        headers: { ...JSON_BODY, authorization: user },
+        body: JSON.stringify({ bookId: 4, quantity: 1 }),
+      });
+      expect(placed.status).toBe(201);
+      const path = `/orders/${placed.body.data.id}`;
+      const read = (url: string, headers: Record<string, string> = {}) =>
+        client.request('GET', url, { headers: { authorization: user, ...headers } });
+      const withBook = await read(`${path}?include=book`);
+      gone.add(4);
+      const plain = await read(path);
+      const without = await read(`${path}?include=book`);
+      expect(without.status).toBe(200);
+      expect(without.body.included).toEqual([]);
+      expect(plain.body.included).toBeUndefined();
+      // Three representations, three entity tags (RFC 9110 section 8.8.3).
+      expect(new Set([plain.headers.etag, withBook.headers.etag, without.headers.etag]).size).toBe(3);
+      const notPlain = await read(`${path}?include=book`, { 'if-none-match': plain.headers.etag! });
+      expect(notPlain.status).toBe(200);
+      const same = await read(`${path}?include=book`, { 'if-none-match': without.headers.etag! });
+      expect(same.status).toBe(304);
+    } finally {
+      await client.close();
+    }
+  });
+});

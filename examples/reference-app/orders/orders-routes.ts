@@ -105,14 +105,20 @@ function orderDocument(order: Order, included?: readonly Book[]) {
 }
 
 /**
- * An order's validators with what was included: the book's id and last change join the order's
- * version, so `?include=book` has an ETag of its own that moves when the book changes.
+ * An order's validators with what was included: when `include` was asked for, what the document's
+ * `included` holds joins the order's version (each book's id and last change, or nothing when the
+ * book is gone), so each representation has an ETag of its own (RFC 9110 section 8.8.3): the plain
+ * order, the order with its book, and the order with `included: []`, and it moves when the book changes.
  */
 function includedValidators(order: Order, included: readonly Book[] | undefined): Validators {
-  const book = included?.[0];
-  if (book === undefined) return orderValidators(order);
-  const lastModified = Math.max(order.updatedAt.getTime(), book.updatedAt.getTime());
-  return { etag: digestEtag([order.version, 'book', book.id, book.updatedAt.getTime()]), lastModified };
+  if (included === undefined) return orderValidators(order);
+  let lastModified = order.updatedAt.getTime();
+  const parts: (string | number)[] = [order.version, 'included'];
+  for (const book of included) {
+    parts.push('book', book.id, book.updatedAt.getTime());
+    lastModified = Math.max(lastModified, book.updatedAt.getTime());
+  }
+  return { etag: digestEtag(parts), lastModified };
 }
 
 /**
