@@ -63,6 +63,21 @@ describe('toFetchHandler, for the client address', () => {
     expect(warnings(logger)).toEqual([]);
   });
 
+  it('rejects, never throws, when clientAddress throws: the handler answers as an async function', async () => {
+    const { app } = echoApp();
+    const failure = new Error('no such binding');
+    const handler = toFetchHandler(app, {
+      clientAddress: () => {
+        throw failure;
+      },
+    });
+    let answer: Promise<Response> | undefined;
+    expect(() => {
+      answer = handler(request());
+    }).not.toThrow();
+    await expect(answer).rejects.toBe(failure);
+  });
+
   it('warns once, through the app logger, when a request comes with no address at all', async () => {
     const { app, logger } = echoApp();
     const handler = toFetchHandler(app);
