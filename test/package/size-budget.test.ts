@@ -10,14 +10,14 @@ import { WORKER_BUILD_OPTIONS } from '../support/runtimes.js';
  * bundled (docs/runtimes.md). Code only a dynamic `import()` reaches (jose, for asymmetric JWTs) is
  * a chunk of its own, loaded on first use, and not counted.
  */
-const BUDGET_BYTES = 72 * 1024;
+const BUDGET_BYTES = 73 * 1024;
 
 /**
  * The last measured size of each part of the bundle, in bytes: a failure names the parts that
  * grew past these. Update them when the bundle changes on purpose.
  */
 const MEASURED: Readonly<Record<string, number>> = {
-  'rest-conventions': 68_137,
+  'rest-conventions': 69_940,
   'jose/errors': 2_424,
 };
 
