@@ -16,6 +16,23 @@ const BURST = 3 * POOL_SIZE;
  * for its `If-Match` through the transaction its claim opened, so a burst of them never holds one
  * connection while waiting for a second. The app is wired as main.ts wires it, on the default pool.
  */
+
+/** One request to the served app, its body read whole: its status and header fields. */
+async function sendTo(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  await response.arrayBuffer();
+  return { status: response.status, headers: response.headers };
+}
 describe.runIf(available)('a burst of keyed PATCHes by one user on PostgreSQL', () => {
   const prefix = uniquePrefix('burst').toLowerCase();
   let app: ServedReferenceApp;
@@ -33,15 +50,8 @@ describe.runIf(available)('a burst of keyed PATCHes by one user on PostgreSQL', 
     await dropTablesUnder(prefix);
   }, 30_000);
 
-  const send = async (method: string, path: string, headers: Record<string, string>, body?: unknown) => {
-    const response = await fetch(`${app.url}${path}`, {
-      method,
-      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    await response.arrayBuffer();
-    return { status: response.status, headers: response.headers };
-  };
+  const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+    sendTo(app.url, method, path, headers, body);
   // No time is measured: speed is `npm run bench`'s. A request stuck behind a deadlocked pool (what
   // this guards against: 1.9 s stalls, 500s and 503s) waits for a connection until the pool's bound
   // refuses it with a 503 and a warning, so "200 and nothing logged" is the bound, the pool's own.
@@ -245,15 +255,8 @@ describe.runIf(available)('the reference app on PostgreSQL with a pool of one co
     await dropTablesUnder(prefix);
   }, 30_000);
 
-  const send = async (method: string, path: string, headers: Record<string, string>, body?: unknown) => {
-    const response = await fetch(`${app.url}${path}`, {
-      method,
-      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    await response.arrayBuffer();
-    return { status: response.status, headers: response.headers };
-  };
+  const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+    sendTo(app.url, method, path, headers, body);
 
   it('answers keyed writes whose layers load what they change, and replays them', async () => {
     const user = await bearer(`one-${prefix}`, 'standards:read standards:write');
