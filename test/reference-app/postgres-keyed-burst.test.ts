@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppProcess, startReferenceApp } from '../support/app-process.js';
+import { call } from '../support/http-call.js';
 import { dropTablesUnder } from '../support/postgres.js';
 import { bearer, type ServedReferenceApp, servedReferenceApp } from '../support/reference-app.js';
 import { serviceAvailable, uniquePrefix } from '../support/services.js';
@@ -17,22 +18,6 @@ const BURST = 3 * POOL_SIZE;
  * connection while waiting for a second. The app is wired as main.ts wires it, on the default pool.
  */
 
-/** One request to the served app, its body read whole: its status and header fields. */
-async function sendTo(
-  base: string,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: unknown,
-) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  await response.arrayBuffer();
-  return { status: response.status, headers: response.headers };
-}
 describe.runIf(available)('a burst of keyed PATCHes by one user on PostgreSQL', () => {
   const prefix = uniquePrefix('burst').toLowerCase();
   let app: ServedReferenceApp;
@@ -51,7 +36,7 @@ describe.runIf(available)('a burst of keyed PATCHes by one user on PostgreSQL', 
   }, 30_000);
 
   const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-    sendTo(app.url, method, path, headers, body);
+    call(app.url, method, path, headers, body);
   // No time is measured: speed is `npm run bench`'s. A request stuck behind a deadlocked pool (what
   // this guards against: 1.9 s stalls, 500s and 503s) waits for a connection until the pool's bound
   // refuses it with a 503 and a warning, so "200 and nothing logged" is the bound, the pool's own.
@@ -256,7 +241,7 @@ describe.runIf(available)('the reference app on PostgreSQL with a pool of one co
   }, 30_000);
 
   const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-    sendTo(app.url, method, path, headers, body);
+    call(app.url, method, path, headers, body);
 
   it('answers keyed writes whose layers load what they change, and replays them', async () => {
     const user = await bearer(`one-${prefix}`, 'standards:read standards:write');

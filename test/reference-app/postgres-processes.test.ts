@@ -2,34 +2,13 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AppProcess, startReferenceApp } from '../support/app-process.js';
+import { call } from '../support/http-call.js';
 import { dropTablesUnder } from '../support/postgres.js';
 import { bearer } from '../support/reference-app.js';
 import { DATABASE_URL, REDIS_URL, serviceAvailable, uniquePrefix } from '../support/services.js';
 
 const postgres = await serviceAvailable('PostgreSQL');
 const redis = postgres && (await serviceAvailable('Redis'));
-
-/** A plain HTTP call to a running instance: status, headers, parsed body. */
-async function call(
-  base: string,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: unknown,
-) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary documents
-    body: (text === '' ? undefined : JSON.parse(text)) as any,
-  };
-}
 
 describe.skipIf(!postgres)('the reference app as processes on a shared PostgreSQL', () => {
   const prefix = uniquePrefix('procs').toLowerCase();
