@@ -69,6 +69,43 @@ export async function signTokens(): Promise<{ token: string; writers: string[] }
   return { token: await sign('1'), writers: await Promise.all(writerSubjects().map(sign)) };
 }
 
+/** autocannon's placeholder for an id of its own making, unique per request (its `idReplacement`). */
+const FRESH_ID = '[<id>]';
+
+/** What the load generator sends for a case: requests in turn, with a fresh id where `idReplacement`. */
+export interface LoadRequests {
+  readonly requests: {
+    readonly method: Case['method'];
+    readonly path: string;
+    readonly headers: Record<string, string>;
+    readonly body?: string;
+  }[];
+  readonly idReplacement: boolean;
+}
+
+/**
+ * The requests of a case as the load generator sends them: one per writer where the case rotates
+ * writers (else one), taken in turn by each connection, and a fresh `Idempotency-Key` from
+ * autocannon's own ids. All built once: a request built for each send (autocannon's `setupRequest`)
+ * cost the load generator more CPU per write than the fastest server spends on one, so the writes'
+ * rates were the load generator's (docs/benchmarks.md).
+ */
+export function loadRequests(c: Case, f: Fixture): LoadRequests {
+  const fixed = c.headers(f);
+  const writers: readonly (string | undefined)[] = c.rotatesWriters ? f.writers : [undefined];
+  const requests = writers.map((token) => ({
+    method: c.method,
+    path: c.path(f),
+    headers: {
+      ...fixed,
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      ...(c.freshIdempotencyKey ? { 'idempotency-key': FRESH_ID } : {}),
+    },
+    ...(c.body === undefined ? {} : { body: c.body }),
+  }));
+  return { requests, idReplacement: c.freshIdempotencyKey === true };
+}
+
 /**
  * The headers of a case, for one request after another: the next writer's token and a fresh
  * `Idempotency-Key` where the case asks for them, the same headers every time otherwise.

@@ -40,7 +40,7 @@ import {
   type Case,
   cannedKey,
   type Fixture,
-  headerSequence,
+  loadRequests,
   ORDER_BODY,
   SERVER_ENV,
   signTokens,
@@ -77,24 +77,14 @@ const PEERS = ['fastify', 'hono', 'express', 'fastify+rc', 'hono+rc', 'express+r
 const env = SERVER_ENV;
 
 async function send(server: Server, c: Case, fixture: Fixture, amount: number): Promise<number> {
-  const headers = headerSequence(c, fixture);
+  const { requests, idReplacement } = loadRequests(c, fixture);
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
     connections: 50,
     amount,
     timeout: 60,
-    requests: [
-      {
-        method: c.method,
-        path: c.path(fixture),
-        headers: c.headers(fixture),
-        ...(c.body === undefined ? {} : { body: c.body }),
-        // Called before every request: the next writer's token, a fresh key.
-        ...(c.rotatesWriters || c.freshIdempotencyKey
-          ? { setupRequest: (req) => ({ ...req, headers: headers() }) }
-          : {}),
-      },
-    ],
+    requests,
+    idReplacement,
   });
   const stats =
     (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};

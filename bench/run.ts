@@ -33,6 +33,7 @@ import {
   cannedKey,
   type Fixture,
   headerSequence,
+  loadRequests,
   ORDER_BODY,
   SERVER_ENV,
   signTokens,
@@ -169,23 +170,13 @@ async function load(server: Server, c: Case, fixture: Fixture, seconds: number):
   const redisBefore = redisUrls.length === 0 ? 0 : await redisCpuMicros(redisUrls);
   const loaderBefore = process.cpuUsage();
   const before = cpuMicros(server.child.pid);
-  const headers = headerSequence(c, fixture);
-  const fixed = c.headers(fixture);
-  const varies = c.rotatesWriters === true || c.freshIdempotencyKey === true;
+  const { requests, idReplacement } = loadRequests(c, fixture);
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
     connections: CONNECTIONS,
     duration: seconds,
-    requests: [
-      {
-        method: c.method,
-        path: c.path(fixture),
-        headers: fixed,
-        ...(c.body === undefined ? {} : { body: c.body }),
-        // Called before every request: the next writer's token, a fresh key.
-        ...(varies ? { setupRequest: (req) => ({ ...req, headers: headers() }) } : {}),
-      },
-    ],
+    requests,
+    idReplacement,
   });
   const after = cpuMicros(server.child.pid);
   const loader = process.cpuUsage(loaderBefore);
