@@ -3,15 +3,11 @@
  * Deno, on an ephemeral loopback port, printing `listening <port>` for the bench runner. The handler
  * gets what each runtime passes beside the request (Bun's server, Deno's connection info), as a
  * program written for that runtime does: Hono reads the client's address from it with `hono/bun`
- * or `hono/deno`, the others with {@link remoteAddress}.
+ * or `hono/deno`, `toFetchHandler` by itself.
  */
 
 interface BunServer {
   readonly port: number;
-  requestIP(request: Request): { readonly address: string } | null;
-}
-interface DenoServeInfo {
-  readonly remoteAddr: { readonly hostname: string };
 }
 type RuntimeHandler = (request: Request, env: never) => Response | Promise<Response>;
 interface Runtimes {
@@ -41,13 +37,6 @@ export const runtime: 'bun' | 'deno' = Bun === undefined ? 'deno' : 'bun';
 /** The process environment, read the way the runtime offers it. */
 export const runtimeEnv = (): Record<string, string | undefined> => Bun?.env ?? Deno!.env.toObject();
 
-/** The client's address, from what the runtime passed beside the request. */
-export function remoteAddress(request: Request, env: unknown): string | undefined {
-  return Bun === undefined
-    ? (env as DenoServeInfo).remoteAddr.hostname
-    : ((env as BunServer).requestIP(request)?.address ?? undefined);
-}
-
 const listening = (port: number) => console.log(`listening ${port}`);
 
 // Stopped by the bench with SIGTERM: an orderly exit, so that a profiler the runtime was started
@@ -56,7 +45,7 @@ if (Bun !== undefined) process?.on('SIGTERM', () => process.exit(0));
 else Deno!.addSignalListener('SIGTERM', () => Deno!.exit(0));
 
 /** Serves `fetch` on 127.0.0.1 on a free port and prints the port. */
-export function serveFetch(fetch: (request: Request, env: unknown) => Response | Promise<Response>): void {
+export function serveFetch(fetch: (request: Request, env: object) => Response | Promise<Response>): void {
   if (Bun !== undefined) listening(Bun.serve({ hostname: '127.0.0.1', port: 0, fetch }).port);
   else Deno!.serve({ hostname: '127.0.0.1', port: 0, onListen: ({ port }) => listening(port) }, fetch);
 }

@@ -63,6 +63,38 @@ describe('toFetchHandler, for the client address', () => {
     expect(warnings(logger)).toEqual([]);
   });
 
+  it("asks the runtime only when a layer reads the address, once per request (Bun's requestIP costs)", async () => {
+    const logger = recordingLogger();
+    const app = createApp({ logger })
+      .route({ method: 'GET', path: '/quiet', handler: () => json(200, { meta: {} }) })
+      .route({
+        method: 'GET',
+        path: '/twice',
+        handler: (ctx) => {
+          const first = ctx.request.remoteAddress;
+          return json(200, { meta: { addresses: [first, ctx.request.remoteAddress] } });
+        },
+      });
+    const handler = toFetchHandler(app);
+    const asked: Request[] = [];
+    const bun = {
+      requestIP: (r: Request) => {
+        asked.push(r);
+        return { address: '203.0.113.9', port: 1 };
+      },
+    };
+    expect((await handler(new Request('http://api.example/quiet'), bun)).status).toBe(200);
+    expect(asked).toEqual([]);
+    const twice = new Request('http://api.example/twice');
+    expect(await (await handler(twice, bun)).json()).toEqual({
+      meta: { addresses: ['203.0.113.9', '203.0.113.9'] },
+    });
+    expect(asked).toEqual([twice]);
+    // Nothing asked, nothing missing: no warning for an address no layer needed.
+    expect((await handler(new Request('http://api.example/quiet'), {})).status).toBe(200);
+    expect(warnings(logger)).toEqual([]);
+  });
+
   it('rejects, never throws, when clientAddress throws: the handler answers as an async function', async () => {
     const { app } = echoApp();
     const failure = new Error('no such binding');
