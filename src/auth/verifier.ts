@@ -67,24 +67,37 @@ export interface JwtVerifierOptions {
   readonly now?: () => number;
 }
 
-/** The principal a verified JWT payload describes: `sub`, space-separated `scope` (RFC 8693 section 4.2). */
+/**
+ * The principal a verified JWT payload describes: `sub`, space-separated `scope` (RFC 8693 section
+ * 4.2). Frozen claims (those the HMAC verifier remembers, presented again by the same caller) get
+ * the same principal each time, built once: it is frozen and its scopes cannot be changed, so no
+ * request can alter what another is granted.
+ */
 export function principalFromClaims(payload: JwtClaims): Principal {
+  const known = Object.isFrozen(payload) ? principals.get(payload) : undefined;
+  if (known !== undefined) return known;
   if (typeof payload.sub !== 'string' || payload.sub === '')
     throw new InvalidTokenError('The token has no subject.');
   const scope = typeof payload.scope === 'string' ? payload.scope : '';
-  return { sub: payload.sub, scopes: new Set(scopeTokens(scope)), claims: payload };
+  const principal: Principal = {
+    sub: payload.sub,
+    scopes: readOnlySet(scope.split(' ').filter((s) => s !== '')),
+    claims: payload,
+  };
+  if (Object.isFrozen(payload)) principals.set(payload, Object.freeze(principal));
+  return principal;
 }
 
-/** The last `scope` value split: a caller's requests present the same remembered claims again. */
-let lastScope = '';
-let lastScopeTokens: readonly string[] = [];
+/** Principals of remembered (frozen) claims, kept while the verifier remembers the claims. */
+const principals = new WeakMap<JwtClaims, Principal>();
 
-function scopeTokens(scope: string): readonly string[] {
-  if (scope !== lastScope) {
-    lastScopeTokens = Object.freeze(scope.split(' ').filter((s) => s !== ''));
-    lastScope = scope;
-  }
-  return lastScopeTokens;
+/** A set whose own `add`, `delete` and `clear` refuse: scopes, shared by the requests of one token. */
+function readOnlySet(values: readonly string[]): ReadonlySet<string> {
+  const set = new Set(values);
+  const refuse = (): never => {
+    throw new TypeError("a principal's scopes cannot be changed");
+  };
+  return Object.freeze(Object.assign(set, { add: refuse, delete: refuse, clear: refuse }));
 }
 
 /**
