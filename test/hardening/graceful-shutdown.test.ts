@@ -80,8 +80,16 @@ function postOrder(port: number, agent: http.Agent, token: string, key: string):
   });
 }
 
-/** A POST whose body is held back: in flight at the server until `finish()` sends the rest. */
-function heldOrder(port: number, token: string): { finish(): void; outcome: Promise<Outcome> } {
+/**
+ * A POST whose body is held back: in flight at the server until `finish()` sends the rest. It asks
+ * `Expect: 100-continue`, so `read` settles once the server has parsed its head and taken it as a
+ * request (node answers 100 Continue then): a signal sent after that finds it in flight, however
+ * slowly the server accepted the connection.
+ */
+function heldOrder(
+  port: number,
+  token: string,
+): { read: Promise<void>; finish(): void; outcome: Promise<Outcome> } {
   const body = JSON.stringify({ data: { type: 'orders', attributes: { bookId: 3, quantity: 1 } } });
   let req!: http.ClientRequest;
   const outcome = new Promise<Outcome>((resolve) => {
@@ -96,6 +104,7 @@ function heldOrder(port: number, token: string): { finish(): void; outcome: Prom
           authorization: token,
           'content-type': 'application/vnd.api+json',
           'content-length': Buffer.byteLength(body),
+          expect: '100-continue',
         },
       },
       (res) => {
@@ -113,9 +122,15 @@ function heldOrder(port: number, token: string): { finish(): void; outcome: Prom
     req.on('error', (error: NodeJS.ErrnoException) =>
       resolve({ error: error.code ?? error.message, reusedSocket: false }),
     );
-    req.write(body.slice(0, 10));
+    req.flushHeaders();
   });
-  return { finish: () => req.end(body.slice(10)), outcome };
+  const read = new Promise<void>((resolve) =>
+    req.once('continue', () => {
+      req.write(body.slice(0, 10));
+      resolve();
+    }),
+  );
+  return { read, finish: () => req.end(body.slice(10)), outcome };
 }
 
 /** Resolves once the server refuses new connections (it has stopped accepting). Bounded attempts. */
@@ -161,7 +176,8 @@ describe('graceful shutdown of the reference app', () => {
           // One request is surely in flight when the signal arrives: its body is held back until the
           // server has stopped accepting, then finished; it must still be answered, and close.
           held = heldOrder(port, token);
-          await new Promise((resolve) => setImmediate(resolve));
+          // Bounded: a request that never gets its 100 Continue fails the assertions below.
+          await Promise.race([held.read, held.outcome]);
           child.kill('SIGTERM');
           stoppedAccepting = refused(port).then((ok) => {
             held!.finish();
