@@ -107,22 +107,15 @@ export function loadRequests(c: Case, f: Fixture): LoadRequests {
 }
 
 /**
- * The headers of a case, for one request after another: the next writer's token and a fresh
- * `Idempotency-Key` where the case asks for them, the same headers every time otherwise.
+ * The headers of one request of a case, as the load generator's first one is (the first writer's
+ * token), with a fresh `Idempotency-Key` where the case asks for one: for a single request outside
+ * the load (the floors' captured answers).
  */
-export function headerSequence(c: Case, f: Fixture): () => Record<string, string> {
-  const fixed = c.headers(f);
-  if (!c.rotatesWriters && !c.freshIdempotencyKey) return () => fixed;
-  let turn = 0;
-  return () => {
-    const headers = { ...fixed };
-    if (c.rotatesWriters) {
-      headers.authorization = `Bearer ${f.writers[turn]}`;
-      turn = (turn + 1) % f.writers.length;
-    }
-    if (c.freshIdempotencyKey) headers['idempotency-key'] = randomUUID();
-    return headers;
-  };
+export function oneRequestHeaders(c: Case, f: Fixture): Record<string, string> {
+  const headers = { ...c.headers(f) };
+  if (c.rotatesWriters) headers.authorization = `Bearer ${f.writers[0]}`;
+  if (c.freshIdempotencyKey) headers['idempotency-key'] = randomUUID();
+  return headers;
 }
 
 export const ORDER_BODY = JSON.stringify({

@@ -32,9 +32,9 @@ import {
   type Case,
   cannedKey,
   type Fixture,
-  headerSequence,
   loadRequests,
   ORDER_BODY,
+  oneRequestHeaders,
   SERVER_ENV,
   signTokens,
 } from './cases.js';
@@ -210,7 +210,7 @@ async function load(server: Server, c: Case, fixture: Fixture, seconds: number):
 async function request(port: number, c: Case, fixture: Fixture) {
   const response = await undiciRequest(`http://127.0.0.1:${port}${c.path(fixture)}`, {
     method: c.method,
-    headers: headerSequence(c, fixture)(),
+    headers: oneRequestHeaders(c, fixture),
     ...(c.body === undefined ? {} : { body: c.body }),
   });
   const headers = new Headers();

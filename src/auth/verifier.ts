@@ -74,7 +74,8 @@ export interface JwtVerifierOptions {
  * request can alter what another is granted.
  */
 export function principalFromClaims(payload: JwtClaims): Principal {
-  const known = Object.isFrozen(payload) ? principals.get(payload) : undefined;
+  const remembered = Object.isFrozen(payload);
+  const known = remembered ? principals.get(payload) : undefined;
   if (known !== undefined) return known;
   if (typeof payload.sub !== 'string' || payload.sub === '')
     throw new InvalidTokenError('The token has no subject.');
@@ -84,7 +85,7 @@ export function principalFromClaims(payload: JwtClaims): Principal {
     scopes: readOnlySet(scope.split(' ').filter((s) => s !== '')),
     claims: payload,
   };
-  if (Object.isFrozen(payload)) principals.set(payload, Object.freeze(principal));
+  if (remembered) principals.set(payload, Object.freeze(principal));
   return principal;
 }
 

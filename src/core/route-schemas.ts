@@ -38,8 +38,10 @@ export type OutputOrText<S> = S extends StandardSchemaV1
  * TypeScript's instantiation depth (TS2589).
  */
 export type SchemasOf<C> = { readonly [K in keyof C]: SchemaCheck<C[K]> };
-/** Distributes over a union: a value typed `AnySchema` passes. */
-/** What {@link SchemasOf} asks of one entry: any Standard Schema, or else an io-ts codec. */
+/**
+ * What {@link SchemasOf} asks of one entry: any Standard Schema, or else an io-ts codec. Distributes
+ * over a union: a value typed `AnySchema` passes.
+ */
 export type SchemaCheck<S> = S extends StandardSchemaV1 ? unknown : AnyCodec;
 
 /** Codecs by name as `app.routes()` lists them: a Standard Schema validator as its io-ts codec. */

@@ -66,6 +66,13 @@ function ownCode(code: unknown, name: string): string | undefined {
   return code;
 }
 
+/** The default detail of a 503 `temporary-reduced-capacity`, the application's or the limiter's own. */
+function reducedCapacityDetail(
+  refused: Pick<RateLimitRefusal, 'violatedPolicies' | 'retryAfterSeconds'>,
+): string {
+  return `Capacity is temporarily reduced for ${refused.violatedPolicies.join(', ')}. Retry in ${refused.retryAfterSeconds} s.`;
+}
+
 function refusal(refused: RateLimitRefusal, answer: Answer): ApiError {
   const name = answer.type;
   const { violatedPolicies, retryAfterSeconds } = refused;
@@ -121,7 +128,7 @@ export function temporaryReducedCapacityError<C extends string>(refused: RateLim
     type: 'temporary-reduced-capacity',
     code: 'temporary-reduced-capacity',
     ownCode: ownCode(refused.code, 'temporaryReducedCapacityError'),
-    detail: `Capacity is temporarily reduced for ${refused.violatedPolicies.join(', ')}. Retry in ${refused.retryAfterSeconds} s.`,
+    detail: reducedCapacityDetail(refused),
   });
 }
 
@@ -152,6 +159,6 @@ export function rateLimitUnavailableError(refused: Omit<RateLimitRefusal, 'code'
     status: 503,
     type: 'temporary-reduced-capacity',
     code: 'rate-limit-unavailable',
-    detail: `Capacity is temporarily reduced for ${refused.violatedPolicies.join(', ')}. Retry in ${refused.retryAfterSeconds} s.`,
+    detail: reducedCapacityDetail(refused),
   });
 }
