@@ -1,4 +1,5 @@
 import { functionOption } from '../../../errors/option-checks.js';
+import { ShardedMap } from '../../../stores/sharded-map.js';
 import {
   ANONYMOUS_OWNER,
   briefResponse,
@@ -76,7 +77,8 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
   const now = () => Math.floor(clock());
   const after = (at: number, durationMs: number) => at + Math.ceil(durationMs);
 
-  const records = new Map<string, Stored>();
+  // Many small tables, not one large one: see ShardedMap for what one large table costs on Bun.
+  const records = new ShardedMap<Stored>();
   const queues = new Map<number, ExpiryQueue>();
   const owners = new Map<string, Owner>();
   const ownersById = new Map<number, Owner>();
