@@ -1,4 +1,5 @@
 import type { RequestScope } from '../database/request-scope.js';
+import { IdTable } from '../id-table.js';
 
 /** An order as stored. */
 export interface Order {
@@ -59,9 +60,9 @@ export interface OrderStore {
 
 /** The embedded default store. */
 export class MemoryOrderStore implements OrderStore {
-  private readonly orders = new Map<number, Order>();
+  private readonly orders = new IdTable<Order>();
   private readonly tombstones = new Map<number, string>();
-  private readonly payments = new Map<number, Payment>();
+  private readonly payments = new IdTable<Payment>();
   private nextId = 1;
   private nextPaymentId = 1;
 
