@@ -3,6 +3,7 @@
  * authenticated writes and reads, the same on every server.
  */
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { signHs256Token } from '../src/auth/verifier.js';
 
 /** What a case needs from the server it runs against, read once before the load. */
@@ -69,41 +70,76 @@ export async function signTokens(): Promise<{ token: string; writers: string[] }
   return { token: await sign('1'), writers: await Promise.all(writerSubjects().map(sign)) };
 }
 
-/** autocannon's placeholder for an id of its own making, unique per request (its `idReplacement`). */
-const FRESH_ID = '[<id>]';
+/** One bench process's keys: a prefix of its own, then a count, so no two sends share a key. */
+const KEY_PREFIX = `${randomUUID().slice(0, 8)}-`;
+const KEY_DIGITS = 12;
+/** The key as the request is built; each send writes the next count over its digits. */
+const KEY_PLACEHOLDER = KEY_PREFIX + '0'.repeat(KEY_DIGITS);
+let keysSent = 0;
 
-/** What the load generator sends for a case: requests in turn, with a fresh id where `idReplacement`. */
-export interface LoadRequests {
-  readonly requests: {
-    readonly method: Case['method'];
-    readonly path: string;
-    readonly headers: Record<string, string>;
-    readonly body?: string;
-  }[];
-  readonly idReplacement: boolean;
+interface LoadRequest {
+  readonly method: Case['method'];
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
 }
 
 /**
- * The requests of a case as the load generator sends them: one per writer where the case rotates
- * writers (else one), taken in turn by each connection, and a fresh `Idempotency-Key` from
- * autocannon's own ids. All built once: a request built for each send (autocannon's `setupRequest`)
- * cost the load generator more CPU per write than the fastest server spends on one, so the writes'
- * rates were the load generator's (docs/benchmarks.md).
+ * Makes autocannon send a fresh `Idempotency-Key` each time it sends a request built with
+ * {@link KEY_PLACEHOLDER}, for one copy of the request's bytes: it builds each request once and
+ * sends those bytes, which its client reads through `getRequestBuffer`; that read is wrapped here.
+ * Its own `idReplacement` builds the whole request again for each send, which cost the load
+ * generator 22 us of CPU per keyed write, half of what a server spends on one. Requests without
+ * the placeholder are sent as they are built.
  */
-export function loadRequests(c: Case, f: Fixture): LoadRequests {
+const sendFreshKeys = (() => {
+  let installed = false;
+  return () => {
+    if (installed) return;
+    installed = true;
+    const client = createRequire(import.meta.url)('autocannon/lib/httpClient.js') as {
+      prototype: { getRequestBuffer(this: unknown): Buffer };
+    };
+    const built = client.prototype.getRequestBuffer;
+    const keyAt = new WeakMap<Buffer, number>();
+    client.prototype.getRequestBuffer = function freshKeyBuffer() {
+      const bytes = built.call(this);
+      let at = keyAt.get(bytes);
+      if (at === undefined) {
+        at = bytes.indexOf(KEY_PLACEHOLDER, 0, 'latin1');
+        keyAt.set(bytes, at);
+      }
+      if (at === -1) return bytes;
+      const fresh = Buffer.from(bytes);
+      keysSent++;
+      fresh.write(String(keysSent).padStart(KEY_DIGITS, '0'), at + KEY_PREFIX.length, 'latin1');
+      return fresh;
+    };
+  };
+})();
+
+/**
+ * The requests of a case as the load generator sends them: one per writer where the case rotates
+ * writers (else one), taken in turn by each connection, and a fresh `Idempotency-Key` on each send
+ * where the case asks for one ({@link sendFreshKeys}). All built once: a request built for each
+ * send (autocannon's `setupRequest` or `idReplacement`) cost the load generator as much CPU
+ * per write as a fast server spends on one, so the writes' rates were the load generator's
+ * (docs/benchmarks.md).
+ */
+export function loadRequests(c: Case, f: Fixture): LoadRequest[] {
+  if (c.freshIdempotencyKey) sendFreshKeys();
   const fixed = c.headers(f);
   const writers: readonly (string | undefined)[] = c.rotatesWriters ? f.writers : [undefined];
-  const requests = writers.map((token) => ({
+  return writers.map((token) => ({
     method: c.method,
     path: c.path(f),
     headers: {
       ...fixed,
       ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-      ...(c.freshIdempotencyKey ? { 'idempotency-key': FRESH_ID } : {}),
+      ...(c.freshIdempotencyKey ? { 'idempotency-key': KEY_PLACEHOLDER } : {}),
     },
     ...(c.body === undefined ? {} : { body: c.body }),
   }));
-  return { requests, idReplacement: c.freshIdempotencyKey === true };
 }
 
 /**

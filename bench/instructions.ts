@@ -77,14 +77,13 @@ const PEERS = ['fastify', 'hono', 'express', 'fastify+rc', 'hono+rc', 'express+r
 const env = SERVER_ENV;
 
 async function send(server: Server, c: Case, fixture: Fixture, amount: number): Promise<number> {
-  const { requests, idReplacement } = loadRequests(c, fixture);
+  const requests = loadRequests(c, fixture);
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
     connections: 50,
     amount,
     timeout: 60,
     requests,
-    idReplacement,
   });
   const stats =
     (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};

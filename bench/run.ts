@@ -170,13 +170,12 @@ async function load(server: Server, c: Case, fixture: Fixture, seconds: number):
   const redisBefore = redisUrls.length === 0 ? 0 : await redisCpuMicros(redisUrls);
   const loaderBefore = process.cpuUsage();
   const before = cpuMicros(server.child.pid);
-  const { requests, idReplacement } = loadRequests(c, fixture);
+  const requests = loadRequests(c, fixture);
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
     connections: CONNECTIONS,
     duration: seconds,
     requests,
-    idReplacement,
   });
   const after = cpuMicros(server.child.pid);
   const loader = process.cpuUsage(loaderBefore);

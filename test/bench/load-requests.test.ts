@@ -47,13 +47,12 @@ const caseNamed = (name: string) => CASES.find((c) => c.name === name)!;
 
 async function send(name: string, amount: number): Promise<Seen[]> {
   seen.length = 0;
-  const { requests, idReplacement } = loadRequests(caseNamed(name), fixture);
+  const requests = loadRequests(caseNamed(name), fixture);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: 4,
     amount,
     requests,
-    idReplacement,
   });
   expect(result.errors).toBe(0);
   return [...seen];
