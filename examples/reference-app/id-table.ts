@@ -2,7 +2,8 @@
  * Rows by id, for the memory stores whose ids count up from 1: pages of 1 024 ids, so that a new row
  * is written to the newest small page, never to one table of every row. On Bun, a `Map` of every
  * order, written on each `POST /orders`, made each garbage collection revisit the whole table: a
- * third of the throughput gone and a p99 four times as long (docs/benchmarks.md, "On Bun and Deno").
+ * third of the throughput gone and a p99 four times as long (docs/runtimes.md, "A table in memory on
+ * Bun").
  * Values come back in id order.
  */
 export class IdTable<V> {
