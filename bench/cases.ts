@@ -107,6 +107,9 @@ const sendFreshKeys = (() => {
       let at = keyAt.get(bytes);
       if (at === undefined) {
         at = bytes.indexOf(KEY_PLACEHOLDER, 0, 'latin1');
+        // One place to write: a second copy (in the path or the body) would leave the header's key unchanged.
+        if (at !== bytes.lastIndexOf(KEY_PLACEHOLDER, undefined, 'latin1'))
+          throw new Error('bench: a request holds the Idempotency-Key placeholder twice');
         keyAt.set(bytes, at);
       }
       if (at === -1) return bytes;
@@ -117,6 +120,21 @@ const sendFreshKeys = (() => {
     };
   };
 })();
+
+/**
+ * Throws unless every answer of a keyed case's run had a fresh key: `keysBefore` is
+ * {@link freshKeysSent} before the run. Were autocannon to stop reading its requests through
+ * `getRequestBuffer`, its sends would repeat one key and be answered as replays, 201 all the same.
+ */
+export function checkFreshKeys(c: Case, keysBefore: number, answered: number): void {
+  if (c.freshIdempotencyKey && keysSent - keysBefore < answered)
+    throw new Error(
+      `${c.name}: ${answered} answers but ${keysSent - keysBefore} fresh Idempotency-Keys sent`,
+    );
+}
+
+/** Fresh `Idempotency-Key`s sent so far by this process. */
+export const freshKeysSent = (): number => keysSent;
 
 /**
  * The requests of a case as the load generator sends them: one per writer where the case rotates

@@ -39,7 +39,9 @@ import {
   CASES,
   type Case,
   cannedKey,
+  checkFreshKeys,
   type Fixture,
+  freshKeysSent,
   loadRequests,
   ORDER_BODY,
   SERVER_ENV,
@@ -78,6 +80,7 @@ const env = SERVER_ENV;
 
 async function send(server: Server, c: Case, fixture: Fixture, amount: number): Promise<number> {
   const requests = loadRequests(c, fixture);
+  const keysBefore = freshKeysSent();
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
     connections: 50,
@@ -85,6 +88,7 @@ async function send(server: Server, c: Case, fixture: Fixture, amount: number): 
     timeout: 60,
     requests,
   });
+  checkFreshKeys(c, keysBefore, result.requests.total);
   const stats =
     (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const expected = stats[String(c.status)]?.count ?? 0;

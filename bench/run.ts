@@ -31,7 +31,9 @@ import {
   CASES,
   type Case,
   cannedKey,
+  checkFreshKeys,
   type Fixture,
+  freshKeysSent,
   loadRequests,
   ORDER_BODY,
   oneRequestHeaders,
@@ -171,12 +173,14 @@ async function load(server: Server, c: Case, fixture: Fixture, seconds: number):
   const loaderBefore = process.cpuUsage();
   const before = cpuMicros(server.child.pid);
   const requests = loadRequests(c, fixture);
+  const keysBefore = freshKeysSent();
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
     connections: CONNECTIONS,
     duration: seconds,
     requests,
   });
+  checkFreshKeys(c, keysBefore, result.requests.total);
   const after = cpuMicros(server.child.pid);
   const loader = process.cpuUsage(loaderBefore);
   const redisCpu = redisUrls.length === 0 ? undefined : (await redisCpuMicros(redisUrls)) - redisBefore;

@@ -2,7 +2,14 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CASES, type Fixture, loadRequests, ORDER_BODY } from '../../bench/cases.js';
+import {
+  CASES,
+  checkFreshKeys,
+  type Fixture,
+  freshKeysSent,
+  loadRequests,
+  ORDER_BODY,
+} from '../../bench/cases.js';
 
 // The bench's load generator sends each case's requests as built once by loadRequests (no request
 // built per send, which capped the writes' rates at the load generator's). What the servers must
@@ -60,7 +67,12 @@ async function send(name: string, amount: number): Promise<Seen[]> {
 
 describe('the bench load generator: requests built once', () => {
   it('sends the keyed write with a fresh key each time, every writer in turn, the body whole', async () => {
+    const keysBefore = freshKeysSent();
     const sent = await send('order-post-idempotent', 400);
+    // The bench's own check: as many fresh keys as answers, and a run with more answers is refused.
+    const keyed = caseNamed('order-post-idempotent');
+    expect(() => checkFreshKeys(keyed, keysBefore, 400)).not.toThrow();
+    expect(() => checkFreshKeys(keyed, keysBefore, freshKeysSent() - keysBefore + 1)).toThrow(/fresh/);
     expect(sent).toHaveLength(400);
     const keys = sent.map((s) => s.key);
     expect(keys.every((key) => key !== undefined && /^[\x21-\x7e]{1,255}$/.test(key))).toBe(true);
