@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import autocannon from 'autocannon';
 import { signHs256Token } from '../src/auth/verifier.js';
 
 /** What a case needs from the server it runs against, read once before the load. */
@@ -144,7 +145,7 @@ export const freshKeysSent = (): number => keysSent;
  * per write as a fast server spends on one, so the writes' rates were the load generator's
  * (docs/benchmarks.md).
  */
-export function loadRequests(c: Case, f: Fixture): LoadRequest[] {
+function loadRequests(c: Case, f: Fixture): LoadRequest[] {
   if (c.freshIdempotencyKey) sendFreshKeys();
   const fixed = c.headers(f);
   const writers: readonly (string | undefined)[] = c.rotatesWriters ? f.writers : [undefined];
@@ -158,6 +159,31 @@ export function loadRequests(c: Case, f: Fixture): LoadRequest[] {
     },
     ...(c.body === undefined ? {} : { body: c.body }),
   }));
+}
+
+/** autocannon's result for a case's load, with how many answers had each status. */
+export interface CaseLoad {
+  readonly result: autocannon.Result;
+  readonly statuses: Readonly<Record<string, number>>;
+}
+
+/**
+ * Sends a case's load ({@link loadRequests}) with autocannon, for the bench and the instruction
+ * counts alike, and checks that a keyed case sent a fresh key with every request answered.
+ */
+export async function loadCase(
+  c: Case,
+  f: Fixture,
+  options: Omit<autocannon.Options, 'requests'>,
+): Promise<CaseLoad> {
+  const keysBefore = freshKeysSent();
+  const result = await autocannon({ ...options, requests: loadRequests(c, f) });
+  checkFreshKeys(c, keysBefore, result.requests.total);
+  const counts =
+    (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
+  const statuses: Record<string, number> = {};
+  for (const [status, { count }] of Object.entries(counts)) statuses[status] = count;
+  return { result, statuses };
 }
 
 /**

@@ -32,17 +32,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { freePort, redisServers } from '../test/support/redis-servers.js';
 import { REDIS_URL } from '../test/support/services.js';
 import {
   CASES,
   type Case,
   cannedKey,
-  checkFreshKeys,
   type Fixture,
-  freshKeysSent,
-  loadRequests,
+  loadCase,
   ORDER_BODY,
   SERVER_ENV,
   signTokens,
@@ -79,21 +76,15 @@ const PEERS = ['fastify', 'hono', 'express', 'fastify+rc', 'hono+rc', 'express+r
 const env = SERVER_ENV;
 
 async function send(server: Server, c: Case, fixture: Fixture, amount: number): Promise<number> {
-  const requests = loadRequests(c, fixture);
-  const keysBefore = freshKeysSent();
-  const result = await autocannon({
+  const { result, statuses } = await loadCase(c, fixture, {
     url: `http://127.0.0.1:${server.port}`,
     connections: 50,
     amount,
     timeout: 60,
-    requests,
   });
-  checkFreshKeys(c, keysBefore, result.requests.total);
-  const stats =
-    (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
-  const expected = stats[String(c.status)]?.count ?? 0;
+  const expected = statuses[String(c.status)] ?? 0;
   if (expected !== result.requests.total || result.errors > 0 || result.timeouts > 0) {
-    const seen = Object.entries(stats).map(([status, { count }]) => `${status}: ${count}`);
+    const seen = Object.entries(statuses).map(([status, count]) => `${status}: ${count}`);
     throw new Error(
       `${server.name}: ${result.requests.total - expected} unexpected answers (${seen.join(', ')}; errors: ${result.errors}, timeouts: ${result.timeouts})`,
     );

@@ -21,7 +21,6 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import autocannon from 'autocannon';
 import { request as undiciRequest } from 'undici';
 import { dropTablesUnder } from '../test/support/postgres.js';
 import { type RedisCluster, startRedisCluster } from '../test/support/redis-cluster.js';
@@ -31,10 +30,8 @@ import {
   CASES,
   type Case,
   cannedKey,
-  checkFreshKeys,
   type Fixture,
-  freshKeysSent,
-  loadRequests,
+  loadCase,
   ORDER_BODY,
   oneRequestHeaders,
   SERVER_ENV,
@@ -172,24 +169,18 @@ async function load(server: Server, c: Case, fixture: Fixture, seconds: number):
   const redisBefore = redisUrls.length === 0 ? 0 : await redisCpuMicros(redisUrls);
   const loaderBefore = process.cpuUsage();
   const before = cpuMicros(server.child.pid);
-  const requests = loadRequests(c, fixture);
-  const keysBefore = freshKeysSent();
-  const result = await autocannon({
+  const { result, statuses } = await loadCase(c, fixture, {
     url: `http://127.0.0.1:${server.port}`,
     connections: CONNECTIONS,
     duration: seconds,
-    requests,
   });
-  checkFreshKeys(c, keysBefore, result.requests.total);
   const after = cpuMicros(server.child.pid);
   const loader = process.cpuUsage(loaderBefore);
   const redisCpu = redisUrls.length === 0 ? undefined : (await redisCpuMicros(redisUrls)) - redisBefore;
-  const stats =
-    (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
-  const expected = stats[String(c.status)]?.count ?? 0;
+  const expected = statuses[String(c.status)] ?? 0;
   const total = result.requests.total;
   const unexpectedBy: Record<string, number> = {};
-  for (const [status, { count }] of Object.entries(stats))
+  for (const [status, count] of Object.entries(statuses))
     if (status !== String(c.status) && count > 0) unexpectedBy[status] = count;
   if (result.errors > 0) unexpectedBy.errors = result.errors;
   if (result.timeouts > 0) unexpectedBy.timeouts = result.timeouts;

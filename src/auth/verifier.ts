@@ -94,11 +94,11 @@ const principals = new WeakMap<JwtClaims, Principal>();
 
 /** A set whose own `add`, `delete` and `clear` refuse: scopes, shared by the requests of one token. */
 function readOnlySet(values: readonly string[]): ReadonlySet<string> {
-  const set = new Set(values);
-  const refuse = (): never => {
-    throw new TypeError("a principal's scopes cannot be changed");
-  };
-  return Object.freeze(Object.assign(set, { add: refuse, delete: refuse, clear: refuse }));
+  return Object.freeze(Object.assign(new Set(values), { add: refuse, delete: refuse, clear: refuse }));
+}
+
+function refuse(): never {
+  throw new TypeError("a principal's scopes cannot be changed");
 }
 
 /**

@@ -1,13 +1,12 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CASES,
   checkFreshKeys,
   type Fixture,
   freshKeysSent,
-  loadRequests,
+  loadCase,
   ORDER_BODY,
 } from '../../bench/cases.js';
 
@@ -54,12 +53,11 @@ const caseNamed = (name: string) => CASES.find((c) => c.name === name)!;
 
 async function send(name: string, amount: number): Promise<Seen[]> {
   seen.length = 0;
-  const requests = loadRequests(caseNamed(name), fixture);
-  const result = await autocannon({
+  // As the bench sends a case (loadCase, which also checks each answer had a fresh key).
+  const { result } = await loadCase(caseNamed(name), fixture, {
     url: `http://127.0.0.1:${port}`,
     connections: 4,
     amount,
-    requests,
   });
   expect(result.errors).toBe(0);
   return [...seen];
