@@ -34,16 +34,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, redisServers } from '../test/support/redis-servers.js';
 import { REDIS_URL } from '../test/support/services.js';
-import {
-  CASES,
-  type Case,
-  cannedKey,
-  type Fixture,
-  loadCase,
-  ORDER_BODY,
-  SERVER_ENV,
-  signTokens,
-} from './cases.js';
+import { CASES, type Case, cannedKey, type Fixture, ORDER_BODY, SERVER_ENV, signTokens } from './cases.js';
 import {
   deleteExpressPeerKeys,
   type KeyedPeerName,
@@ -51,6 +42,7 @@ import {
   keyedPeerEnv,
   withoutMemoryBudgets,
 } from './keyed-peers.js';
+import { loadCase } from './load.js';
 import { deleteRedisKeysUnder } from './redis-keys.js';
 import { RUNTIME_SERVERS, runtimeEntry, runtimeServer } from './runtime-servers.js';
 import { bundle, bundleForRuntime, type OtherRuntime, type Server, start, stop } from './servers.js';

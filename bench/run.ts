@@ -31,7 +31,6 @@ import {
   type Case,
   cannedKey,
   type Fixture,
-  loadCase,
   ORDER_BODY,
   oneRequestHeaders,
   SERVER_ENV,
@@ -50,6 +49,7 @@ import {
   onCluster,
   withoutMemoryBudgets,
 } from './keyed-peers.js';
+import { loadCase } from './load.js';
 import { redisCpuMicros } from './redis-cpu.js';
 import { deleteRedisKeysUnder } from './redis-keys.js';
 import {

@@ -1,14 +1,8 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CASES,
-  checkFreshKeys,
-  type Fixture,
-  freshKeysSent,
-  loadCase,
-  ORDER_BODY,
-} from '../../bench/cases.js';
+import { CASES, type Fixture, ORDER_BODY } from '../../bench/cases.js';
+import { checkFreshKeys, freshKeysSent, loadCase } from '../../bench/load.js';
 
 // The bench's load generator sends each case's requests as built once by loadRequests (no request
 // built per send, which capped the writes' rates at the load generator's). What the servers must
