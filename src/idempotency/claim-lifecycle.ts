@@ -1,3 +1,4 @@
+import { isPromise, type MaybePromise } from '../core/maybe-promise.js';
 import { bodyBytes, collectBody } from '../core/response.js';
 import type { ApiResponse, Context, Next } from '../http/types.js';
 import { StoreTimeoutError, withTimeout } from '../stores/timeout.js';
@@ -28,36 +29,40 @@ export function claimLifecycle(config: Config) {
   const unavailable = (error: unknown): never => {
     throw storeUnavailableError(error);
   };
-  /** A store call within `storeTimeoutMs`, its own error kept. */
-  // A store in this process's memory cannot hang: no timer around its calls.
-  const within = store.inProcess
-    ? <T>(call: () => Promise<T>): Promise<T> => {
-        try {
-          return call();
-        } catch (error) {
-          return Promise.reject(error);
-        }
-      }
-    : <T>(call: () => Promise<T>, onLate?: (value: T) => void): Promise<T> =>
-        withTimeout(call, config.storeTimeoutMs, onLate);
+  /**
+   * A store call within `storeTimeoutMs`, its own error kept. A store in this process's memory cannot
+   * hang: no timer around its calls, and an answer it gives at once is taken at once (a throw then
+   * is thrown, as its rejection would be).
+   */
+  const within: <T>(call: () => MaybePromise<T>, onLate?: (value: T) => void) => MaybePromise<T> =
+    store.inProcess ? (call) => call() : (call, onLate) => withTimeout(call, config.storeTimeoutMs, onLate);
   /** A store call within `storeTimeoutMs`, its failure a 503 (nothing was executed). */
-  const bounded = <T>(call: () => Promise<T>, onLate?: (value: T) => void): Promise<T> =>
-    within(call, onLate).catch(unavailable);
-  const quietly = (ctx: Context, what: string, call: () => Promise<unknown>): Promise<void> =>
-    bounded(call).then(
-      () => undefined,
-      (error: unknown) =>
-        ctx.logger.warn({ requestId: ctx.requestId, err: error }, `idempotency: ${what} failed`),
-    );
+  const bounded = <T>(call: () => MaybePromise<T>, onLate?: (value: T) => void): MaybePromise<T> => {
+    let result: MaybePromise<T>;
+    try {
+      result = within(call, onLate);
+    } catch (error) {
+      return unavailable(error);
+    }
+    return isPromise(result) ? result.catch(unavailable) : result;
+  };
+  /** A store call whose failure is logged, not thrown: cleaning up after a request that failed. */
+  const quietly = async (ctx: Context, what: string, call: () => MaybePromise<unknown>): Promise<void> => {
+    try {
+      await bounded(call);
+    } catch (error) {
+      ctx.logger.warn({ requestId: ctx.requestId, err: error }, `idempotency: ${what} failed`);
+    }
+  };
 
   // A store that shares a transaction with the handler opens it with the claim, for `begin`.
   const options: ClaimOptions | undefined = store.begin === undefined ? undefined : { withTransaction: true };
-  const claimOnce = (key: string, fingerprint: string, owner: string): Promise<ClaimOutcome> =>
+  const claimOnce = (key: string, fingerprint: string, owner: string): MaybePromise<ClaimOutcome> =>
     bounded(
       () => store.claim(key, fingerprint, config.leaseMs, owner, options),
       // A claim that lands after its deadline would block the key until the lease ends: undo it.
       (late) => {
-        if (late.kind === 'claimed') store.release(key, late.token).catch(() => undefined);
+        if (late.kind === 'claimed') settleLater(() => store.release(key, late.token)).catch(() => undefined);
       },
     );
   const claimWaiting = async (
@@ -87,7 +92,7 @@ export function claimLifecycle(config: Config) {
     config.leaseMs,
     (running) => {
       const { ctx, key, token } = running;
-      bounded(() => store.renew(key, token, config.leaseMs)).then(
+      settleLater(() => bounded(() => store.renew(key, token, config.leaseMs))).then(
         (renewed) => {
           if (renewed) {
             running.renewedAt = config.now();
@@ -174,7 +179,8 @@ export function claimLifecycle(config: Config) {
     }
 
     try {
-      const completed = await within(() => store.complete(key, token, stored, retentionMs));
+      const completing = within(() => store.complete(key, token, stored, retentionMs));
+      const completed = isPromise(completing) ? await completing : completing;
       if (!completed) {
         ctx.logger.warn(
           { requestId: ctx.requestId },
@@ -189,6 +195,11 @@ export function claimLifecycle(config: Config) {
   };
 
   return { claim, execute };
+}
+
+/** `call()` as a promise, whether it answers at once, later, or throws. */
+function settleLater<T>(call: () => MaybePromise<T>): Promise<T> {
+  return Promise.resolve().then(call);
 }
 
 /** What the log says when a completion did not confirm the record, by what the store knows of it. */

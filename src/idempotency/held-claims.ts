@@ -1,6 +1,7 @@
+import { isPromise, type MaybePromise } from '../core/maybe-promise.js';
 import { positiveNumber } from '../errors/option-checks.js';
 import { withTimeout } from '../stores/timeout.js';
-import type { IdempotencyStore, StoreTransaction } from './stores/store.js';
+import type { ClaimOutcome, IdempotencyStore, StoreTransaction } from './stores/store.js';
 
 /** Options of {@link heldClaims}. */
 export interface HeldClaimsOptions {
@@ -40,25 +41,33 @@ export function heldClaims(store: IdempotencyStore, options: HeldClaimsOptions =
   const timeoutMs = positiveNumber('heldClaims', 'timeoutMs', options.timeoutMs, 2_000);
   /** token -> key of every claim taken and not yet completed or released. */
   const held = new Map<string, string>();
-  const settled =
-    (token: string) =>
-    <T>(outcome: T): T => {
-      held.delete(token);
-      return outcome;
-    };
+  const hold = (outcome: ClaimOutcome, key: string): ClaimOutcome => {
+    if (outcome.kind === 'claimed') held.set(outcome.token, key);
+    return outcome;
+  };
+  /** `done`, and the claim `token` let go once it answered (not when it failed: then it is still held). */
+  const letGo = <T>(token: string, done: MaybePromise<T>): MaybePromise<T> => {
+    if (isPromise(done))
+      return done.then((value) => {
+        held.delete(token);
+        return value;
+      });
+    held.delete(token);
+    return done;
+  };
 
+  // A store that answers at once is still answered at once through the wrapper: no promise added.
   const wrapped: IdempotencyStore = {
     // The owner and the options are passed on: without the owner every claim would count against one
     // shared quota, without the options a transactional store would not open the transaction at the claim.
-    claim: async (key, fingerprint, leaseMs, owner, options) => {
-      const outcome = await store.claim(key, fingerprint, leaseMs, owner, options);
-      if (outcome.kind === 'claimed') held.set(outcome.token, key);
-      return outcome;
+    claim: (key, fingerprint, leaseMs, owner, options) => {
+      const outcome = store.claim(key, fingerprint, leaseMs, owner, options);
+      return isPromise(outcome) ? outcome.then((answered) => hold(answered, key)) : hold(outcome, key);
     },
     renew: (key, token, leaseMs) => store.renew(key, token, leaseMs),
     complete: (key, token, response, retentionMs) =>
-      store.complete(key, token, response, retentionMs).then(settled(token)),
-    release: (key, token) => store.release(key, token).then(settled(token)),
+      letGo(token, store.complete(key, token, response, retentionMs)),
+    release: (key, token) => letGo(token, store.release(key, token)),
     ...(store.inProcess === true ? { inProcess: true } : {}),
   };
   if (store.begin !== undefined) {
@@ -68,14 +77,14 @@ export function heldClaims(store: IdempotencyStore, options: HeldClaimsOptions =
       const recorded: StoreTransaction = {
         ...(tx.connection === undefined ? {} : { connection: tx.connection }),
         complete: (key, token, response, retentionMs) =>
-          tx.complete(key, token, response, retentionMs).then(settled(token)),
+          tx.complete(key, token, response, retentionMs).then((done) => letGo(token, done)),
         commit: () => tx.commit(),
         rollback: () => tx.rollback(),
       };
       const completeAndCommit = tx.completeAndCommit?.bind(tx);
       if (completeAndCommit !== undefined) {
         recorded.completeAndCommit = (key, token, response, retentionMs) =>
-          completeAndCommit(key, token, response, retentionMs).then(settled(token));
+          completeAndCommit(key, token, response, retentionMs).then((done) => letGo(token, done));
       }
       return recorded;
     };

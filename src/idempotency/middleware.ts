@@ -1,5 +1,6 @@
 import { readBody } from '../core/body.js';
 import { describeLayer } from '../core/contract.js';
+import { isPromise } from '../core/maybe-promise.js';
 import { canonicalPath } from '../http/canonical-path.js';
 import { nonIdempotentMethods } from '../http/methods.js';
 import type { Context, Middleware } from '../http/types.js';
@@ -91,7 +92,9 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware<Contex
     );
     const key = scopeKey(ctx.var.principal?.sub, parsed.key);
 
-    const outcome = await claim(key, fingerprint, config.owner(ctx));
+    const claiming = claim(key, fingerprint, config.owner(ctx));
+    // A store in memory answers at once: no turn of the event loop's queue to wait for it.
+    const outcome = isPromise(claiming) ? await claiming : claiming;
     switch (outcome.kind) {
       case 'completed':
         return replayOf(outcome.response);

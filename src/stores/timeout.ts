@@ -1,3 +1,4 @@
+import { isPromise, type MaybePromise } from '../core/maybe-promise.js';
 /** A store call that did not settle within its bound. */
 export class StoreTimeoutError extends Error {
   constructor(readonly timeoutMs: number) {
@@ -13,7 +14,7 @@ export class StoreTimeoutError extends Error {
  * absorbed (no unhandled rejection). A synchronous throw becomes a rejection.
  */
 export function withTimeout<T>(
-  call: () => Promise<T>,
+  call: () => MaybePromise<T>,
   timeoutMs: number,
   onLate?: (value: T) => void,
 ): Promise<T> {
@@ -40,7 +41,9 @@ export function withTimeout<T>(
       reject(error);
     };
     try {
-      call().then(onValue, onError);
+      const result = call();
+      if (isPromise(result)) result.then(onValue, onError);
+      else onValue(result);
     } catch (error) {
       onError(error);
     }

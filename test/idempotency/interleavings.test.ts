@@ -36,10 +36,14 @@ describe('when any requests interleave in any order', () => {
       const base = memoryIdempotencyStore();
       // Every store call and the order insert resolve when the scheduler says: all interleavings are explored.
       const store: IdempotencyStore = {
-        claim: s.scheduleFunction(base.claim),
-        renew: s.scheduleFunction(base.renew),
-        complete: s.scheduleFunction(base.complete),
-        release: s.scheduleFunction(base.release),
+        claim: s.scheduleFunction(async (...args: Parameters<typeof base.claim>) => base.claim(...args)),
+        renew: s.scheduleFunction(async (...args: Parameters<typeof base.renew>) => base.renew(...args)),
+        complete: s.scheduleFunction(async (...args: Parameters<typeof base.complete>) =>
+          base.complete(...args),
+        ),
+        release: s.scheduleFunction(async (...args: Parameters<typeof base.release>) =>
+          base.release(...args),
+        ),
       };
       const insert = s.scheduleFunction(async (_index: number) => undefined);
       const orders: number[] = [];

@@ -133,7 +133,9 @@ describe.skipIf(!available)('the Redis store with replicas: 1, on a master with 
         // The master still counts the stopped replica online: the claim saw it, the WAIT times out.
         await pair.pauseReplica();
         try {
-          const outcome = await store.complete(key, token, response, 60_000).catch((e: unknown) => e);
+          const outcome = await Promise.resolve(store.complete(key, token, response, 60_000)).catch(
+            (e: unknown) => e,
+          );
           expect(outcome).toBeInstanceOf(NotReplicatedError);
           expect(outcome).toMatchObject({ acknowledged: 0, required: 1 });
           expect(String(outcome)).toMatch(/0 of 1 replicas acknowledged it within 20 ms/);
@@ -210,7 +212,9 @@ describe.skipIf(!available)('the Redis store with replicas: 1, on a master with 
           await settle();
           seen.splice(0);
           const [key, token] = claimed!;
-          const outcome = await store.complete(key, token, response, 60_000).catch((e: unknown) => e);
+          const outcome = await Promise.resolve(store.complete(key, token, response, 60_000)).catch(
+            (e: unknown) => e,
+          );
           expect(outcome).toBeInstanceOf(NotReplicatedError);
           expect(String(outcome)).toMatch(/0 of 1 replicas acknowledged it within 20 ms/);
           await settle();

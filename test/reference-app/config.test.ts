@@ -148,7 +148,7 @@ describe('the reference app’s store call bounds', () => {
     // Timers fire in the order of their ends, whatever the machine's load: 50 ms before 300 ms, and
     // 300 ms before the defaults would have (200 ms for the limiter would have failed this read open).
     const slow =
-      <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+      <A extends unknown[], R>(call: (...args: A) => R | Promise<R>) =>
       async (...args: A) => {
         await sleep(300);
         return call(...args);

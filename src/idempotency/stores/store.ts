@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../../core/maybe-promise.js';
 import type { PooledConnection } from './sql-connection.js';
 
 /** A response as stored under a key and replayed byte for byte. */
@@ -78,6 +79,10 @@ export interface StoreTransaction {
  * lease, not after the retention. Each claim gets a fresh fencing token; `renew`, `complete` and
  * `release` act only when the token is that of the live in-progress record, so an owner whose lease
  * was taken over cannot overwrite the new owner's result.
+ *
+ * `claim`, `renew`, `complete` and `release` may answer at once (a value, not a promise), as the
+ * memory store does: the middleware then waits for nothing, and no promise is made per call. A
+ * store that answers at once may also throw at once; the middleware treats that as a rejection.
  */
 export interface IdempotencyStore {
   /**
@@ -93,9 +98,9 @@ export interface IdempotencyStore {
     leaseMs: number,
     owner?: string,
     options?: ClaimOptions,
-  ): Promise<ClaimOutcome>;
+  ): MaybePromise<ClaimOutcome>;
   /** Extend a live lease. False when `token` no longer owns the record. */
-  renew(key: string, token: string, leaseMs: number): Promise<boolean>;
+  renew(key: string, token: string, leaseMs: number): MaybePromise<boolean>;
   /**
    * Store the response and keep it for `retentionMs`. False when `token` no longer owns the record.
    * The whole response is kept when the owner's budget has room for it (`keepsWhole`); otherwise
@@ -103,9 +108,9 @@ export interface IdempotencyStore {
    * answered, never run again. A store that replicates may reject with {@link NotReplicatedError}:
    * the record was stored, on fewer copies than it was asked to wait for.
    */
-  complete(key: string, token: string, response: StoredResponse, retentionMs: number): Promise<boolean>;
+  complete(key: string, token: string, response: StoredResponse, retentionMs: number): MaybePromise<boolean>;
   /** Delete a live in-progress record so a retry can run. False when `token` no longer owns it. */
-  release(key: string, token: string): Promise<boolean>;
+  release(key: string, token: string): MaybePromise<boolean>;
   /**
    * Optional: the transaction shared with the handler of the claim `token` (see
    * {@link StoreTransaction}): the one its claim opened (`withTransaction`), else a new one. When

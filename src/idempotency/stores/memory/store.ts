@@ -10,7 +10,7 @@ import {
   recordBytes,
   untilOwnerRoom,
 } from '../limits.js';
-import type { ClaimOutcome, IdempotencyStore } from '../store.js';
+import type { ClaimOptions, ClaimOutcome, IdempotencyStore, StoredResponse } from '../store.js';
 import {
   DEFAULT_MEMORY_MAX_BYTES,
   DEFAULT_MEMORY_MAX_ENTRIES,
@@ -30,6 +30,17 @@ import {
 
 /** A memory store whose usage can be read, for tests, metrics and the memory benchmark. */
 export interface MemoryIdempotencyStore extends IdempotencyStore {
+  // Answered at once: no promise per call.
+  claim(
+    key: string,
+    fingerprint: string,
+    leaseMs: number,
+    owner?: string,
+    options?: ClaimOptions,
+  ): ClaimOutcome;
+  renew(key: string, token: string, leaseMs: number): boolean;
+  complete(key: string, token: string, response: StoredResponse, retentionMs: number): boolean;
+  release(key: string, token: string): boolean;
   /** Records held (in progress and completed, expired ones not yet reclaimed included). */
   readonly size: number;
   /** Bytes held, as counted against `maxBytes`. */
@@ -209,8 +220,9 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
     get bytes() {
       return totalBytes;
     },
+    // Every call answers at once, with a value: an idempotent request waits for nothing here.
     // The key is kept as given: `scopeKey` makes it one flat string, the smallest V8 holds.
-    async claim(key, fingerprint, leaseMs, ownerName = ANONYMOUS_OWNER): Promise<ClaimOutcome> {
+    claim(key, fingerprint, leaseMs, ownerName = ANONYMOUS_OWNER): ClaimOutcome {
       const at = now();
       const stored = live(key, at);
       if (typeof stored === 'string') {
@@ -242,7 +254,7 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
       put(key, new Pending(key, fingerprint, token, expiresAt, owner, bytes), leaseMs, expiresAt);
       return { kind: 'claimed', token };
     },
-    async renew(key, token, leaseMs) {
+    renew(key, token, leaseMs) {
       const at = now();
       const pending = owned(key, token, at);
       if (pending === undefined) return false;
@@ -250,7 +262,7 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
       put(pending.key, pending, leaseMs, pending.expiresAt);
       return true;
     },
-    async complete(key, token, response, retentionMs) {
+    complete(key, token, response, retentionMs) {
       const at = now();
       const pending = owned(key, token, at);
       if (pending === undefined) return false;
@@ -272,7 +284,7 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
       put(pending.key, record, retentionMs, expiresAt);
       return true;
     },
-    async release(key, token) {
+    release(key, token) {
       const pending = owned(key, token, now());
       if (pending === undefined) return false;
       remove(key, pending);
