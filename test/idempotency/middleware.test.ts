@@ -463,15 +463,22 @@ describe('when the store fails', () => {
     expect(runs.count).toBe(0);
   });
 
+  const failure = new Error('READONLY You cannot write against a read only replica.');
   it.each([
-    ['errors', false],
-    ['is in-process (untimed) and errors', true],
+    ['errors', false, () => Promise.reject(failure)],
+    ['is in-process (untimed) and errors', true, () => Promise.reject(failure)],
+    [
+      'is in-process and throws at once',
+      true,
+      () => {
+        throw failure;
+      },
+    ],
   ])(
     "sends the real result when only the completion %s, and logs the store's own error, not a 503 that says nothing ran",
-    async (_, inProcess) => {
-      const failure = new Error('READONLY You cannot write against a read only replica.');
+    async (_, inProcess, complete: IdempotencyStore['complete']) => {
       const memory = memoryIdempotencyStore();
-      const store: IdempotencyStore = { ...memory, inProcess, complete: () => Promise.reject(failure) };
+      const store: IdempotencyStore = { ...memory, inProcess, complete };
       const logger = memoryLogger();
       const { app, runs } = orderApp({ idempotency: idempotency({ store }), logger });
       const response = await app.handle(post('k-14'));
