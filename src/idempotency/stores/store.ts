@@ -1,4 +1,3 @@
-import type { MaybePromise } from '../../core/maybe-promise.js';
 import type { PooledConnection } from './sql-connection.js';
 
 /** A response as stored under a key and replayed byte for byte. */
@@ -98,9 +97,9 @@ export interface IdempotencyStore {
     leaseMs: number,
     owner?: string,
     options?: ClaimOptions,
-  ): MaybePromise<ClaimOutcome>;
+  ): ClaimOutcome | Promise<ClaimOutcome>;
   /** Extend a live lease. False when `token` no longer owns the record. */
-  renew(key: string, token: string, leaseMs: number): MaybePromise<boolean>;
+  renew(key: string, token: string, leaseMs: number): boolean | Promise<boolean>;
   /**
    * Store the response and keep it for `retentionMs`. False when `token` no longer owns the record.
    * The whole response is kept when the owner's budget has room for it (`keepsWhole`); otherwise
@@ -108,9 +107,14 @@ export interface IdempotencyStore {
    * answered, never run again. A store that replicates may reject with {@link NotReplicatedError}:
    * the record was stored, on fewer copies than it was asked to wait for.
    */
-  complete(key: string, token: string, response: StoredResponse, retentionMs: number): MaybePromise<boolean>;
+  complete(
+    key: string,
+    token: string,
+    response: StoredResponse,
+    retentionMs: number,
+  ): boolean | Promise<boolean>;
   /** Delete a live in-progress record so a retry can run. False when `token` no longer owns it. */
-  release(key: string, token: string): MaybePromise<boolean>;
+  release(key: string, token: string): boolean | Promise<boolean>;
   /**
    * Optional: the transaction shared with the handler of the claim `token` (see
    * {@link StoreTransaction}): the one its claim opened (`withTransaction`), else a new one. When
