@@ -28,9 +28,12 @@ import {
   recordOwner,
 } from './record-codec.js';
 
-/** A memory store whose usage can be read, for tests, metrics and the memory benchmark. */
+/**
+ * A memory store whose usage can be read, for tests, metrics and the memory benchmark. Its calls
+ * are those of every {@link IdempotencyStore}, narrowed: each answers at once, with the value.
+ */
 export interface MemoryIdempotencyStore extends IdempotencyStore {
-  // Answered at once: no promise per call.
+  /** {@link IdempotencyStore.claim}, answered at once. */
   claim(
     key: string,
     fingerprint: string,
@@ -38,8 +41,11 @@ export interface MemoryIdempotencyStore extends IdempotencyStore {
     owner?: string,
     options?: ClaimOptions,
   ): ClaimOutcome;
+  /** {@link IdempotencyStore.renew}, answered at once. */
   renew(key: string, token: string, leaseMs: number): boolean;
+  /** {@link IdempotencyStore.complete}, answered at once. */
   complete(key: string, token: string, response: StoredResponse, retentionMs: number): boolean;
+  /** {@link IdempotencyStore.release}, answered at once. */
   release(key: string, token: string): boolean;
   /** Records held (in progress and completed, expired ones not yet reclaimed included). */
   readonly size: number;
