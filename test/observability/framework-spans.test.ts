@@ -6,7 +6,7 @@
  * starting a second server span.
  */
 import { createRequire } from 'node:module';
-import { SpanKind } from '@opentelemetry/api';
+import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
@@ -41,6 +41,11 @@ afterAll(async () => {
   for (const close of closers) await close();
   instrumentation.disable();
   await tracerProvider.shutdown();
+  // register() made it the global provider (with a context manager and a propagator): test files
+  // share a worker, and a later file's openTelemetry() must find no SDK, as an app without one does.
+  trace.disable();
+  context.disable();
+  propagation.disable();
 });
 
 function observedApp() {
