@@ -10,10 +10,11 @@ import {
   recordBytes,
   untilOwnerRoom,
 } from '../limits.js';
-import type { ClaimOptions, ClaimOutcome, IdempotencyStore, StoredResponse } from '../store.js';
+import type { ClaimOutcome } from '../store.js';
 import {
   DEFAULT_MEMORY_MAX_BYTES,
   DEFAULT_MEMORY_MAX_ENTRIES,
+  type MemoryIdempotencyStore,
   type MemoryIdempotencyStoreOptions,
   withOwnerShares,
 } from './budgets.js';
@@ -28,34 +29,10 @@ import {
   recordOwner,
 } from './record-codec.js';
 
-/**
- * A memory store whose usage can be read, for tests, metrics and the memory benchmark. Its calls
- * are those of every {@link IdempotencyStore}, narrowed: each answers at once, with the value.
- */
-export interface MemoryIdempotencyStore extends IdempotencyStore {
-  /** {@link IdempotencyStore.claim}, answered at once. */
-  claim(
-    key: string,
-    fingerprint: string,
-    leaseMs: number,
-    owner?: string,
-    options?: ClaimOptions,
-  ): ClaimOutcome;
-  /** {@link IdempotencyStore.renew}, answered at once. */
-  renew(key: string, token: string, leaseMs: number): boolean;
-  /** {@link IdempotencyStore.complete}, answered at once. */
-  complete(key: string, token: string, response: StoredResponse, retentionMs: number): boolean;
-  /** {@link IdempotencyStore.release}, answered at once. */
-  release(key: string, token: string): boolean;
-  /** Records held (in progress and completed, expired ones not yet reclaimed included). */
-  readonly size: number;
-  /** Bytes held, as counted against `maxBytes`. */
-  readonly bytes: number;
-}
-
 export {
   DEFAULT_MEMORY_MAX_BYTES,
   DEFAULT_MEMORY_MAX_ENTRIES,
+  type MemoryIdempotencyStore,
   type MemoryIdempotencyStoreOptions,
 } from './budgets.js';
 
