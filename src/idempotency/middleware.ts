@@ -93,7 +93,7 @@ export function idempotency(options: IdempotencyOptions = {}): Middleware<Contex
     const key = scopeKey(ctx.var.principal?.sub, parsed.key);
 
     const claiming = claim(key, fingerprint, config.owner(ctx));
-    // A store in memory answers at once: no turn of the event loop's queue to wait for it.
+    // A store in memory answers at once: no promise and no microtask turn to wait for it.
     const outcome = isPromise(claiming) ? await claiming : claiming;
     switch (outcome.kind) {
       case 'completed':

@@ -1,4 +1,5 @@
 import { isPromise, type MaybePromise } from '../core/maybe-promise.js';
+
 /** A store call that did not settle within its bound. */
 export class StoreTimeoutError extends Error {
   constructor(readonly timeoutMs: number) {
