@@ -45,16 +45,14 @@ export function heldClaims(store: IdempotencyStore, options: HeldClaimsOptions =
     if (outcome.kind === 'claimed') held.set(outcome.token, key);
     return outcome;
   };
-  /** `done`, and the claim `token` let go once it answered (not when it failed: then it is still held). */
-  const letGo = <T>(token: string, done: MaybePromise<T>): MaybePromise<T> => {
-    if (isPromise(done))
-      return done.then((value) => {
-        held.delete(token);
-        return value;
-      });
+  /** The store's answer `value`, the claim `token` no longer held. */
+  const forget = <T>(token: string, value: T): T => {
     held.delete(token);
-    return done;
+    return value;
   };
+  /** `done`, and the claim `token` let go once it answered (not when it failed: then it is still held). */
+  const letGo = <T>(token: string, done: MaybePromise<T>): MaybePromise<T> =>
+    isPromise(done) ? done.then((value) => forget(token, value)) : forget(token, done);
 
   // A store that answers at once is still answered at once through the wrapper: no promise added.
   const wrapped: IdempotencyStore = {
@@ -77,14 +75,14 @@ export function heldClaims(store: IdempotencyStore, options: HeldClaimsOptions =
       const recorded: StoreTransaction = {
         ...(tx.connection === undefined ? {} : { connection: tx.connection }),
         complete: (key, token, response, retentionMs) =>
-          tx.complete(key, token, response, retentionMs).then((done) => letGo(token, done)),
+          tx.complete(key, token, response, retentionMs).then((done) => forget(token, done)),
         commit: () => tx.commit(),
         rollback: () => tx.rollback(),
       };
       const completeAndCommit = tx.completeAndCommit?.bind(tx);
       if (completeAndCommit !== undefined) {
         recorded.completeAndCommit = (key, token, response, retentionMs) =>
-          completeAndCommit(key, token, response, retentionMs).then((done) => letGo(token, done));
+          completeAndCommit(key, token, response, retentionMs).then((done) => forget(token, done));
       }
       return recorded;
     };
