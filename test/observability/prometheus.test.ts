@@ -27,7 +27,7 @@ const token = (sub: string) => clientToken(sub, 'mobile');
 const RATE_LIMIT_MAX = 6;
 
 describe('docs/observability.md', () => {
-  it('has a PromQL query for each question it opens with, and its set-up compiles', async () => {
+  it('has a PromQL query for each question it opens with, and its set-up compiles', () => {
     expect(QUERIES).toHaveLength(7);
     const dir = writeBlocks(
       join(root, 'test/observability'),
@@ -35,7 +35,7 @@ describe('docs/observability.md', () => {
       taggedBlocks('observability.md', 'observability'),
     );
     try {
-      expect(await compileBlocks(dir)).toBe('');
+      expect(compileBlocks(dir)).toBe('');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

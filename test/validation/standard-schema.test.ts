@@ -171,7 +171,7 @@ describe('the four blocks of docs/validation.md', () => {
     expect([...BLOCKS.keys()]).toEqual(LIBRARIES.map((library) => `${library}.ts`));
     const dir = writeBlocks(import.meta.dirname, '.validation-tsc-', BLOCKS);
     try {
-      expect(await compileBlocks(dir)).toBe('');
+      expect(compileBlocks(dir)).toBe('');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
