@@ -7,11 +7,15 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..', '..');
-const tsx = join(root, 'node_modules', '.bin', 'tsx');
 
+/**
+ * The CLI from source as its own process. Node with tsx's loader, not the `tsx` command, which is a
+ * Node process that starts another for the script: one process a run instead of two.
+ */
 function cli(...args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((done) => {
-    execFile(tsx, [join(root, 'src', 'cli', 'main.ts'), ...args], { cwd: root }, (error, stdout) => {
+    const argv = ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts'), ...args];
+    execFile(process.execPath, argv, { cwd: root }, (error, stdout) => {
       done({ code: error ? Number(error.code ?? 1) : 0, out: stdout });
     });
   });
