@@ -2,6 +2,7 @@ import { ApiError } from '../errors/api-error.js';
 import { codedError } from '../errors/coded-error.js';
 import { type Context, contextKey } from '../http/types.js';
 import { checkRequestCodings } from './codings.js';
+import { isPromise } from './maybe-promise.js';
 
 /** The bytes of a body already read, so every reader of one request sees the same bytes. */
 const BODY_BYTES = contextKey<Uint8Array>('request body bytes');
@@ -41,14 +42,10 @@ export async function readBody(
     }
     if (Number(declared) > limit) throw bodyTooLargeError(limit);
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  let bytes: Uint8Array;
   try {
-    for await (const chunk of ctx.request.body()) {
-      size += chunk.byteLength;
-      if (size > limit) throw bodyTooLargeError(limit);
-      chunks.push(chunk);
-    }
+    const source = ctx.request.body();
+    bytes = isPromise(source) ? await source : await collectWithin(source, limit);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     // The stream failed: the client closed or reset the connection mid-body. Its fault, not the
@@ -58,9 +55,23 @@ export async function readBody(
       cause: error,
     });
   }
-  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+  // A whole body came framed by its declared length, checked above; one from an adapter that
+  // declared none is checked here.
+  if (bytes.byteLength > limit) throw bodyTooLargeError(limit);
   ctx.set(BODY_BYTES, bytes);
   return bytes;
+}
+
+/** The chunks of a streamed body as one array, refused as soon as they pass `limit` bytes. */
+async function collectWithin(chunks: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const read: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    size += chunk.byteLength;
+    if (size > limit) throw bodyTooLargeError(limit);
+    read.push(chunk);
+  }
+  return read.length === 1 ? read[0]! : Buffer.concat(read, size);
 }
 
 /** The bytes {@link readBody} kept for this request, or `undefined` when nothing read the body. */

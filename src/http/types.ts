@@ -47,10 +47,12 @@ export interface RequestView {
    */
   readonly mountPath?: string;
   /**
-   * The body as a stream of chunks. Called at most once; the core reads it only when a route asks
-   * for the body, so GET requests never touch it.
+   * The body: a stream of chunks, or the promise of its whole bytes where the runtime reads a body
+   * of declared `Content-Length` natively (a fetch `Request`'s `arrayBuffer()`). Called at most once;
+   * the core reads it only when a route asks for the body, so GET requests never touch it, and
+   * refuses a declared length over the route's limit before calling it.
    */
-  readonly body: () => AsyncIterable<Uint8Array>;
+  readonly body: () => AsyncIterable<Uint8Array> | Promise<Uint8Array>;
 }
 
 /**

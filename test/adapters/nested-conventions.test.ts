@@ -18,6 +18,7 @@ import * as ho from '../../src/adapters/hono/index.js';
 import * as ko from '../../src/adapters/koa/index.js';
 import { authenticate, requireAuth } from '../../src/auth/middleware.js';
 import { hs256Verifier, signHs256Token } from '../../src/auth/verifier.js';
+import { readBody } from '../../src/core/body.js';
 import { defineMiddleware } from '../../src/core/compose.js';
 import type { Context, Middleware } from '../../src/http/types.js';
 
@@ -35,7 +36,7 @@ const sawRequestId = (name: string): Middleware =>
 /** Reads the whole request body through the context, as an idempotency fingerprint would. */
 const readsBody: Middleware = defineMiddleware({
   before: async (ctx) => {
-    for await (const _chunk of ctx.request.body());
+    await readBody(ctx);
     return undefined;
   },
 });

@@ -98,3 +98,46 @@ describe('request body limits', () => {
     });
   });
 });
+
+/** A request whose adapter hands its body over whole, as the fetch adapter does for a declared length. */
+function whole(read: () => Promise<Uint8Array>, headers: Record<string, string> = {}) {
+  const calls = { body: 0 };
+  const view: RequestView = {
+    ...requestView('POST', '/uploads', { headers }),
+    body: () => {
+      calls.body++;
+      return read();
+    },
+  };
+  return { view, calls };
+}
+
+describe('a body handed over whole', () => {
+  it('is read as the bytes given, within the limit', async () => {
+    const { view } = whole(async () => new Uint8Array(10).fill(98), { 'content-length': '10' });
+    const res = await uploadApp(10).handle(view);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ meta: { bytes: 10 } });
+  });
+
+  it('is not asked for when its declared length is over the limit (413)', async () => {
+    const { view, calls } = whole(async () => new Uint8Array(11), { 'content-length': '11' });
+    const res = await uploadApp(10).handle(view);
+    expect(res.status).toBe(413);
+    expect(calls.body).toBe(0);
+  });
+
+  it('is refused with 413 when it declared no length and is over the limit', async () => {
+    const { view } = whole(async () => new Uint8Array(11));
+    const res = await uploadApp(10).handle(view);
+    expect(res.status).toBe(413);
+    expect(res.json).toMatchObject({ errors: [{ status: '413', code: 'body-too-large' }] });
+  });
+
+  it('answers 400 request-aborted when the runtime could not read it', async () => {
+    const { view } = whole(() => Promise.reject(new Error('connection reset')), { 'content-length': '10' });
+    const res = await uploadApp(10).handle(view);
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ errors: [{ status: '400', code: 'request-aborted' }] });
+  });
+});
