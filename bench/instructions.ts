@@ -57,6 +57,22 @@ for (const [name, value] of [
     throw new TypeError(`${name} must be an integer from 100 to 1000000`);
   }
 }
+/**
+ * BENCH_CG_CONNECTIONS (default 50, as the bench): 1 sends one request at a time, so that how many
+ * requests a server takes per turn of its event loop, which depends on valgrind's pace, does not move
+ * the count: the steadiest figure for comparing two versions of the code (about 1% apart between
+ * runs, against 5% at 50).
+ */
+const CONNECTIONS = Number(process.env.BENCH_CG_CONNECTIONS ?? 50);
+if (!Number.isInteger(CONNECTIONS) || CONNECTIONS < 1 || CONNECTIONS > 1_000)
+  throw new TypeError('BENCH_CG_CONNECTIONS must be an integer from 1 to 1000');
+/**
+ * On Bun, JavaScriptCore compiles and collects on threads of their own by default, racing the main
+ * thread: counts then varied by 10% (main thread) to 25% (all threads) between runs. Counted with
+ * both on the main thread instead, a run repeats within 1%, the compiler's and collector's work
+ * included in the count.
+ */
+const STEADY_BUN = { BUN_JSC_useConcurrentJIT: 'false', BUN_JSC_useConcurrentGC: 'false' };
 const caseNames = (process.env.BENCH_CG_CASES ?? 'book,order').split(',');
 const serverNames = (process.env.BENCH_CG_SERVERS ?? 'app,bare+JSON').split(',');
 /** BENCH_CG_KEEP=1 keeps the callgrind files for `callgrind_annotate` (their folder is printed). */
@@ -70,7 +86,7 @@ const env = SERVER_ENV;
 async function send(server: Server, c: Case, fixture: Fixture, amount: number): Promise<number> {
   const { result, statuses } = await loadCase(c, fixture, {
     url: `http://127.0.0.1:${server.port}`,
-    connections: 50,
+    connections: CONNECTIONS,
     amount,
     timeout: 60,
   });
@@ -145,7 +161,7 @@ async function count(
   const server = await start(
     name,
     script,
-    { ...base, ...extraEnv },
+    { ...base, ...(runtime === 'bun' ? STEADY_BUN : {}), ...extraEnv },
     {
       wrapper: [
         'valgrind',
