@@ -45,7 +45,18 @@ export async function readBody(
   let bytes: Uint8Array;
   try {
     const source = ctx.request.body();
-    bytes = isPromise(source) ? await source : await collectWithin(source, limit);
+    if (isPromise(source)) bytes = await source;
+    else {
+      // Read in place rather than in an async function of its own: one promise less per body on Node.
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      for await (const chunk of source) {
+        size += chunk.byteLength;
+        if (size > limit) throw bodyTooLargeError(limit);
+        chunks.push(chunk);
+      }
+      bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    }
   } catch (error) {
     if (error instanceof ApiError) throw error;
     // The stream failed: the client closed or reset the connection mid-body. Its fault, not the
@@ -60,18 +71,6 @@ export async function readBody(
   if (bytes.byteLength > limit) throw bodyTooLargeError(limit);
   ctx.set(BODY_BYTES, bytes);
   return bytes;
-}
-
-/** The chunks of a streamed body as one array, refused as soon as they pass `limit` bytes. */
-async function collectWithin(chunks: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
-  const read: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of chunks) {
-    size += chunk.byteLength;
-    if (size > limit) throw bodyTooLargeError(limit);
-    read.push(chunk);
-  }
-  return read.length === 1 ? read[0]! : Buffer.concat(read, size);
 }
 
 /** The bytes {@link readBody} kept for this request, or `undefined` when nothing read the body. */
