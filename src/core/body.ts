@@ -45,8 +45,11 @@ export async function readBody(
   let bytes: Uint8Array;
   try {
     const source = ctx.request.body();
-    if (isPromise(source)) bytes = await source;
-    else {
+    if (isPromise(source)) {
+      bytes = await source;
+      // Framed by its declared length, checked above; measured here when it declared none.
+      if (bytes.byteLength > limit) throw bodyTooLargeError(limit);
+    } else {
       // Read in place rather than in an async function of its own: one promise less per body on Node.
       const chunks: Uint8Array[] = [];
       let size = 0;
@@ -66,9 +69,6 @@ export async function readBody(
       cause: error,
     });
   }
-  // A whole body came framed by its declared length, checked above; one from an adapter that
-  // declared none is checked here.
-  if (bytes.byteLength > limit) throw bodyTooLargeError(limit);
   ctx.set(BODY_BYTES, bytes);
   return bytes;
 }
