@@ -69,8 +69,9 @@ if (!Number.isInteger(CONNECTIONS) || CONNECTIONS < 1 || CONNECTIONS > 1_000)
 /**
  * On Bun, JavaScriptCore compiles and collects on threads of their own by default, racing the main
  * thread: counts then varied by 10% (main thread) to 25% (all threads) between runs. Counted with
- * both on the main thread instead, a run repeats within 1%, the compiler's and collector's work
- * included in the count.
+ * both on the main thread instead, a run repeats within 1% on a quiet machine, the compiler's and
+ * collector's work included in the count. Other load still moves it (up to 5% seen): the collector's
+ * timers follow the clock, so compare versions in alternated runs.
  */
 const STEADY_BUN = { BUN_JSC_useConcurrentJIT: 'false', BUN_JSC_useConcurrentGC: 'false' };
 const caseNames = (process.env.BENCH_CG_CASES ?? 'book,order').split(',');
