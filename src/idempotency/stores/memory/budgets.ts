@@ -1,6 +1,6 @@
 // What a memory idempotency store is and what it takes: its interface, its options, their default budgets.
 import type { StoreLimits } from '../limits.js';
-import type { ClaimOptions, ClaimOutcome, IdempotencyStore, StoredResponse } from '../store.js';
+import type { ClaimOutcome, IdempotencyStore } from '../store.js';
 
 /**
  * A memory store whose usage can be read, for tests, metrics and the memory benchmark. Its calls
@@ -8,19 +8,13 @@ import type { ClaimOptions, ClaimOutcome, IdempotencyStore, StoredResponse } fro
  */
 export interface MemoryIdempotencyStore extends IdempotencyStore {
   /** {@link IdempotencyStore.claim}, answered at once. */
-  claim(
-    key: string,
-    fingerprint: string,
-    leaseMs: number,
-    owner?: string,
-    options?: ClaimOptions,
-  ): ClaimOutcome;
+  claim(...args: Parameters<IdempotencyStore['claim']>): ClaimOutcome;
   /** {@link IdempotencyStore.renew}, answered at once. */
-  renew(key: string, token: string, leaseMs: number): boolean;
+  renew(...args: Parameters<IdempotencyStore['renew']>): boolean;
   /** {@link IdempotencyStore.complete}, answered at once. */
-  complete(key: string, token: string, response: StoredResponse, retentionMs: number): boolean;
+  complete(...args: Parameters<IdempotencyStore['complete']>): boolean;
   /** {@link IdempotencyStore.release}, answered at once. */
-  release(key: string, token: string): boolean;
+  release(...args: Parameters<IdempotencyStore['release']>): boolean;
   /** Records held (in progress and completed, expired ones not yet reclaimed included). */
   readonly size: number;
   /** Bytes held, as counted against `maxBytes`. */
