@@ -65,6 +65,9 @@ export function linkTo<const P extends string>(
   ...[parameters]: keyof ParamsOf<P> extends never ? [LinkParameters<P>?] : [LinkParameters<P>]
 ): ResponseLink {
   const { params = {}, query = {}, description } = (parameters ?? {}) as LinkParameters<string>;
+  // The declaration is fixed: its entries are listed once, not on every response linked.
+  const paramSources = Object.entries(params as Readonly<Record<string, ResponseValue>>);
+  const querySources = Object.entries(query);
   const link: ResponseLink = {
     target,
     params: params as Readonly<Record<string, ResponseValue>>,
@@ -72,7 +75,7 @@ export function linkTo<const P extends string>(
     ...(description === undefined ? {} : { description }),
     problemOn: (collection) => declarationProblem(link, collection),
     problemWith: (route) => targetProblem(link, route),
-    href: (resource) => linkUrl(link, resource),
+    href: (resource) => linkUrl(link, paramSources, querySources, resource),
   };
   return Object.freeze(link);
 }
@@ -121,9 +124,14 @@ function targetProblem(link: ResponseLink, route: LinkedRoute): string | undefin
  * A value the resource lacks is a `TypeError` (a 500: the route broke its own declaration), except
  * in the query, where the parameter is left out.
  */
-function linkUrl(link: ResponseLink, data: object): string {
+function linkUrl(
+  link: ResponseLink,
+  paramSources: readonly [string, ResponseValue][],
+  querySources: readonly [string, QueryValue][],
+  data: object,
+): string {
   const params: Record<string, string | number> = {};
-  for (const [param, from] of Object.entries(link.params)) {
+  for (const [param, from] of paramSources) {
     const value = valueAt(data, from);
     if (value === undefined)
       throw new TypeError(
@@ -132,7 +140,7 @@ function linkUrl(link: ResponseLink, data: object): string {
     params[param] = value;
   }
   const query: Record<string, string | number | undefined> = {};
-  for (const [param, from] of Object.entries(link.query))
+  for (const [param, from] of querySources)
     query[param] = typeof from === 'object' ? from.value : valueAt(data, from);
   return targetUrl(link.target, params, query);
 }

@@ -43,17 +43,18 @@ export class StrictObjectType<R extends t.Props, O extends t.Props> extends t.Ex
     const known = new Set([...Object.keys(required), ...Object.keys(optional)]);
     const present = (input: Record<string, unknown>, key: string) =>
       Object.hasOwn(input, key) && input[key] !== undefined;
-    const fieldsValid = (input: Record<string, unknown>, props: t.Props, isRequired: boolean) =>
-      Object.entries(props).every(([key, codec]) =>
-        present(input, key) ? codec.is(input[key]) : !isRequired,
-      );
+    // The fields are fixed: listed once here, not on every value checked.
+    const requiredFields = Object.entries(required);
+    const optionalFields = Object.entries(optional);
+    const fieldsValid = (input: Record<string, unknown>, fields: [string, t.Mixed][], isRequired: boolean) =>
+      fields.every(([key, codec]) => (present(input, key) ? codec.is(input[key]) : !isRequired));
     super(
       name,
       (u): u is StrictObjectOutput<R, O> =>
         t.UnknownRecord.is(u) &&
         Object.keys(u).every((key) => known.has(key)) &&
-        fieldsValid(u, required, true) &&
-        fieldsValid(u, optional, false),
+        fieldsValid(u, requiredFields, true) &&
+        fieldsValid(u, optionalFields, false),
       (u, context) => {
         if (!t.UnknownRecord.is(u)) return t.failure(u, context);
         const errors: t.ValidationError[] = [];
@@ -86,8 +87,8 @@ export class StrictObjectType<R extends t.Props, O extends t.Props> extends t.Ex
           if (result._tag === 'Left') errors.push(...result.left);
           else output[key] = result.right;
         };
-        for (const [key, codec] of Object.entries(required)) check(key, codec, true);
-        for (const [key, codec] of Object.entries(optional)) check(key, codec, false);
+        for (const [key, codec] of requiredFields) check(key, codec, true);
+        for (const [key, codec] of optionalFields) check(key, codec, false);
         return errors.length > 0 ? t.failures(errors) : t.success(output as StrictObjectOutput<R, O>);
       },
       t.identity,
