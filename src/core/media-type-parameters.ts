@@ -56,6 +56,8 @@ function unquote(value: string): string | undefined {
  */
 export function mediaTypeParameters(value: string): Map<string, string> | undefined {
   const params = new Map<string, string>();
+  // Most media types a client sends have no parameter: nothing to split.
+  if (!value.includes(';')) return params;
   for (const raw of splitOutsideQuotes(value, ';').slice(1)) {
     if (raw.trim() === '') continue;
     const equals = raw.indexOf('=');
