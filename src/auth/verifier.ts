@@ -129,8 +129,11 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   };
   const { key, now } = options;
   // Lifetime and skew bounds (RFC 8725 section 3.10) hold on both paths, on every request.
+  // One policy object, its clock reading set on each check: no object copied per request.
+  const policy = { ...bounds, nowSeconds: 0 };
   const principalOf = (payload: JwtClaims): Principal => {
-    checkTimeClaims(payload, { nowSeconds: (now?.() ?? Date.now()) / 1000, ...bounds });
+    policy.nowSeconds = (now?.() ?? Date.now()) / 1000;
+    checkTimeClaims(payload, policy);
     return principalFromClaims(payload);
   };
   const viaJose = async (token: string): Promise<Principal> => {
