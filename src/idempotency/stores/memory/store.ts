@@ -112,11 +112,21 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
     return owner;
   };
 
-  const put = (key: string, stored: Stored, durationMs: number, expiresAt: number): void => {
+  /**
+   * Store `stored` under `key` until `expiresAt`. `added`: a key new to its owner (a claim); a renewal
+   * or completion rewrites a key the owner already holds.
+   */
+  const put = (
+    key: string,
+    stored: Stored,
+    owner: Owner,
+    durationMs: number,
+    expiresAt: number,
+    added: boolean,
+  ): void => {
     records.set(key, stored);
     queueFor(durationMs).push(key, expiresAt);
-    const owner = ownerOf(stored);
-    owner.keys.add(key);
+    if (added) owner.keys.add(key);
     owner.room = undefined;
   };
 
@@ -234,7 +244,14 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
       const token = String(++lastToken);
       const expiresAt = after(at, leaseMs);
       account(owner, 1, bytes);
-      put(key, new Pending(key, fingerprint, token, expiresAt, owner, bytes), leaseMs, expiresAt);
+      put(
+        key,
+        new Pending(key, fingerprint, token, expiresAt, owner, bytes),
+        owner,
+        leaseMs,
+        expiresAt,
+        true,
+      );
       return { kind: 'claimed', token };
     },
     renew(key, token, leaseMs) {
@@ -242,7 +259,7 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
       const pending = owned(key, token, at);
       if (pending === undefined) return false;
       pending.expiresAt = after(at, leaseMs);
-      put(pending.key, pending, leaseMs, pending.expiresAt);
+      put(pending.key, pending, pending.owner, leaseMs, pending.expiresAt, false);
       return true;
     },
     complete(key, token, response, retentionMs) {
@@ -264,7 +281,7 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
         record = encoded(briefResponse(response, (brief) => bytesOf(key, encoded(brief)) <= pending.bytes));
       }
       account(owner, 0, bytesOf(key, record) - pending.bytes);
-      put(pending.key, record, retentionMs, expiresAt);
+      put(pending.key, record, owner, retentionMs, expiresAt, false);
       return true;
     },
     release(key, token) {
