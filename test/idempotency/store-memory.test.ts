@@ -99,7 +99,12 @@ describe('the compact record of the memory store', () => {
         fc.nat({ max: 2 ** 48 - 1 }),
         fingerprint,
         fc.integer({ min: 100, max: 599 }),
-        fc.dictionary(headerName, fc.string({ maxLength: 100 }), { maxKeys: 8 }),
+        // ASCII values short and long, and values outside ASCII: each is written its own way.
+        fc.dictionary(
+          headerName,
+          fc.oneof(fc.string({ maxLength: 100 }), fc.string({ unit: 'grapheme', maxLength: 40 })),
+          { maxKeys: 8 },
+        ),
         fc.uint8Array({ maxLength: 300 }),
         (expiresAt, owner, fp, status, headers, body) => {
           const record = encodeRecord(expiresAt, owner, fp, { status, headers, body });
@@ -112,6 +117,15 @@ describe('the compact record of the memory store', () => {
           expect(Buffer.from(decoded.body).equals(Buffer.from(body))).toBe(true);
         },
       ),
+    );
+  });
+
+  it('keeps a hex SHA-256 fingerprint as its first 8 bytes', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9a-f]{64}$/), (fp) => {
+        const expected = Buffer.concat([Buffer.from([1]), Buffer.from(fp.slice(0, 16), 'hex')]);
+        expect(encodeFingerprint(fp).equals(expected)).toBe(true);
+      }),
     );
   });
 
