@@ -160,10 +160,11 @@ describe('the memory store under any sequence of claims by several owners', () =
       }),
       fc.record({ op: fc.constant('advance' as const), ms: fc.constantFrom(1, 5, 20) }),
     ),
-    { maxLength: 60 },
+    // Long enough for an owner to claim, lose and claim again a key many times over.
+    { maxLength: 150 },
   );
 
-  it('refuses exactly when the owner or the store is full of live records, and never loses one', async () => {
+  it('refuses exactly when the owner or the store is full of live records, says when it has room, and never loses one', async () => {
     await fc.assert(
       fc.asyncProperty(ops, async (sequence: Op[]) => {
         const clock = { t: 0 };
@@ -180,7 +181,15 @@ describe('the memory store under any sequence of claims by several owners', () =
             if (record !== undefined && record.expiresAt > clock.t) {
               expect(outcome.kind).toBe(record.done ? 'completed' : 'in-progress');
             } else if (live().filter(([, r]) => r.owner === step.owner).length >= 2) {
-              expect(outcome).toMatchObject({ kind: 'full', scope: 'owner' });
+              // Room comes when the first of the owner's live records ends (its bytes never bind here).
+              const ends = live()
+                .filter(([, r]) => r.owner === step.owner)
+                .map(([, r]) => r.expiresAt);
+              expect(outcome).toMatchObject({
+                kind: 'full',
+                scope: 'owner',
+                retryAfterMs: Math.min(...ends) - clock.t,
+              });
             } else if (live().length >= 5) {
               expect(outcome).toMatchObject({ kind: 'full', scope: 'store' });
             } else {
@@ -224,6 +233,38 @@ describe('the memory store, when its budgets are full', () => {
     if (outcome.kind !== 'claimed') throw new Error(`expected a claim, got ${outcome.kind}`);
     return outcome.token as string;
   };
+
+  it("reads an owner's Retry-After from its live records only, whatever its keys' history", async () => {
+    const store = memoryIdempotencyStore({ ownerMaxEntries: 3, now: () => clock.t });
+    clock.t = 0;
+    // alice keeps a0 throughout (an owner with no record left is forgotten, its history with it);
+    // she claims k1, lets it go and claims it again; her k9 goes, and bob claims k9.
+    claimed(await store.claim('a0', 'fp', 1_000, 'alice'));
+    await store.release('k1', claimed(await store.claim('k1', 'fp', 10, 'alice')));
+    await store.release('k9', claimed(await store.claim('k9', 'fp', 10, 'alice')));
+    claimed(await store.claim('k9', 'fp', 100, 'bob'));
+    claimed(await store.claim('k1', 'fp', 50, 'alice'));
+    claimed(await store.claim('k2', 'fp', 10, 'alice'));
+    // Her room comes when k2 ends (10 ms), not when k1 (listed twice) or bob's k9 would.
+    expect(await store.claim('k3', 'fp', 10, 'alice')).toEqual({
+      kind: 'full',
+      scope: 'owner',
+      retryAfterMs: 10,
+    });
+    // An owner that keeps one record while it claims and lets go of many: its key list is compacted
+    // along the way (past twice its live records), and still read right.
+    claimed(await store.claim('c1', 'fp', 30, 'carol'));
+    for (let i = 0; i < 100; i++) {
+      await store.release(`r${i % 7}`, claimed(await store.claim(`r${i % 7}`, 'fp', 10, 'carol')));
+    }
+    claimed(await store.claim('c2', 'fp', 20, 'carol'));
+    claimed(await store.claim('c3', 'fp', 40, 'carol'));
+    expect(await store.claim('c4', 'fp', 10, 'carol')).toEqual({
+      kind: 'full',
+      scope: 'owner',
+      retryAfterMs: 20,
+    });
+  });
 
   it("refuses an owner's claim past its quota and keeps its records, while others still claim", async () => {
     const store = limited();

@@ -17,8 +17,14 @@ export class Pending {
 export class Owner {
   entries = 0;
   bytes = 0;
-  /** The keys of this owner's records: its `Retry-After` is read from them alone. */
-  readonly keys = new Set<string>();
+  /**
+   * The keys this owner claimed, oldest first: its `Retry-After` is read from those that still name
+   * one of its records. A key stays after its record goes (released, expired) and is listed again
+   * when claimed again; the store drops such entries once they are as many as the live ones. An
+   * array, not a `Set`: on Bun the sets took about 105 bytes of heap a record and a tenth of the
+   * collector's time in a loop of keyed writes (on Node, 140 bytes).
+   */
+  keys: string[] = [];
   /**
    * When this owner's records leave room for a claim of `need` bytes, as last computed: valid until
    * one of its records changes, so a client that keeps retrying a full quota costs no new scan.
