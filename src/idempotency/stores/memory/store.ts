@@ -38,8 +38,6 @@ export {
 
 /** Expired records reclaimed per claim when the store has room (when full: all of them). */
 const SWEEP_PER_CLAIM = 8;
-/** Entries an owner's key list may hold past twice its live records before it is compacted. */
-const KEYS_SLACK = 16;
 /** Distinct lease and retention durations given their own expiry queue. */
 const MAX_QUEUES = 16;
 
@@ -128,25 +126,14 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
   ): void => {
     records.set(key, stored);
     queueFor(durationMs).push(key, expiresAt);
-    if (added) {
-      owner.keys.push(key);
-      // Entries of records gone are dropped once they outnumber the live ones (amortized O(1)).
-      if (owner.keys.length > 2 * owner.entries + KEYS_SLACK) owner.keys = liveKeysOf(owner);
-    }
+    if (added) owner.addKey(key, holds);
     owner.room = undefined;
   };
 
-  /** The owner's keys that name one of its records, each once, oldest first. */
-  const liveKeysOf = (owner: Owner): string[] => {
-    const live: string[] = [];
-    const seen = new Set<string>();
-    for (const key of owner.keys) {
-      const stored = records.get(key);
-      if (stored === undefined || ownerOf(stored) !== owner || seen.has(key)) continue;
-      seen.add(key);
-      live.push(key);
-    }
-    return live;
+  /** Whether `key` names one of `owner`'s records. */
+  const holds = (owner: Owner, key: string): boolean => {
+    const stored = records.get(key);
+    return stored !== undefined && ownerOf(stored) === owner;
   };
 
   const account = (owner: Owner, entries: number, bytes: number): void => {
@@ -187,8 +174,7 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
     if (owner === undefined) return untilOwnerRoom([], need, limits, at);
     if (owner.room?.need !== need) {
       const held = [];
-      owner.keys = liveKeysOf(owner);
-      for (const key of owner.keys) {
+      for (const key of owner.liveKeys(holds)) {
         const stored = records.get(key) as Stored;
         held.push({ expiresAt: expiryOf(stored), bytes: bytesOf(key, stored) });
       }
