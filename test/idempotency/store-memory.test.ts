@@ -237,6 +237,8 @@ describe('the memory store, when its budgets are full', () => {
   it("reads an owner's Retry-After from its live records only, whatever its keys' history", async () => {
     const store = memoryIdempotencyStore({ ownerMaxEntries: 3, now: () => clock.t });
     clock.t = 0;
+    const refusedFor = async (key: string, owner: string, retryAfterMs: number) =>
+      expect(await store.claim(key, 'fp', 10, owner)).toEqual({ kind: 'full', scope: 'owner', retryAfterMs });
     // alice keeps a0 throughout (an owner with no record left is forgotten, its history with it);
     // she claims k1, lets it go and claims it again; her k9 goes, and bob claims k9.
     claimed(await store.claim('a0', 'fp', 1_000, 'alice'));
@@ -246,11 +248,7 @@ describe('the memory store, when its budgets are full', () => {
     claimed(await store.claim('k1', 'fp', 50, 'alice'));
     claimed(await store.claim('k2', 'fp', 10, 'alice'));
     // Her room comes when k2 ends (10 ms), not when k1 (listed twice) or bob's k9 would.
-    expect(await store.claim('k3', 'fp', 10, 'alice')).toEqual({
-      kind: 'full',
-      scope: 'owner',
-      retryAfterMs: 10,
-    });
+    await refusedFor('k3', 'alice', 10);
     // An owner that keeps one record while it claims and lets go of many: its key list is compacted
     // along the way (past twice its live records), and still read right.
     claimed(await store.claim('c1', 'fp', 30, 'carol'));
@@ -259,11 +257,7 @@ describe('the memory store, when its budgets are full', () => {
     }
     claimed(await store.claim('c2', 'fp', 20, 'carol'));
     claimed(await store.claim('c3', 'fp', 40, 'carol'));
-    expect(await store.claim('c4', 'fp', 10, 'carol')).toEqual({
-      kind: 'full',
-      scope: 'owner',
-      retryAfterMs: 20,
-    });
+    await refusedFor('c4', 'carol', 20);
   });
 
   it("refuses an owner's claim past its quota and keeps its records, while others still claim", async () => {
