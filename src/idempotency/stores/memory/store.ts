@@ -112,21 +112,10 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
     return owner;
   };
 
-  /**
-   * Store `stored` under `key` until `expiresAt`. `added`: a key new to its owner (a claim); a renewal
-   * or completion rewrites a key the owner already holds.
-   */
-  const put = (
-    key: string,
-    stored: Stored,
-    owner: Owner,
-    durationMs: number,
-    expiresAt: number,
-    added: boolean,
-  ): void => {
+  /** Store `owner`'s `stored` under `key` until `expiresAt`. */
+  const put = (key: string, stored: Stored, owner: Owner, durationMs: number, expiresAt: number): void => {
     records.set(key, stored);
     queueFor(durationMs).push(key, expiresAt);
-    if (added) owner.addKey(key, holds);
     owner.room = undefined;
   };
 
@@ -249,14 +238,8 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
       const token = String(++lastToken);
       const expiresAt = after(at, leaseMs);
       account(owner, 1, bytes);
-      put(
-        key,
-        new Pending(key, fingerprint, token, expiresAt, owner, bytes),
-        owner,
-        leaseMs,
-        expiresAt,
-        true,
-      );
+      put(key, new Pending(key, fingerprint, token, expiresAt, owner, bytes), owner, leaseMs, expiresAt);
+      owner.addKey(key, holds);
       return { kind: 'claimed', token };
     },
     renew(key, token, leaseMs) {
@@ -264,7 +247,7 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
       const pending = owned(key, token, at);
       if (pending === undefined) return false;
       pending.expiresAt = after(at, leaseMs);
-      put(pending.key, pending, pending.owner, leaseMs, pending.expiresAt, false);
+      put(pending.key, pending, pending.owner, leaseMs, pending.expiresAt);
       return true;
     },
     complete(key, token, response, retentionMs) {
@@ -286,7 +269,7 @@ export function memoryIdempotencyStore(options: MemoryIdempotencyStoreOptions = 
         record = encoded(briefResponse(response, (brief) => bytesOf(key, encoded(brief)) <= pending.bytes));
       }
       account(owner, 0, bytesOf(key, record) - pending.bytes);
-      put(pending.key, record, owner, retentionMs, expiresAt, false);
+      put(pending.key, record, owner, retentionMs, expiresAt);
       return true;
     },
     release(key, token) {
