@@ -110,11 +110,21 @@ function utf8Length(text: string): number {
   return NON_ASCII.test(text) ? Buffer.byteLength(text, 'utf8') : text.length;
 }
 
-/** Write `text` as UTF-8 at `at`; returns the bytes written. */
+/**
+ * Write `text` as UTF-8 at `at`; returns the bytes written. Short text is copied as it is checked
+ * for ASCII, in one pass; at its first character outside ASCII the runtime writes it all instead.
+ */
 function writeText(out: Buffer, text: string, at: number): number {
-  if (text.length > SHORT_TEXT || NON_ASCII.test(text)) return out.write(text, at, 'utf8');
-  for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i);
-  return text.length;
+  if (text.length <= SHORT_TEXT) {
+    let i = 0;
+    for (; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code > 0x7f) break;
+      out[at + i] = code;
+    }
+    if (i === text.length) return i;
+  }
+  return out.write(text, at, 'utf8');
 }
 
 /** Bytes one header takes in a record (its name code or name, its value code or value). */
